@@ -1,0 +1,104 @@
+"""The ``fairdeal`` command: click group and the commands that need no game session."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from fairdeal import __version__
+from fairdeal.core.errors import FairdealError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def friendly_errors(func: F) -> F:
+    """Turn fairdeal's own errors into one line on stderr and exit status 2 — never a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except FairdealError as exc:
+            click.echo(f"fairdeal: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def load_registry() -> Any:
+    """Load the installed plugins, printing each plugin warning once on stderr."""
+    from fairdeal import registry
+
+    reg = registry.load()
+    for w in reg.warnings:
+        click.echo(f"warning: {w}", err=True)
+    return reg
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fairdeal")
+def cli() -> None:
+    """Card games with friends, peer to peer, with no trusted dealer.
+
+    Nobody can see a card they may not see, nobody can stack the deck, and every
+    game leaves a signed log that anyone can check afterwards.
+
+    \b
+    Examples:
+      fairdeal games                          list the installed games
+      fairdeal rules ecarte                   read the rules of a game
+      fairdeal play spite-malice --seat human --seat bot
+      fairdeal verify game.fdlog              check a finished game
+    """
+
+
+@cli.command()
+@friendly_errors
+def games() -> None:
+    """List the installed games: players, a line about each, and where it comes from.
+
+    \b
+    Example:
+      fairdeal games
+    """
+    reg = load_registry()
+    if not reg.games:
+        click.echo("No games installed.")
+        return
+    for name in sorted(reg.games):
+        e = reg.entry(name)
+        g = e.game
+        players = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+        click.echo(f"{name:<14} {g.title:<16} {players:>5} players   {g.summary}")
+        click.echo(f"{'':<14} from {e.distribution} {e.version}")
+
+
+@cli.command()
+@click.argument("game")
+@friendly_errors
+def rules(game: str) -> None:
+    """Print the rules of GAME as fairdeal plays them, options included.
+
+    \b
+    Example:
+      fairdeal rules snatch
+    """
+    reg = load_registry()
+    g = reg.game(game)
+    click.echo(g.rules_text().rstrip())
+    if g.options:
+        click.echo("\nOptions (--option name=value):")
+        for o in g.options:
+            click.echo(f"  {o.describe()}: {o.help}")
+
+
+def main() -> None:
+    cli(prog_name="fairdeal")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,254 @@
+"""The rules API: what a game plugin writes.
+
+A game is a deterministic step function over an explicit state. The state's
+card part is a :class:`~fairdeal.core.table.Table` (tokens in zones); the rest is
+the game's own immutable fields. The core drives it like this::
+
+    state = game.setup(config, table)       # the deck is shuffled into game.deck_zone(config)
+    loop:
+        core settles the table: reveals owed by visibility, pending shuffles
+        step = game.next_step(state)
+        Decide(p) -> p picks a move from game.legal_moves(state, p); state = game.apply(state, p, move)
+        Auto()    -> state = game.advance(state)
+        Chance(n) -> the seats draw v in range(n) jointly; state = game.on_chance(state, v)
+        Over(r)   -> done: r is the Result
+
+Rules of the contract:
+
+* ``setup``, ``apply``, ``advance`` and ``on_chance`` return a new state and never
+  change the one they were given (``state.copy()`` first).
+* Decisions (``next_step``, the result, the legality of a move) may depend only on
+  what the viewer of the state legitimately knows; every seat runs the same rules on
+  its own view and must reach the same step. A card the viewer does not know reads
+  as None: treat it as "could be anything" (never forbid a move because of it).
+* ``apply`` may read the cards its move brings into view from the mover's own
+  knowledge (a card played from a hand): the core reveals them before ``apply``.
+  Cards turned up from a hidden pile are known from the next call on.
+* Game-specific fields never hold the identity of a card that is not public;
+  cards live in the table.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, Generic, Protocol, Self, TypeVar
+
+from .cards import Card
+from .errors import RemoteProtocolError
+from .options import Config, Option, make_config
+from .table import Table, Zone
+
+MAX_MOVE_ARGS = 16
+MAX_MOVE_TEXT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player's choice: an action name and its arguments (tokens, zone names, numbers)."""
+
+    action: str
+    args: tuple[int | str, ...] = ()
+
+    def to_wire(self) -> list[object]:
+        return [self.action, list(self.args)]
+
+    @staticmethod
+    def from_wire(obj: object, seat: int | None = None) -> Move:
+        """Decode and strictly validate a move received from a peer."""
+        if not (
+            isinstance(obj, list) and len(obj) == 2 and isinstance(obj[0], str) and isinstance(obj[1], list)
+        ):
+            raise RemoteProtocolError("malformed move", seat=seat)
+        action, args = obj
+        if not 0 < len(action) <= MAX_MOVE_TEXT or len(args) > MAX_MOVE_ARGS:
+            raise RemoteProtocolError("move too long", seat=seat)
+        for a in args:
+            ok = (isinstance(a, int) and not isinstance(a, bool) and -(2**31) <= a < 2**31) or (
+                isinstance(a, str) and len(a) <= MAX_MOVE_TEXT
+            )
+            if not ok:
+                raise RemoteProtocolError("malformed move argument", seat=seat)
+        return Move(action, tuple(args))
+
+    def __str__(self) -> str:
+        return " ".join([self.action, *map(str, self.args)])
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game (or match) ended. ``winner`` is a seat, or None for a draw / no winner."""
+
+    winner: int | None
+    scores: tuple[int, ...]
+    reason: str
+    standing: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """Seat ``player`` must choose one of ``legal_moves``."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Auto:
+    """The game goes on by itself: the core calls ``advance``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """A joint random choice in ``range(n)``; the core calls ``on_chance`` with it."""
+
+    n: int
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    result: Result
+
+
+Step = Decide | Auto | Chance | Over
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDown:
+    """``count`` face-down cards in a rendered line."""
+
+    count: int = 1
+
+
+#: A rendered line is text, cards and face-down cards; the front end draws them.
+Segment = str | Card | FaceDown
+Line = tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Base of every game state: the table plus the game's own (immutable) fields."""
+
+    table: Table
+
+    def copy(self) -> Self:
+        """A copy that can be changed without touching this one."""
+        return replace(self, table=self.table.copy())
+
+    def with_table(self, table: Table) -> Self:
+        return replace(self, table=table)
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Game(ABC, Generic[S]):
+    """A card game's rules. Subclass it, fill in the class attributes and methods."""
+
+    name: ClassVar[str]  # command-line name, e.g. "spite-malice"
+    title: ClassVar[str]  # display name, e.g. "Spite & Malice"
+    summary: ClassVar[str]  # one line for `fairdeal games`
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    default_bot: ClassVar[str] = "random"
+    #: A bound on the moves of one game (conformance kit, runners).
+    max_moves: ClassVar[int] = 10_000
+
+    def config(self, players: int, raw: dict[str, object] | None = None) -> Config:
+        """Validate a player count and raw option values into a Config."""
+        return make_config(self.name, self.options, players, self.min_players, self.max_players, raw)
+
+    @abstractmethod
+    def rules_text(self) -> str:
+        """The rules in plain English, options included."""
+
+    @abstractmethod
+    def deck(self, config: Config) -> Sequence[Card]:
+        """Every card of the game."""
+
+    @abstractmethod
+    def zones(self, config: Config) -> Sequence[Zone]:
+        """Every zone of the table."""
+
+    def deck_zone(self, config: Config) -> str:
+        """The HIDDEN zone that receives the freshly shuffled deck."""
+        return "deck"
+
+    @abstractmethod
+    def setup(self, config: Config, table: Table) -> S:
+        """The initial state; ``table`` holds the shuffled deck in ``deck_zone``."""
+
+    @abstractmethod
+    def next_step(self, state: S) -> Step:
+        """What happens next. Pure; depends only on what every seat knows."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, player: int) -> Sequence[Move]:
+        """Every move ``player`` may make now, as far as ``state`` lets one tell."""
+
+    def is_legal(self, state: S, player: int, move: Move) -> bool:
+        """Whether ``move`` is allowed. Override when listing every move is costly."""
+        return move in self.legal_moves(state, player)
+
+    @abstractmethod
+    def apply(self, state: S, player: int, move: Move) -> S:
+        """The state after ``player`` makes ``move`` (assumed legal)."""
+
+    def advance(self, state: S) -> S:
+        """The state after an ``Auto`` step."""
+        raise NotImplementedError(f"{self.name} returned Auto but does not implement advance")
+
+    def on_chance(self, state: S, value: int) -> S:
+        """The state after a joint random choice."""
+        raise NotImplementedError(f"{self.name} returned Chance but does not implement on_chance")
+
+    def departed(self, state: S) -> frozenset[int]:
+        """Seats that have left the game for good (they play no more)."""
+        return frozenset()
+
+    def describe(self, state: S, player: int, move: Move) -> str:
+        """The move in words, for the player choosing it: ``play 7♥ onto centre 2``."""
+        return str(move)
+
+    def narrate(self, state: S, player: int, move: Move, name: str) -> str:
+        """The move in words for everyone, after it was made: ``Bob played 7♥ onto centre 2``.
+
+        ``state`` is the state before the move, with the cards the move shows.
+        """
+        return f"{name}: {self.describe(state, player, move)}"
+
+    def render(self, state: S, viewer: int | None) -> Sequence[Line]:
+        """The table as ``viewer`` sees it, as lines of text and cards."""
+        return [(f"{self.title}",)]
+
+
+class Policy(Protocol):
+    """A bot: picks a move from ``moves`` for ``player`` seeing ``state`` (its own view)."""
+
+    def choose(
+        self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move: ...
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A named bot policy for one game, registered through the ``fairdeal_bots`` hook."""
+
+    game: str
+    name: str
+    summary: str
+    make: Callable[[], Policy]
+
+
+class RandomPolicy:
+    """A uniformly random legal player; every game has it, as ``random``."""
+
+    def choose(self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random) -> Move:
+        return moves[rng.randrange(len(moves))]
+
+
+def random_bot(game: str) -> BotSpec:
+    return BotSpec(game, "random", "a uniformly random legal player", RandomPolicy)

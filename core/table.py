@@ -1,0 +1,320 @@
+"""Zones of card tokens and what one viewer knows about them.
+
+A :class:`Table` is the card part of a game state, as one viewer sees it. Cards
+are *tokens* (integers from the dealer) sitting in named zones, bottom to top.
+Every zone has a visibility:
+
+* ``PUBLIC`` — face up: everyone learns each card that arrives there;
+* ``OWNER``  — a hand: its owner learns each card that arrives there;
+* ``HIDDEN`` — face down: nobody learns anything, the owner included.
+
+A rules engine moves tokens (``deal``, ``move``), turns single cards face up
+(``flip``) and asks for reshuffles (``shuffle_together``). It never decides what
+a card *is*: after each engine call the core reads :meth:`Table.requirements`
+and :meth:`Table.pending_shuffles`, has the dealer perform them and records the
+outcome with :meth:`Table.learn` and :meth:`Table.replace_shuffled`. Only then
+may the engine read the new cards (``card`` returns None for unknown ones).
+
+Knowledge sets (``public``, ``seen``) are identical in every viewer's copy; only
+``cards`` differs: it holds exactly the identities this viewer may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import Card
+from .dealer import Reveal
+from .errors import LocalProtocolError
+
+#: ``Table.viewer`` of the all-knowing copy (plain dealer, or replay after the audit).
+EVERYONE = -1
+
+
+class Visibility(Enum):
+    PUBLIC = "public"
+    OWNER = "owner"
+    HIDDEN = "hidden"
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A named pile. ``owner`` is required for OWNER zones and optional otherwise."""
+
+    name: str
+    visibility: Visibility
+    owner: int | None = None
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if self.visibility is Visibility.OWNER and self.owner is None:
+            raise ValueError(f"OWNER zone {self.name!r} needs an owner")
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleRequest:
+    """All ``tokens`` are to be shuffled together into fresh tokens, in zone ``into``."""
+
+    into: str
+    tokens: tuple[int, ...]
+
+
+class Table:
+    """Token positions plus one viewer's knowledge. Mutable; copy before changing.
+
+    ``viewer`` is a seat, ``None`` for the public view, or :data:`EVERYONE`.
+    """
+
+    __slots__ = (
+        "_cards",
+        "_dirty",
+        "_shuffles",
+        "_where",
+        "_zones",
+        "faceup",
+        "players",
+        "public",
+        "seen",
+        "specs",
+        "viewer",
+    )
+
+    def __init__(self, zones: Iterable[Zone], players: int, viewer: int | None = None) -> None:
+        self.specs: Mapping[str, Zone] = {z.name: z for z in zones}
+        for z in self.specs.values():
+            if z.owner is not None and not 0 <= z.owner < players:
+                raise ValueError(f"zone {z.name!r} has owner {z.owner} outside 0..{players - 1}")
+        self.players = players
+        self.viewer = viewer
+        self._zones: dict[str, list[int]] = {name: [] for name in self.specs}
+        self._where: dict[int, str] = {}
+        self._cards: dict[int, Card] = {}
+        self.public: set[int] = set()
+        self.seen: tuple[set[int], ...] = tuple(set() for _ in range(players))
+        self.faceup: set[int] = set()
+        self._dirty: set[int] = set()
+        self._shuffles: list[ShuffleRequest] = []
+
+    # -- copying -----------------------------------------------------------------------------------
+    def copy(self) -> Table:
+        t = Table.__new__(Table)
+        t.specs = self.specs
+        t.players = self.players
+        t.viewer = self.viewer
+        t._zones = {k: list(v) for k, v in self._zones.items()}
+        t._where = dict(self._where)
+        t._cards = dict(self._cards)
+        t.public = set(self.public)
+        t.seen = tuple(set(s) for s in self.seen)
+        t.faceup = set(self.faceup)
+        t._dirty = set(self._dirty)
+        t._shuffles = list(self._shuffles)
+        return t
+
+    def masked(self, viewer: int | None) -> Table:
+        """A copy showing only what ``viewer`` (a seat, or None for the public) may know."""
+        t = self.copy()
+        t.viewer = viewer
+        allowed = self.public | (self.seen[viewer] if viewer is not None and viewer >= 0 else set())
+        if viewer == EVERYONE:
+            return t
+        t._cards = {k: v for k, v in self._cards.items() if k in allowed}
+        return t
+
+    # -- reading -----------------------------------------------------------------------------------
+    def tokens(self, zone: str) -> tuple[int, ...]:
+        """The tokens of ``zone``, bottom first."""
+        return tuple(self._zone(zone))
+
+    def size(self, zone: str) -> int:
+        return len(self._zone(zone))
+
+    def top(self, zone: str) -> int | None:
+        z = self._zone(zone)
+        return z[-1] if z else None
+
+    def zone_of(self, token: int) -> str | None:
+        return self._where.get(token)
+
+    def card(self, token: int | None) -> Card | None:
+        """The card behind ``token`` if this viewer knows it."""
+        return None if token is None else self._cards.get(token)
+
+    def cards(self, zone: str) -> list[Card | None]:
+        """The cards of ``zone`` bottom first, None where this viewer does not know them."""
+        return [self._cards.get(t) for t in self._zone(zone)]
+
+    def known(self, zone: str) -> list[tuple[int, Card]]:
+        """(token, card) for every card of ``zone`` this viewer knows, bottom first."""
+        return [(t, self._cards[t]) for t in self._zone(zone) if t in self._cards]
+
+    def top_card(self, zone: str) -> Card | None:
+        return self.card(self.top(zone))
+
+    def all_tokens(self) -> Iterator[int]:
+        return iter(self._where)
+
+    def known_cards(self) -> Mapping[int, Card]:
+        return self._cards
+
+    def is_public(self, token: int) -> bool:
+        return token in self.public
+
+    def knows(self, seat: int | None, token: int) -> bool:
+        """Whether ``seat`` (None: everybody) legitimately knows ``token``."""
+        if token in self.public:
+            return True
+        return seat is not None and seat >= 0 and token in self.seen[seat]
+
+    def _zone(self, zone: str) -> list[int]:
+        try:
+            return self._zones[zone]
+        except KeyError:
+            raise LocalProtocolError(f"no zone named {zone!r}") from None
+
+    # -- moving (what engines do) -----------------------------------------------------------------
+    def place(self, zone: str, tokens: Sequence[int]) -> None:
+        """Put fresh tokens (from the dealer) on top of ``zone``, in order."""
+        z = self._zone(zone)
+        for t in tokens:
+            if t in self._where:
+                raise LocalProtocolError(f"token {t} is already on the table")
+            z.append(t)
+            self._where[t] = zone
+            self._dirty.add(t)
+
+    def move(self, token: int, dst: str, index: int | None = None) -> None:
+        """Move ``token`` from wherever it is to the top of ``dst`` (or to position ``index``)."""
+        src = self._where.get(token)
+        if src is None:
+            raise LocalProtocolError(f"token {token} is not on the table")
+        self._zones[src].remove(token)
+        z = self._zone(dst)
+        if index is None:
+            z.append(token)
+        else:
+            z.insert(index, token)
+        self._where[token] = dst
+        self._dirty.add(token)
+
+    def deal(self, src: str, dst: str, n: int = 1) -> list[int]:
+        """Deal the top ``n`` cards of ``src`` one at a time onto ``dst``; return them."""
+        z = self._zone(src)
+        if n > len(z):
+            raise LocalProtocolError(f"cannot deal {n} from {src!r}: it holds {len(z)}")
+        moved = [z[-1 - i] for i in range(n)]
+        for t in moved:
+            self.move(t, dst)
+        return moved
+
+    def flip(self, token: int) -> None:
+        """Turn ``token`` face up where it lies: everybody will learn it."""
+        if token not in self._where:
+            raise LocalProtocolError(f"token {token} is not on the table")
+        self.faceup.add(token)
+        self._dirty.add(token)
+
+    def shuffle_together(self, sources: Sequence[str], into: str) -> None:
+        """Gather every card of ``sources`` into ``into`` (a HIDDEN zone) to be shuffled.
+
+        ``into`` ends up holding exactly the gathered cards; it must be one of the
+        sources or empty. The core replaces them by fresh tokens in a new order.
+        """
+        if self.specs[into].visibility is not Visibility.HIDDEN:
+            raise LocalProtocolError(f"cannot shuffle into {into!r}: it is not a hidden zone")
+        if into not in sources and self._zone(into):
+            raise LocalProtocolError(f"cannot shuffle into {into!r}: it is not empty")
+        gathered: list[int] = []
+        for s in dict.fromkeys(sources):
+            gathered.extend(self._zone(s))
+        for t in gathered:
+            self.move(t, into)
+        self._shuffles.append(ShuffleRequest(into, tuple(self._zone(into))))
+
+    # -- what the core must do next ---------------------------------------------------------------
+    def requirements(self) -> list[Reveal]:
+        """Reveals owed by the visibility of where cards now lie, in token order."""
+        out: list[Reveal] = []
+        done = []
+        for t in sorted(self._dirty):
+            zone = self._where.get(t)
+            need: Reveal | None = None
+            if zone is not None and t not in self.public:
+                spec = self.specs[zone]
+                if spec.visibility is Visibility.PUBLIC or t in self.faceup:
+                    need = Reveal(t, None)
+                elif spec.visibility is Visibility.OWNER:
+                    assert spec.owner is not None
+                    if t not in self.seen[spec.owner]:
+                        need = Reveal(t, spec.owner)
+            if need is None:
+                done.append(t)
+            else:
+                out.append(need)
+        self._dirty.difference_update(done)  # nothing more can be owed for these until they move
+        return out
+
+    def pending_shuffles(self) -> list[ShuffleRequest]:
+        return list(self._shuffles)
+
+    def settled(self) -> bool:
+        """True when nothing is owed: every card is known where it should be."""
+        return not self._shuffles and not self.requirements()
+
+    def learn(self, reveal: Reveal, card: Card | None) -> None:
+        """Record that ``reveal`` happened; ``card`` is its identity if this viewer may know it."""
+        t = reveal.token
+        if t not in self._where:
+            raise LocalProtocolError(f"token {t} is not on the table")
+        if reveal.to is None:
+            self.public.add(t)
+        else:
+            self.seen[reveal.to].add(t)
+        if card is not None:
+            self._cards[t] = card
+
+    def replace_shuffled(
+        self, request: ShuffleRequest, fresh: Sequence[int], cards: Mapping[int, Card] | None = None
+    ) -> None:
+        """Replace the tokens of a pending shuffle by ``fresh`` ones, in deck order."""
+        if not self._shuffles or self._shuffles[0] != request:
+            raise LocalProtocolError("that shuffle is not the next pending one")
+        if len(fresh) != len(request.tokens):
+            raise LocalProtocolError("a reshuffle must keep the number of cards")
+        z = self._zone(request.into)
+        if tuple(z) != request.tokens:
+            raise LocalProtocolError(f"zone {request.into!r} changed before its shuffle was done")
+        for t in request.tokens:
+            del self._where[t]
+            self._cards.pop(t, None)
+            self.public.discard(t)
+            self.faceup.discard(t)
+            self._dirty.discard(t)
+            for s in self.seen:
+                s.discard(t)
+        z.clear()
+        self._shuffles.pop(0)
+        self.place(request.into, fresh)
+        if cards:
+            self._cards.update({t: c for t, c in cards.items() if t in set(fresh)})
+
+    def __repr__(self) -> str:
+        zones = ", ".join(f"{k}:{len(v)}" for k, v in self._zones.items())
+        return f"Table(viewer={self.viewer}, {zones})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return (
+            self._zones == other._zones
+            and self._cards == other._cards
+            and self.public == other.public
+            and self.seen == other.seen
+            and self.faceup == other.faceup
+            and self._shuffles == other._shuffles
+            and self.viewer == other.viewer
+        )
+
+    __hash__ = None  # type: ignore[assignment]

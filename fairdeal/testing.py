@@ -1,0 +1,286 @@
+"""The plugin conformance kit: run it on your game before you publish it.
+
+    from fairdeal.testing import check_game
+    def test_my_game_conforms():
+        check_game(MyGame(), players=[2, 4], seeds=range(30))
+
+It plays random legal games with the plain dealer and checks, after every event:
+
+* every seat's view, the public view and the all-seeing view agree on what happens
+  next (the rules decide only on what everyone can see);
+* no view holds the identity of a card that seat may not see, in the table or
+  elsewhere in the state, or in what ``render`` draws;
+* no move outside ``legal_moves`` is accepted, and ``apply`` leaves its input alone;
+* the same seed gives the same game, every game ends within ``game.max_moves``,
+  and the result is well formed.
+
+A failure raises :class:`ConformanceError` saying what, where and with which seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal.core.cards import Card
+from fairdeal.core.dealer import PlainDealer
+from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.rules import FaceDown, Game, GameState, Move, Over, Policy, RandomPolicy, Result
+from fairdeal.core.runner import Event, Played, play_game
+from fairdeal.core.table import EVERYONE, Table, Zone
+
+
+class ConformanceError(AssertionError):
+    """The game broke a rule of the rules API."""
+
+
+@dataclass
+class KitReport:
+    """What the kit ran: games, moves, and how the games ended."""
+
+    games: int = 0
+    moves: int = 0
+    longest: int = 0
+    winners: dict[int | None, int] = field(default_factory=dict)
+
+
+def check_game(
+    game: Game,
+    players: int | Sequence[int] | None = None,
+    options: Mapping[str, object] | None = None,
+    seeds: Iterable[int] = range(20),
+    *,
+    policies: Sequence[Policy] | None = None,
+) -> KitReport:
+    """Run the whole kit on ``game``; raise :class:`ConformanceError` on the first problem."""
+    counts = [players] if isinstance(players, int) else list(players or {game.min_players, game.max_players})
+    report = KitReport()
+    for n in counts:
+        config = game.config(n, dict(options or {}))
+        for seed in seeds:
+            where = f"{game.name}, {n} players, seed {seed}"
+            first = _play_checked(game, config, seed, policies, where)
+            again = play_game(
+                game, config, PlainDealer(n, SeededRng(seed)), _policies(n, policies), random.Random(seed)
+            )
+            if again.moves != first.moves or again.result != first.result:
+                raise ConformanceError(f"{where}: the same seed gave a different game")
+            _check_result(first.result, n, where)
+            report.games += 1
+            report.moves += len(first.moves)
+            report.longest = max(report.longest, len(first.moves))
+            report.winners[first.result.winner] = report.winners.get(first.result.winner, 0) + 1
+    return report
+
+
+def _policies(n: int, policies: Sequence[Policy] | None) -> list[Policy]:
+    return list(policies) if policies is not None else [RandomPolicy() for _ in range(n)]
+
+
+def _play_checked(
+    game: Game, config: Any, seed: int, policies: Sequence[Policy] | None, where: str
+) -> Played:
+    n = config.players
+    inner = _policies(n, policies)
+    wrapped = [_CheckingPolicy(p, seat, where) for seat, p in enumerate(inner)]
+
+    def observe(event: Event, replicas: dict[int | None, Replica]) -> None:
+        _check_replicas(game, replicas, f"{where}, after {event.kind}")
+
+    try:
+        return play_game(
+            game, config, PlainDealer(n, SeededRng(seed)), wrapped, random.Random(seed), observe=observe
+        )
+    except ConformanceError:
+        raise
+    except Exception as exc:
+        raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}") from exc
+
+
+class _CheckingPolicy:
+    """Wraps a policy; checks the decision point before passing it on."""
+
+    def __init__(self, inner: Policy, seat: int, where: str) -> None:
+        self.inner, self.seat, self.where = inner, seat, where
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        where = f"{self.where}, seat {player} to move"
+        if len(set(moves)) != len(moves):
+            raise ConformanceError(f"{where}: legal_moves lists a move twice")
+        before = state.copy()
+        for move in moves:
+            game.describe(state, player, move)
+            if not game.is_legal(state, player, move):
+                raise ConformanceError(f"{where}: is_legal refuses {move}, which legal_moves lists")
+            game.apply(state, player, move)
+            if not _same_state(state, before):
+                raise ConformanceError(f"{where}: apply({move}) changed the state it was given")
+        for bogus in _bogus_moves(moves):
+            if game.is_legal(state, player, bogus):
+                raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
+        for other in range(state.table.players):
+            if other != player and any(game.is_legal(state, other, m) for m in moves):
+                raise ConformanceError(f"{where}: seat {other} may make seat {player}'s move out of turn")
+        return self.inner.choose(game, state, player, moves, rng)
+
+
+def _bogus_moves(moves: Sequence[Move]) -> Iterator[Move]:
+    legal = set(moves)
+    candidates = [Move("no-such-move"), Move("no-such-move", (1, "x"))]
+    for m in moves:
+        candidates.append(Move(m.action, (*m.args, 0)))
+        if m.args:
+            candidates.append(Move(m.action, m.args[:-1]))
+            bumped = tuple(a + 100_000 if isinstance(a, int) else a + "?" for a in m.args)
+            candidates.append(Move(m.action, bumped))
+    yield from (c for c in candidates if c not in legal)
+
+
+def _same_state(a: GameState, b: GameState) -> bool:
+    return a.table == b.table and _fields(a) == _fields(b)
+
+
+def _fields(state: GameState) -> dict[str, Any]:
+    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if f.name != "table"}
+
+
+def _check_replicas(game: Game, replicas: dict[int | None, Replica], where: str) -> None:
+    public = replicas[None]
+    full = replicas.get(EVERYONE)
+    expected = _need_key(public.need())
+    for viewer, r in replicas.items():
+        got = _need_key(r.need())
+        if got != expected:
+            raise ConformanceError(
+                f"{where}: view of {_who(viewer)} says {got}, the public view says "
+                f"{expected}: the rules depend on hidden cards"
+            )
+        if viewer in (None, EVERYONE):
+            continue
+        _check_view(
+            game, r.state, viewer, full.state.table if full else None, f"{where}, view of seat {viewer}"
+        )
+    _check_view(game, public.state, None, full.state.table if full else None, f"{where}, public view")
+
+
+def _need_key(need: object) -> object:
+    if isinstance(need, NeedReveals):
+        return ("reveals", need.reveals)
+    if isinstance(need, NeedShuffle):
+        return ("shuffle", need.request)
+    if isinstance(need, Over):
+        return ("over", need.result)
+    return need
+
+
+def _who(viewer: int | None) -> str:
+    return "the public" if viewer is None else "everyone" if viewer == EVERYONE else f"seat {viewer}"
+
+
+def _check_view(game: Game, state: GameState, viewer: int | None, truth: Table | None, where: str) -> None:
+    table = state.table
+    allowed: set[Card] = set()
+    for token, card in table.known_cards().items():
+        if not table.knows(viewer, token):
+            raise ConformanceError(f"{where}: knows card token {token} without having been shown it")
+        if truth is not None and truth.card(token) != card:
+            raise ConformanceError(f"{where}: believes token {token} is {card}, it is {truth.card(token)}")
+        allowed.add(card)
+    public_cards = {c for t, c in table.known_cards().items() if t in table.public}
+    for value in _fields(state).values():
+        for card in _cards_in(value):
+            if card not in public_cards:
+                raise ConformanceError(
+                    f"{where}: the state holds {card} outside the table, and it is not public"
+                )
+    for line in game.render(state, viewer):
+        for seg in line:
+            if isinstance(seg, Card) and seg not in allowed:
+                raise ConformanceError(f"{where}: render shows {seg}, which this view does not know")
+            if not isinstance(seg, (str, Card, FaceDown)):
+                raise ConformanceError(f"{where}: render produced {seg!r}; lines hold str, Card, FaceDown")
+
+
+def _cards_in(value: Any, depth: int = 0) -> Iterator[Card]:
+    if depth > 6:
+        return
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            yield from _cards_in(v, depth + 1)
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from _cards_in(k, depth + 1)
+            yield from _cards_in(v, depth + 1)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _cards_in(getattr(value, f.name), depth + 1)
+
+
+def _check_result(result: Result, players: int, where: str) -> None:
+    if len(result.scores) != players:
+        raise ConformanceError(f"{where}: the result has {len(result.scores)} scores for {players} players")
+    if result.winner is not None and not 0 <= result.winner < players:
+        raise ConformanceError(f"{where}: the winner {result.winner} is not a seat")
+    if not result.reason:
+        raise ConformanceError(f"{where}: the result does not say why the game ended")
+
+
+# -- building scenarios by hand, for rules tests ------------------------------------------------------
+def build_table(
+    zones: Sequence[Zone],
+    players: int,
+    contents: Mapping[str, Sequence[Card]],
+    viewer: int | None = EVERYONE,
+) -> Table:
+    """A table holding exactly ``contents`` (zone -> cards, bottom first), as the dealer would
+    have dealt it: cards in PUBLIC zones are public, those in OWNER zones known to their owner,
+    HIDDEN ones to nobody. ``viewer`` keeps only what it may know (EVERYONE: all)."""
+    table = Table(zones, players, EVERYONE)
+    token = 0
+    for zone, cards in contents.items():
+        fresh = list(range(token, token + len(cards)))
+        token += len(cards)
+        table.place(zone, fresh)
+        for t, c in zip(fresh, cards, strict=True):
+            table._cards[t] = c
+    _settle_table(table, random.Random(0))
+    return table.masked(viewer)
+
+
+def settle(state: GameState, seed: int = 0) -> GameState:
+    """Perform what an all-seeing table owes (reveals, reshuffles), as a plain dealer would.
+
+    For scenario tests on states whose table is all-seeing (``build_table`` default).
+    """
+    s = state.copy()
+    _settle_table(s.table, random.Random(seed))
+    return s
+
+
+def _settle_table(table: Table, rng: random.Random) -> None:
+    if table.viewer != EVERYONE:
+        raise ConformanceError("settle needs an all-seeing table (viewer=EVERYONE)")
+    for _ in range(10_000):
+        reqs = table.requirements()
+        if reqs:
+            for r in reqs:
+                table.learn(r, table.card(r.token))
+            continue
+        shuffles = table.pending_shuffles()
+        if not shuffles:
+            return
+        req = shuffles[0]
+        cards = [table.card(t) for t in req.tokens]
+        rng.shuffle(cards)
+        start = max(table.all_tokens(), default=-1) + 1
+        fresh = list(range(start, start + len(cards)))
+        table.replace_shuffled(req, fresh, {t: c for t, c in zip(fresh, cards, strict=True) if c is not None})
+    raise ConformanceError("the table never settled")

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import pytest
+
+from fairdeal.core.errors import ConfigError
+from fairdeal.core.options import Option, make_config, parse_assignments
+
+SCHEMA = (
+    Option("target", 5, "points to win", minimum=1, maximum=99),
+    Option("penalty", "classic", "penalty rule", choices=("classic", "seed")),
+    Option("trump_when_void", False, "must trump when void"),
+)
+
+
+def cfg(raw: dict[str, object], players: int = 2):  # type: ignore[no-untyped-def]
+    return make_config("ecarte", SCHEMA, players, 2, 2, raw)
+
+
+def test_defaults_and_parsing() -> None:
+    c = cfg({})
+    assert dict(c.options) == {"target": 5, "penalty": "classic", "trump_when_void": False}
+    c = cfg({"target": "7", "penalty": "seed", "trump_when_void": "yes"})
+    assert c["target"] == 7 and c["penalty"] == "seed" and c["trump_when_void"] is True
+
+
+def test_unknown_option_lists_valid_ones() -> None:
+    with pytest.raises(ConfigError) as e:
+        cfg({"colour": "red"})
+    text = str(e.value)
+    assert "unknown option 'colour' for ecarte" in text
+    assert "target=N (1..99) (default 5)" in text
+    assert "penalty=classic|seed (default classic)" in text
+    assert "trump_when_void=true|false (default false)" in text
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        ({"target": "many"}, "whole number"),
+        ({"target": "0"}, "must be within"),
+        ({"penalty": "harsh"}, "one of classic, seed"),
+        ({"trump_when_void": "maybe"}, "true or false"),
+    ],
+)
+def test_bad_values(raw: dict[str, object], needle: str) -> None:
+    with pytest.raises(ConfigError, match=needle):
+        cfg(raw)
+
+
+def test_player_count_checked() -> None:
+    with pytest.raises(ConfigError, match="for 2 players, not 3"):
+        cfg({}, players=3)
+
+
+def test_config_is_read_only() -> None:
+    c = cfg({})
+    with pytest.raises(TypeError):
+        c.options["target"] = 9  # type: ignore[index]
+
+
+def test_parse_assignments() -> None:
+    assert parse_assignments(["a=1", " b = x "]) == {"a": "1", "b": "x"}
+    with pytest.raises(ConfigError):
+        parse_assignments(["novalue"])
