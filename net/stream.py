@@ -1,0 +1,159 @@
+"""A thin trio adapter: run a :class:`SecureChannel` over any ``trio.abc.Stream``."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Final
+
+import trio
+from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.identity import Identity
+
+from .secure import DEFAULT_PROLOGUE, MessageReceived, SecureChannel
+
+RECEIVE_CHUNK: Final = 65536
+
+
+class PeerClosed(FairdealError):
+    """The peer closed the connection cleanly, between two messages."""
+
+
+def _peer_name(stream: trio.abc.Stream) -> str | None:
+    if not isinstance(stream, trio.SocketStream):
+        return None
+    try:
+        address = stream.socket.getpeername()
+    except OSError:
+        return None
+    if isinstance(address, tuple) and len(address) >= 2:
+        return f"{address[0]}:{address[1]}"
+    return None
+
+
+class SecureStream:
+    """An authenticated, encrypted message stream; built by :func:`secure_connect`.
+
+    ``send`` may be called from several tasks (a lock keeps messages whole and in
+    nonce order); ``receive`` likewise. A protocol error from the peer closes the
+    underlying stream and is raised as :class:`RemoteProtocolError`.
+    """
+
+    def __init__(self, stream: trio.abc.Stream, channel: SecureChannel, pending: list[bytes]) -> None:
+        if not channel.handshake_complete:
+            raise ValueError("SecureStream needs a channel whose handshake is complete")
+        self._stream = stream
+        self._channel = channel
+        self._pending: deque[bytes] = deque(pending)
+        self._send_lock = trio.Lock()
+        self._receive_lock = trio.Lock()
+        self._send_broken = False
+        self._peer_closed = False
+        identity, fp = channel.remote_identity, channel.remote_fingerprint
+        assert identity is not None and fp is not None
+        self._peer_identity = identity
+        self._peer_fingerprint = fp
+
+    @property
+    def peer_identity(self) -> bytes:
+        """The peer's verified Ed25519 public key."""
+        return self._peer_identity
+
+    @property
+    def peer_fingerprint(self) -> str:
+        return self._peer_fingerprint
+
+    @property
+    def channel(self) -> SecureChannel:
+        return self._channel
+
+    async def send(self, payload: bytes) -> None:
+        """Send one message (1 byte .. 1 MiB)."""
+        async with self._send_lock:
+            if self._send_broken:
+                raise trio.BrokenResourceError("an earlier send was interrupted; the stream is unusable")
+            data = self._channel.send_message(payload)
+            try:
+                await self._stream.send_all(data)
+            except BaseException:
+                # A partial frame may be on the wire: nothing sent after it could be read.
+                self._send_broken = True
+                raise
+
+    async def receive(self) -> bytes:
+        """The next message; :class:`PeerClosed` once the peer has closed cleanly."""
+        async with self._receive_lock:
+            while not self._pending:
+                if self._peer_closed:
+                    raise PeerClosed(f"{self._peer_fingerprint} closed the connection")
+                data = await self._stream.receive_some(RECEIVE_CHUNK)
+                try:
+                    if not data:
+                        self._channel.receive_eof()
+                        self._peer_closed = True
+                        continue
+                    events = self._channel.receive_data(data)
+                except RemoteProtocolError:
+                    await trio.aclose_forcefully(self._stream)
+                    raise
+                self._pending.extend(e.payload for e in events if isinstance(e, MessageReceived))
+            return self._pending.popleft()
+
+    async def aclose(self) -> None:
+        """Close the channel and the underlying stream. Idempotent."""
+        self._channel.close()
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> SecureStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"SecureStream(peer={self._peer_fingerprint})"
+
+
+async def secure_connect(
+    stream: trio.abc.Stream,
+    identity: Identity,
+    *,
+    initiator: bool,
+    expected_peer_fingerprint: str | None = None,
+    handshake_timeout: float = 10,
+    prologue: bytes = DEFAULT_PROLOGUE,
+    peer: str | None = None,
+) -> SecureStream:
+    """Run the handshake on ``stream`` and return the secure stream.
+
+    The whole handshake must finish within ``handshake_timeout`` seconds. On any
+    failure ``stream`` is closed and the error raised (RemoteProtocolError for the
+    peer's fault, including a timeout).
+    """
+    label = peer if peer is not None else _peer_name(stream)
+    channel = SecureChannel(identity, initiator, prologue, expected_peer_fingerprint, peer=label)
+    pending: list[bytes] = []
+    try:
+        with trio.fail_after(handshake_timeout):
+            if initiator:
+                await stream.send_all(channel.initiate())
+            while not channel.handshake_complete:
+                data = await stream.receive_some(RECEIVE_CHUNK)
+                if not data:
+                    channel.receive_eof()  # raises: the handshake is not complete
+                    raise AssertionError("unreachable")  # pragma: no cover
+                events = channel.receive_data(data)
+                out = channel.data_to_send()
+                if out:
+                    await stream.send_all(out)
+                pending.extend(e.payload for e in events if isinstance(e, MessageReceived))
+    except trio.TooSlowError:
+        channel.close()
+        await trio.aclose_forcefully(stream)
+        raise RemoteProtocolError(
+            f"handshake did not finish within {handshake_timeout:g} s", peer=label
+        ) from None
+    except BaseException:
+        channel.close()
+        await trio.aclose_forcefully(stream)
+        raise
+    return SecureStream(stream, channel, pending)
