@@ -1,0 +1,190 @@
+"""CPU cost of the deck protocol, per seat and in total, against ``PlainDealer``.
+
+Run ``python bench/deck.py``. Every seat runs in this one process; each seat's CPU
+time (``time.process_time``) counts the messages it builds and every message it
+receives (wire decoding and every check included), so the figures are what each
+peer would spend in a real game. Not a test: it prints a table.
+"""
+
+from __future__ import annotations
+
+import time
+import timeit
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
+
+import msgpack
+import nacl.bindings as na
+
+from fairdeal.core.cards import Card, standard_52
+from fairdeal.core.dealer import PlainDealer, Reveal
+from fairdeal.core.deck import DeckSeat, Message, decode, encode
+from fairdeal.core.rng import SeededRng
+
+T = TypeVar("T")
+GAME = b"bench-game"
+
+
+class Game:
+    """Every seat of one game, with a CPU-time account per seat."""
+
+    def __init__(self, players: int) -> None:
+        rng = SeededRng("bench")
+        self.cpu = [0.0] * players
+        self.seats = [
+            self.on(i, partial(DeckSeat, GAME, i, players, rng.fork(f"seat-{i}"))) for i in range(players)
+        ]
+
+    def on(self, seat: int, work: Callable[[], T]) -> T:
+        start = time.process_time()
+        try:
+            return work()
+        finally:
+            self.cpu[seat] += time.process_time() - start
+
+    def reset(self) -> None:
+        self.cpu = [0.0] * len(self.cpu)
+
+    def total(self) -> float:
+        return sum(self.cpu)
+
+    def send(self, msg: Message) -> None:
+        def pack() -> bytes:
+            kind, body = encode(msg)
+            return msgpack.packb([kind, body], use_bin_type=True)
+
+        raw = self.on(msg.seat, pack)
+        for s in self.seats:
+
+            def take(s: DeckSeat = s) -> None:
+                kind, body = msgpack.unpackb(raw, raw=False)
+                s.receive(decode(kind, msg.seat, body))
+
+            self.on(s.seat, take)
+
+    def pump(self) -> None:
+        while (n := self.seats[0].next_sender()) is not None:
+            msg = self.on(n, self.seats[n].due_message)
+            assert msg is not None
+            self.send(msg)
+
+    def everyone(self, call: Callable[[DeckSeat], object]) -> None:
+        for s in self.seats:
+            self.on(s.seat, partial(call, s))
+
+
+def plain_cpu(work: Callable[[], object], repeat: int = 50) -> float:
+    start = time.process_time()
+    for _ in range(repeat):
+        work()
+    return (time.process_time() - start) / repeat
+
+
+@dataclass
+class Row:
+    """One measured line: CPU seconds per seat, or a single figure (``cpu`` of one item)."""
+
+    name: str
+    cpu: list[float]
+    plain: float | None = None
+
+    @property
+    def total(self) -> float:
+        return sum(self.cpu)
+
+    def text(self) -> str:
+        total = self.total * 1e3
+        if self.plain is None:
+            return f"{self.name:<46} {total:>9.2f}"
+        mean, most = total / len(self.cpu), max(self.cpu) * 1e3
+        ratio = f"{self.total / self.plain:>10,.0f}x" if self.plain > 0 else f"{'n/a':>11}"
+        return f"{self.name:<46} {total:>9.1f} {mean:>9.1f} {most:>9.1f} {self.plain * 1e3:>9.3f} {ratio}"
+
+
+def scenario(players: int, deck: tuple[Card, ...]) -> list[Row]:
+    """Set-up, a 5-card private deal to seat 0, and the audit, on one game."""
+    out = []
+    game = Game(players)
+    game.pump()
+    game.everyone(lambda s: s.start(deck))
+    game.pump()
+    plain_start = plain_cpu(lambda: PlainDealer(players, SeededRng(1)).start(deck))
+    out.append(Row(f"keys + shuffle, {players} seats x {len(deck)} cards", game.cpu, plain_start))
+
+    tokens = game.seats[0].round_tokens()
+    batch = [Reveal(t, 0) for t in tokens[-5:]]
+    probe = [s.copy() for s in game.seats]  # for the split below, before the deal
+    game.reset()
+    game.everyone(lambda s: s.request(batch))
+    game.pump()
+    assert all(game.seats[0].card(r.token) is not None for r in batch)
+    plain = PlainDealer(players, SeededRng(1))
+    plain_tokens = plain.start(deck)
+    plain_deal = plain_cpu(lambda: plain.reveal([Reveal(t, 0) for t in plain_tokens[-5:]]))
+    out.append(Row("  5-card private deal, proved and checked", game.cpu, plain_deal))
+    out.append(Row("    = per private card, every seat's work", [game.total() / 5]))
+
+    # One seat's part of such a deal (five other cards, so nothing is memoised): building
+    # its 5 shares with proofs; the owner checking them.
+    other = [Reveal(t, 0) for t in tokens[-10:-5]]
+    for s in probe:
+        s.request(other)
+    start = time.process_time()
+    msg = probe[-1].shares_message()
+    out.append(Row("    one seat proves its 5 shares", [time.process_time() - start]))
+    kind, body = encode(msg)
+    start = time.process_time()
+    probe[0].receive(decode(kind, msg.seat, body))
+    out.append(Row("    the owner checks 5 shares (and decrypts)", [time.process_time() - start]))
+
+    game.reset()
+    game.send(game.on(0, game.seats[0].audit_message))
+    game.pump()
+    game.everyone(lambda s: s.verdict())
+    assert all((v := s.verdict()) is not None and v.fair for s in game.seats)
+    plain_audit = plain_cpu(PlainDealer(players, SeededRng(1)).audit)
+    out.append(Row("  audit of every shuffle pass", game.cpu, plain_audit))
+    return out
+
+
+def primitives() -> str:
+    s = na.crypto_core_ed25519_scalar_reduce(bytes(range(64)))
+    p = na.crypto_scalarmult_ed25519_base_noclamp(s)
+    ops = {
+        "scalarmult": lambda: na.crypto_scalarmult_ed25519_noclamp(s, p),
+        "base scalarmult": lambda: na.crypto_scalarmult_ed25519_base_noclamp(s),
+        "add": lambda: na.crypto_core_ed25519_add(p, p),
+        "is_valid_point": lambda: na.crypto_core_ed25519_is_valid_point(p),
+        "from_uniform": lambda: na.crypto_core_ed25519_from_uniform(s),
+    }
+    parts = [f"{name} {timeit.timeit(op, number=500) / 500 * 1e6:.0f} µs" for name, op in ops.items()]
+    return "primitives here: " + ", ".join(parts)
+
+
+def main(runs: int = 3) -> None:
+    print(primitives())
+    print(f"best of {runs} runs (this machine is shared and noisy)")
+    print()
+    head = f"{'CPU time, ms':<46} {'total':>9} {'mean/seat':>9} {'max/seat':>9} {'plain':>9} {'ratio':>11}"
+    print(head)
+    print("-" * len(head))
+    best: dict[int, list[Row]] = {}
+    for players, deck in ((2, standard_52(2)), (10, standard_52(2)[:64])):
+        trials = [scenario(players, deck) for _ in range(runs)]
+        best[players] = [min((t[i] for t in trials), key=lambda r: r.total) for i in range(len(trials[0]))]
+        for r in best[players]:
+            print(r.text())
+        print()
+    setup, per_card = best[2][0].total * 1e3, best[2][2].total * 1e3
+    for what, got, limit in (
+        ("2 x 104 set-up, every check by both seats", setup, 100.0),
+        ("one private card dealt and checked, 2 seats", per_card, 2.0),
+    ):
+        verdict = "ok" if got < limit else "MISSED"
+        print(f"target: {what} < {limit:g} ms: {got:.2f} ms, {verdict}")
+
+
+if __name__ == "__main__":
+    main()

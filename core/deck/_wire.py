@@ -1,0 +1,208 @@
+"""Wire form of the deck messages: ``(kind, body)`` with msgpack-native bodies.
+
+:func:`decode` checks every type, length, count and bound and that every scalar is
+canonical; it does not check that points are on the curve (that costs a
+multiplication each, so :meth:`DeckSeat.receive` does it once per receiving seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import RemoteProtocolError
+from ._group import CT_BYTES, POINT_BYTES, SCALAR_BYTES, is_scalar
+from ._messages import (
+    KeyShare,
+    Leave,
+    Message,
+    Opening,
+    PassOpening,
+    RandomCommit,
+    RandomReveal,
+    ShareProof,
+    Shares,
+    ShufflePass,
+)
+
+MAX_PLAYERS = 10
+#: Most cards in one shuffle round (and shares in one message).
+MAX_DECK = 1024
+#: Bound of tokens, round and random-choice indices.
+MAX_INDEX = 2**32
+#: Most shuffle rounds in one game.
+MAX_ROUNDS = 4096
+DIGEST_BYTES = 32
+
+KIND_KEY = "deck.key"
+KIND_SHUFFLE = "deck.shuffle"
+KIND_SHARES = "deck.shares"
+KIND_RANDOM_COMMIT = "deck.random-commit"
+KIND_RANDOM_REVEAL = "deck.random-reveal"
+KIND_LEAVE = "deck.leave"
+KIND_OPENING = "deck.opening"
+
+
+def _openings(ops: tuple[PassOpening, ...]) -> list[list[Any]]:
+    return [[o.round, list(o.permutation), list(o.scalars), o.salt] for o in ops]
+
+
+def encode(msg: Message) -> tuple[str, dict[str, Any]]:
+    """The wire kind and body of ``msg`` (the sender seat travels in the envelope)."""
+    if isinstance(msg, KeyShare):
+        return KIND_KEY, {"public": msg.public, "e": msg.challenge, "z": msg.response}
+    if isinstance(msg, ShufflePass):
+        return KIND_SHUFFLE, {"round": msg.round, "deck": list(msg.deck), "commitment": msg.commitment}
+    if isinstance(msg, Shares):
+        return KIND_SHARES, {"shares": [[s.token, s.share, s.challenge, s.response] for s in msg.shares]}
+    if isinstance(msg, RandomCommit):
+        return KIND_RANDOM_COMMIT, {"index": msg.index, "commitment": msg.commitment}
+    if isinstance(msg, RandomReveal):
+        return KIND_RANDOM_REVEAL, {"index": msg.index, "value": msg.value}
+    if isinstance(msg, Leave):
+        return KIND_LEAVE, {"secret": msg.secret, "openings": _openings(msg.openings)}
+    if isinstance(msg, Opening):
+        return KIND_OPENING, {"openings": _openings(msg.openings)}
+    raise TypeError(f"not a deck message: {type(msg).__name__}")
+
+
+class _Reader:
+    """Strict field checks that blame ``seat``."""
+
+    def __init__(self, kind: str, seat: int) -> None:
+        self.kind = kind
+        self.seat = seat
+
+    def fail(self, reason: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"malformed {self.kind} message: {reason}", seat=self.seat)
+
+    def fields(self, body: object, names: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise self.fail("body is not a map")
+        if set(body) != set(names) or len(body) != len(names):
+            raise self.fail(f"fields must be exactly {', '.join(names)}")
+        return body
+
+    def integer(self, v: object, hi: int, what: str) -> int:
+        if type(v) is not int or not 0 <= v < hi:
+            raise self.fail(f"{what} must be an integer in [0, {hi})")
+        return v
+
+    def blob(self, v: object, n: int, what: str) -> bytes:
+        if type(v) is not bytes or len(v) != n:
+            raise self.fail(f"{what} must be {n} bytes")
+        return v
+
+    def scalar(self, v: object, what: str) -> bytes:
+        self.blob(v, SCALAR_BYTES, what)
+        if not is_scalar(v):
+            raise self.fail(f"{what} is not a canonical scalar")
+        return v  # type: ignore[return-value]
+
+    def seq(self, v: object, lo: int, hi: int, what: str) -> list[Any]:
+        if type(v) is not list or not lo <= len(v) <= hi:
+            raise self.fail(f"{what} must be a list of {lo} to {hi} items")
+        return v
+
+    def openings(self, v: object) -> tuple[PassOpening, ...]:
+        out = []
+        last = -1
+        for i, item in enumerate(self.seq(v, 0, MAX_ROUNDS, "openings")):
+            row = self.seq(item, 4, 4, f"opening {i}")
+            rnd = self.integer(row[0], MAX_INDEX, f"opening {i} round")
+            if rnd <= last:
+                raise self.fail("openings must be in increasing round order")
+            last = rnd
+            perm = self.seq(row[1], 1, MAX_DECK, f"opening {i} permutation")
+            n = len(perm)
+            perm_t = tuple(self.integer(p, n, f"opening {i} permutation entry") for p in perm)
+            scalars = self.seq(row[2], n, n, f"opening {i} scalars")
+            sc_t = tuple(self.scalar(s, f"opening {i} scalar") for s in scalars)
+            salt = self.blob(row[3], DIGEST_BYTES, f"opening {i} salt")
+            out.append(PassOpening(rnd, perm_t, sc_t, salt))
+        return tuple(out)
+
+
+def _key(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("public", "e", "z"))
+    return KeyShare(
+        r.seat, r.blob(f["public"], POINT_BYTES, "public key"), r.scalar(f["e"], "e"), r.scalar(f["z"], "z")
+    )
+
+
+def _shuffle(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("round", "deck", "commitment"))
+    deck = tuple(r.blob(c, CT_BYTES, "ciphertext") for c in r.seq(f["deck"], 1, MAX_DECK, "deck"))
+    return ShufflePass(
+        r.seat,
+        r.integer(f["round"], MAX_INDEX, "round"),
+        deck,
+        r.blob(f["commitment"], DIGEST_BYTES, "commitment"),
+    )
+
+
+def _shares(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("shares",))
+    out = []
+    seen: set[int] = set()
+    for item in r.seq(f["shares"], 1, MAX_DECK, "shares"):
+        row = r.seq(item, 4, 4, "share")
+        token = r.integer(row[0], MAX_INDEX, "token")
+        if token in seen:
+            raise r.fail(f"token {token} appears twice")
+        seen.add(token)
+        out.append(
+            ShareProof(
+                token,
+                r.blob(row[1], POINT_BYTES, "share"),
+                r.scalar(row[2], "share proof e"),
+                r.scalar(row[3], "share proof z"),
+            )
+        )
+    return Shares(r.seat, tuple(out))
+
+
+def _random_commit(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("index", "commitment"))
+    return RandomCommit(
+        r.seat, r.integer(f["index"], MAX_INDEX, "index"), r.blob(f["commitment"], DIGEST_BYTES, "commitment")
+    )
+
+
+def _random_reveal(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("index", "value"))
+    return RandomReveal(r.seat, r.integer(f["index"], MAX_INDEX, "index"), r.blob(f["value"], 32, "value"))
+
+
+def _leave(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("secret", "openings"))
+    return Leave(r.seat, r.scalar(f["secret"], "secret"), r.openings(f["openings"]))
+
+
+def _opening(r: _Reader, body: object) -> Message:
+    f = r.fields(body, ("openings",))
+    return Opening(r.seat, r.openings(f["openings"]))
+
+
+_DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
+    KIND_KEY: _key,
+    KIND_SHUFFLE: _shuffle,
+    KIND_SHARES: _shares,
+    KIND_RANDOM_COMMIT: _random_commit,
+    KIND_RANDOM_REVEAL: _random_reveal,
+    KIND_LEAVE: _leave,
+    KIND_OPENING: _opening,
+}
+
+#: Every message kind of the deck protocol.
+KINDS: frozenset[str] = frozenset(_DECODERS)
+
+
+def decode(kind: str, seat: int, body: object) -> Message:
+    """Parse a message that ``seat`` sent; any malformation raises ``RemoteProtocolError``."""
+    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
+        raise RemoteProtocolError(f"no such seat: {seat!r}", seat=None)
+    decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
+    if decoder is None:
+        raise RemoteProtocolError(f"unknown deck message kind {kind!r}", seat=seat)
+    return decoder(_Reader(kind, seat), body)

@@ -1,0 +1,127 @@
+"""The wire form: every message round-trips; every malformation is refused, naming the sender."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+
+from fairdeal.core.deck import (
+    KINDS,
+    KeyShare,
+    Leave,
+    Message,
+    Opening,
+    PassOpening,
+    RandomCommit,
+    RandomReveal,
+    ShareProof,
+    Shares,
+    ShufflePass,
+    decode,
+    encode,
+)
+from fairdeal.core.deck import _group as g
+from fairdeal.core.errors import RemoteProtocolError
+
+P = g.base((5).to_bytes(32, "little"))
+S = (7).to_bytes(32, "little")
+NONCANONICAL = g.L.to_bytes(32, "little")
+OPENING = PassOpening(0, (1, 0), (S, S), b"s" * 32)
+
+SAMPLES: list[Message] = [
+    KeyShare(1, P, S, S),
+    ShufflePass(2, 0, (P + P, P + P), b"c" * 32),
+    Shares(0, (ShareProof(3, P, S, S), ShareProof(9, P, S, S))),
+    RandomCommit(1, 4, b"c" * 32),
+    RandomReveal(1, 4, b"v" * 32),
+    Leave(2, S, (OPENING,)),
+    Opening(0, (OPENING, PassOpening(3, (0,), (S,), b"t" * 32))),
+]
+
+
+@pytest.mark.parametrize("msg", SAMPLES, ids=lambda m: type(m).__name__)
+def test_round_trip_through_msgpack(msg: Message) -> None:
+    kind, body = encode(msg)
+    assert kind in KINDS and kind.startswith("deck.")
+    raw = msgpack.packb(body, use_bin_type=True)
+    assert decode(kind, msg.seat, msgpack.unpackb(raw, raw=False)) == msg
+
+
+def test_sender_comes_from_envelope() -> None:
+    kind, body = encode(KeyShare(1, P, S, S))
+    assert decode(kind, 3, body).seat == 3
+
+
+def refused(kind: str, body: Any, seat: int = 2, word: str = "") -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        decode(kind, seat, body)
+    assert info.value.seat == seat
+    assert word in str(info.value)
+
+
+def test_unknown_kind_and_bad_seat() -> None:
+    refused("deck.nonsense", {}, word="unknown")
+    with pytest.raises(RemoteProtocolError):
+        decode("deck.key", 10, encode(KeyShare(1, P, S, S))[1])
+    with pytest.raises(RemoteProtocolError):
+        decode("deck.key", True, encode(KeyShare(1, P, S, S))[1])  # type: ignore[arg-type]
+
+
+def test_key_fields_are_strict() -> None:
+    _, body = encode(KeyShare(1, P, S, S))
+    refused("deck.key", [P, S, S], word="map")
+    refused("deck.key", {**body, "extra": 1}, word="fields")
+    refused("deck.key", {k: v for k, v in body.items() if k != "z"}, word="fields")
+    refused("deck.key", {**body, "public": P[:31]}, word="32 bytes")
+    refused("deck.key", {**body, "public": P.hex()}, word="32 bytes")
+    refused("deck.key", {**body, "e": NONCANONICAL}, word="canonical")
+    refused("deck.key", {**body, "z": b"\xff" * 32}, word="canonical")
+
+
+def test_shuffle_fields_are_strict() -> None:
+    _, body = encode(SAMPLES[1])
+    refused("deck.shuffle", {**body, "round": -1}, word="round")
+    refused("deck.shuffle", {**body, "round": True}, word="round")
+    refused("deck.shuffle", {**body, "round": 2**32}, word="round")
+    refused("deck.shuffle", {**body, "deck": []}, word="deck")
+    refused("deck.shuffle", {**body, "deck": [P + P] * 1025}, word="deck")
+    refused("deck.shuffle", {**body, "deck": [P + P, P]}, word="64 bytes")
+    refused("deck.shuffle", {**body, "deck": (P + P,)}, word="deck")
+    refused("deck.shuffle", {**body, "commitment": b"c" * 31}, word="commitment")
+
+
+def test_shares_fields_are_strict() -> None:
+    refused("deck.shares", {"shares": []}, word="shares")
+    refused("deck.shares", {"shares": [[3, P, S, S], [3, P, S, S]]}, word="twice")
+    refused("deck.shares", {"shares": [[3, P, S]]}, word="share")
+    refused("deck.shares", {"shares": [[3, P, S, NONCANONICAL]]}, word="canonical")
+    refused("deck.shares", {"shares": [[3, P + b"x", S, S]]}, word="32 bytes")
+    refused("deck.shares", {"shares": [[-3, P, S, S]]}, word="token")
+
+
+def test_openings_are_strict() -> None:
+    _, body = encode(SAMPLES[5])
+    refused("deck.leave", {**body, "secret": NONCANONICAL}, word="canonical")
+    bad = [[0, [1, 0], [S], b"s" * 32]]
+    refused("deck.leave", {**body, "openings": bad}, word="scalars")
+    bad = [[0, [2, 0], [S, S], b"s" * 32]]
+    refused("deck.leave", {**body, "openings": bad}, word="permutation entry")
+    bad = [[0, [1, 0], [S, NONCANONICAL], b"s" * 32]]
+    refused("deck.opening", {"openings": bad}, word="canonical")
+    bad = [[1, [0], [S], b"s" * 32], [1, [0], [S], b"s" * 32]]
+    refused("deck.opening", {"openings": bad}, word="increasing")
+    bad = [[0, [0], [S], b"s" * 16]]
+    refused("deck.opening", {"openings": bad}, word="salt")
+
+
+def test_random_fields_are_strict() -> None:
+    refused("deck.random-commit", {"index": 0, "commitment": b"c"}, word="commitment")
+    refused("deck.random-reveal", {"index": 0, "value": b"v" * 33}, word="value")
+    refused("deck.random-reveal", {"index": "0", "value": b"v" * 32}, word="index")
+
+
+def test_encode_refuses_other_objects() -> None:
+    with pytest.raises(TypeError):
+        encode(object())  # type: ignore[arg-type]
