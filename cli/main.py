@@ -100,5 +100,9 @@ def main() -> None:
     cli(prog_name="fairdeal")
 
 
+# The commands live in their own modules; importing them attaches them to the group.
+from . import logs as _logs  # noqa: E402, F401
+from . import play as _play  # noqa: E402, F401
+
 if __name__ == "__main__":  # pragma: no cover
     main()

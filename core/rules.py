@@ -134,8 +134,11 @@ class GameState:
     table: Table
 
     def copy(self) -> Self:
-        """A copy that can be changed without touching this one."""
-        return replace(self, table=self.table.copy())
+        """A copy that can be changed without touching this one (the other fields are immutable)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)  # faster than dataclasses.replace, which re-runs __init__
+        object.__setattr__(new, "table", self.table.copy())
+        return new
 
     def with_table(self, table: Table) -> Self:
         return replace(self, table=table)
@@ -214,9 +217,11 @@ class Game(ABC, Generic[S]):
         return str(move)
 
     def narrate(self, state: S, player: int, move: Move, name: str) -> str:
-        """The move in words for everyone, after it was made: ``Bob played 7♥ onto centre 2``.
+        """The move in words, after it was made: ``Bob played 7♥ onto centre 2``.
 
-        ``state`` is the state before the move, with the cards the move shows.
+        ``state`` is the narrating seat's own view just before the move, with the cards
+        the move shows already known; the text is shown to that seat only, so it may
+        name cards that seat knows. Unknown cards read as None.
         """
         return f"{name}: {self.describe(state, player, move)}"
 

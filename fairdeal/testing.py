@@ -284,3 +284,67 @@ def _settle_table(table: Table, rng: random.Random) -> None:
         fresh = list(range(start, start + len(cards)))
         table.replace_shuffled(req, fresh, {t: c for t, c in zip(fresh, cards, strict=True) if c is not None})
     raise ConformanceError("the table never settled")
+
+
+# -- playing over the real protocol, in one process ---------------------------------------------------
+@dataclass
+class ProtocolGame:
+    """A game played by bots over the real protocol in one process, and its log."""
+
+    outcomes: list[Any]
+    log: bytes
+
+    @property
+    def session(self) -> Any:
+        return self.outcomes[0].session
+
+
+def play_with_protocol(
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, object] | None = None,
+    policies: Sequence[Policy] | None = None,
+    make_session: Any = None,
+) -> ProtocolGame:
+    """Play ``game`` among bots, every seat its own session and keys, over in-memory links.
+
+    Returns every seat's outcome and the log as a file would hold it (seat 0's entries).
+    ``make_session(game, seat, identity, rng)`` builds a seat's session (default
+    :class:`~fairdeal.core.session.session.Session`; pass another to test a misbehaving client).
+    """
+    import trio
+
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.session.header import Header, SeatInfo
+    from fairdeal.core.session.logfile import MAGIC, record
+    from fairdeal.core.session.session import EntryAccepted, Session
+    from fairdeal.net.driver import BotAgent
+    from fairdeal.net.local import play_local
+
+    config = game.config(players, dict(options or {}))
+    master = SeededRng(seed)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+    make = make_session or Session
+    header = Header(
+        master.fork("game-id").bytes(16),
+        game.name,
+        game.name,
+        "fairdeal-tests",
+        "0",
+        dict(config.options),
+        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players)),
+    )
+    built = [make(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    pols = _policies(players, policies)
+    agents = [BotAgent(pols[i], random.Random(seed * 100 + i)) for i in range(players)]
+    log = bytearray(MAGIC)
+
+    def observe(session: Any, events: Sequence[Any]) -> None:
+        if session.seat == 0:
+            for ev in events:
+                if isinstance(ev, EntryAccepted):
+                    log.extend(record(ev.data))
+
+    outcomes = trio.run(play_local, header, built, agents, observe)
+    return ProtocolGame(outcomes, bytes(log))

@@ -1,0 +1,119 @@
+"""``fairdeal play``: a local game in one process over the real protocol."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+import trio
+
+from fairdeal.core.identity import Identity
+from fairdeal.core.options import parse_assignments
+from fairdeal.core.rng import Rng, SeededRng, SystemRng
+from fairdeal.core.session.header import Header, SeatInfo
+from fairdeal.core.session.session import Event, Session
+from fairdeal.net.driver import Agent
+from fairdeal.net.local import play_local
+from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
+
+from .main import cli, friendly_errors, load_registry
+from .outcome import result_object, summary_lines
+from .seats import bot_agent, default_name, parse_seats
+from .terminal import TerminalAgent
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="KIND",
+    help="human, bot or bot:NAME; once per seat, in seat order (default: you and bots).",
+)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game.")
+@click.option(
+    "--seed", type=int, default=None, help="Fix every seat's randomness (tests and benchmarks only)."
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the game log here (default: your data directory).",
+)
+@click.option("--name", default=None, help="Your name at the table.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
+@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@friendly_errors
+def play(
+    game: str,
+    seats: Sequence[str],
+    options: Sequence[str],
+    seed: int | None,
+    log_path: Path | None,
+    name: str | None,
+    as_json: bool,
+    ascii: bool,
+) -> None:
+    """Play GAME here, against bots: every seat runs the full protocol in this process.
+
+    \b
+    Examples:
+      fairdeal play spite-malice --seat human --seat bot
+      fairdeal play snatch --seat bot --seat bot:random --seat bot --json
+      fairdeal play ecarte --seat human --seat bot --option target=7
+    """
+    reg = load_registry()
+    entry = reg.entry(game)
+    g = entry.game
+    kinds = parse_seats(seats, game, reg, fill_to=g.min_players)
+    config = g.config(len(kinds), dict(parse_assignments(options)))
+    master: Rng = SeededRng(seed) if seed is not None else SystemRng()
+
+    identities: list[Identity] = []
+    infos: list[SeatInfo] = []
+    agents: list[Agent] = []
+    human: TerminalAgent | None = None
+    for i, kind in enumerate(kinds):
+        if kind.human:
+            ident = (
+                Identity.generate(master.fork(f"identity-{i}")) if seed is not None else load_identity()[0]
+            )
+            human = TerminalAgent(ascii=ascii)
+            agents.append(human)
+            infos.append(SeatInfo(name or default_name(), ident.public_key, "human"))
+        else:
+            ident = Identity.generate(master.fork(f"identity-{i}") if seed is not None else None)
+            agents.append(bot_agent(kind, game, reg, master.fork(f"bot-{i}") if seed is not None else None))
+            infos.append(SeatInfo(f"Bot {i} ({kind.bot})", ident.public_key, kind.label))
+        identities.append(ident)
+    game_id = master.fork("game-id").bytes(16)
+    header = Header(
+        game_id, g.name, entry.plugin, entry.distribution, entry.version, dict(config.options), tuple(infos)
+    )
+    sessions = [Session(g, i, identities[i], master.fork(f"seat-{i}")) for i in range(len(kinds))]
+    path = log_path if log_path is not None else unique_log_path(default_log_path(g.name, game_id))
+    log = LogWriter(path)
+    watch = next((i for i, k in enumerate(kinds) if k.human), 0)
+
+    def observe(session: Session, events: Sequence[Event]) -> None:
+        if session.seat == 0:
+            for ev in events:
+                if hasattr(ev, "data"):
+                    log.append(ev.data)  # type: ignore[attr-defined]
+        if human is not None and session.seat == watch:
+            human.observe(session, events)
+
+    try:
+        outcomes = trio.run(play_local, header, sessions, agents, observe)
+    finally:
+        log.close()
+    mine = outcomes[watch].session
+    if as_json:
+        click.echo(json.dumps(result_object(mine, [k.label for k in kinds], path)))
+    else:
+        for line in summary_lines(mine, path):
+            click.echo(line)

@@ -1,0 +1,66 @@
+"""Seat kinds on the command line (``human``, ``bot``, ``bot:NAME``) and the agents behind them."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fairdeal.core.errors import ConfigError
+from fairdeal.core.rng import Rng, python_random
+from fairdeal.net.driver import Agent, BotAgent
+from fairdeal.registry import Registry
+
+
+@dataclass(frozen=True)
+class SeatKind:
+    """``human``, or a bot with its policy name (None: the game's default bot)."""
+
+    human: bool
+    bot: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "human" if self.human else f"bot:{self.bot}"
+
+
+def parse_seat(text: str, game: str, registry: Registry) -> SeatKind:
+    """Parse one ``--seat`` value; unknown kinds and bots are ConfigErrors."""
+    value = text.strip()
+    if value == "human":
+        return SeatKind(True)
+    if value == "bot":
+        return SeatKind(False, registry.bot(game).name)
+    if value.startswith("bot:") and value[4:]:
+        return SeatKind(False, registry.bot(game, value[4:]).name)
+    raise ConfigError(f"a seat is human, bot or bot:NAME, not {text!r}")
+
+
+def parse_seats(values: Sequence[str], game: str, registry: Registry, *, fill_to: int) -> list[SeatKind]:
+    """The seats of a local game: as given, filled with default bots up to ``fill_to``.
+
+    With no ``--seat`` at all, the terminal's player takes seat 0.
+    """
+    seats = [parse_seat(v, game, registry) for v in values] or [SeatKind(True)]
+    if sum(s.human for s in seats) > 1:
+        raise ConfigError("at most one seat can be human (this terminal)")
+    default = registry.bot(game).name
+    while len(seats) < fill_to:
+        seats.append(SeatKind(False, default))
+    return seats
+
+
+def bot_agent(kind: SeatKind, game: str, registry: Registry, rng: Rng | None) -> Agent:
+    """The agent playing a bot seat; ``rng`` seeds its choices (None: unpredictable)."""
+    spec = registry.bot(game, kind.bot)
+    chooser = python_random(rng) if rng is not None else random.Random(os.urandom(16))
+    return BotAgent(spec.make(), chooser)
+
+
+def default_name() -> str:
+    for var in ("FAIRDEAL_NAME", "USER", "USERNAME", "LOGNAME"):
+        name = os.environ.get(var, "").strip()
+        if name:
+            return name[:40]
+    return "Player"

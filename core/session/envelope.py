@@ -1,0 +1,117 @@
+"""Signed, hash-chained log entries (envelopes) and their strict wire form.
+
+An envelope is msgpack ``[version, game_id, seq, prev, seat, kind, body, sig]``.
+The signature covers ``b"fairdeal/envelope/v1\\0"`` followed by the msgpack of the
+first seven fields; the entry's hash, which the next entry carries as ``prev``,
+is SHA-256 over ``b"fairdeal/entry/v1\\0"`` and the whole encoded envelope.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from ..errors import RemoteProtocolError
+from ..identity import Identity, verify_signature
+
+FORMAT_VERSION = 1
+GAME_ID_BYTES = 16
+HASH_BYTES = 32
+MAX_ENVELOPE_BYTES = 1 << 20
+MAX_KIND = 32
+GENESIS = bytes(HASH_BYTES)
+_SIGN_TAG = b"fairdeal/envelope/v1\x00"
+_HASH_TAG = b"fairdeal/entry/v1\x00"
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(data: bytes, *, who: int | None = None, peer: str | None = None) -> Any:
+    """Strict msgpack decoding: one object, bytes kept as bytes, bounded sizes."""
+    if len(data) > MAX_ENVELOPE_BYTES:
+        raise RemoteProtocolError(f"message of {len(data)} bytes is over the limit", seat=who, peer=peer)
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_ENVELOPE_BYTES,
+            max_bin_len=MAX_ENVELOPE_BYTES,
+            max_array_len=1 << 16,
+            max_map_len=1 << 12,
+            max_ext_len=0,
+        )
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+        raise RemoteProtocolError(f"malformed msgpack ({type(exc).__name__})", seat=who, peer=peer) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One log entry. ``body`` holds msgpack-native values only."""
+
+    version: int
+    game_id: bytes
+    seq: int
+    prev: bytes
+    seat: int
+    kind: str
+    body: Any
+    sig: bytes = b""
+
+    def signed_part(self) -> bytes:
+        return _SIGN_TAG + pack(
+            [self.version, self.game_id, self.seq, self.prev, self.seat, self.kind, self.body]
+        )
+
+    def encode(self) -> bytes:
+        return pack(
+            [self.version, self.game_id, self.seq, self.prev, self.seat, self.kind, self.body, self.sig]
+        )
+
+    def signed(self, identity: Identity) -> Envelope:
+        return Envelope(
+            self.version,
+            self.game_id,
+            self.seq,
+            self.prev,
+            self.seat,
+            self.kind,
+            self.body,
+            identity.sign(self.signed_part()),
+        )
+
+    def verify(self, public_key: bytes) -> bool:
+        return verify_signature(public_key, self.sig, self.signed_part())
+
+
+def entry_hash(encoded: bytes) -> bytes:
+    return hashlib.sha256(_HASH_TAG + encoded).digest()
+
+
+def decode_envelope(data: bytes, *, peer: str | None = None) -> Envelope:
+    """Parse an encoded envelope, checking every field's type and size (not the signature)."""
+    obj = unpack(data, peer=peer)
+    if not isinstance(obj, list) or len(obj) != 8:
+        raise RemoteProtocolError("an envelope is a list of 8 fields", peer=peer)
+    version, game_id, seq, prev, seat, kind, body, sig = obj
+    seat_ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 64
+    who = seat if seat_ok else None
+    checks = [
+        (isinstance(version, int) and version == FORMAT_VERSION, f"unsupported format version {version!r}"),
+        (isinstance(game_id, bytes) and len(game_id) == GAME_ID_BYTES, "bad game id"),
+        (isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq < 2**32, "bad sequence number"),
+        (isinstance(prev, bytes) and len(prev) == HASH_BYTES, "bad previous-entry hash"),
+        (seat_ok, "bad seat"),
+        (isinstance(kind, str) and 0 < len(kind) <= MAX_KIND, "bad kind"),
+        (isinstance(sig, bytes) and len(sig) == 64, "bad signature field"),
+    ]
+    for ok, reason in checks:
+        if not ok:
+            raise RemoteProtocolError(reason, seat=who, peer=peer)
+    return Envelope(version, game_id, seq, prev, seat, kind, body, sig)

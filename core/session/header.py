@@ -1,0 +1,140 @@
+"""The log's first entry: which game, which plugin and version, which options, which seats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RemoteProtocolError
+from ..identity import PUBLIC_KEY_BYTES, fingerprint
+from ..options import OptionValue
+from .envelope import GAME_ID_BYTES
+
+PROTOCOL = 1
+MAX_SEATS = 10
+MAX_NAME = 40
+MAX_TEXT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat's public facts: a display name, its identity key and what plays it (as announced)."""
+
+    name: str
+    identity: bytes
+    kind: str = "player"
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.identity)
+
+
+@dataclass(frozen=True)
+class Header:
+    """Everything every peer must agree on before the first card moves."""
+
+    game_id: bytes
+    game: str
+    plugin: str
+    distribution: str
+    version: str
+    options: Mapping[str, OptionValue]
+    seats: tuple[SeatInfo, ...]
+    protocol: int = PROTOCOL
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def to_body(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "game": self.game,
+            "plugin": self.plugin,
+            "distribution": self.distribution,
+            "version": self.version,
+            "options": dict(sorted(self.options.items())),
+            "seats": [{"name": s.name, "identity": s.identity, "kind": s.kind} for s in self.seats],
+            "extra": dict(sorted(self.extra.items())),
+        }
+
+    @staticmethod
+    def from_body(game_id: bytes, body: Any) -> Header:
+        """Strictly validate a header body received from a peer."""
+
+        def bad(reason: str) -> RemoteProtocolError:
+            return RemoteProtocolError(f"bad header: {reason}", seat=0)
+
+        if not isinstance(body, dict) or set(body) != {
+            "protocol",
+            "game",
+            "plugin",
+            "distribution",
+            "version",
+            "options",
+            "seats",
+            "extra",
+        }:
+            raise bad("wrong fields")
+        if body["protocol"] != PROTOCOL:
+            raise bad(f"unsupported protocol {body['protocol']!r}")
+        for key in ("game", "plugin", "distribution", "version"):
+            if not isinstance(body[key], str) or not 0 < len(body[key]) <= MAX_TEXT:
+                raise bad(f"{key} must be a short string")
+        options = body["options"]
+        if (
+            not isinstance(options, dict)
+            or len(options) > 64
+            or not all(
+                isinstance(k, str)
+                and len(k) <= MAX_NAME
+                and isinstance(v, (bool, int, str))
+                and (not isinstance(v, str) or len(v) <= MAX_TEXT)
+                for k, v in options.items()
+            )
+        ):
+            raise bad("options must map names to booleans, numbers or short strings")
+        seats = body["seats"]
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+            raise bad(f"there must be 1 to {MAX_SEATS} seats")
+        infos = []
+        for s in seats:
+            if not (
+                isinstance(s, dict)
+                and set(s) == {"name", "identity", "kind"}
+                and isinstance(s["name"], str)
+                and 0 < len(s["name"]) <= MAX_NAME
+                and isinstance(s["kind"], str)
+                and 0 < len(s["kind"]) <= MAX_NAME
+                and isinstance(s["identity"], bytes)
+                and len(s["identity"]) == PUBLIC_KEY_BYTES
+            ):
+                raise bad("malformed seat")
+            infos.append(SeatInfo(s["name"], s["identity"], s["kind"]))
+        if len({s.identity for s in infos}) != len(infos):
+            raise bad("two seats share an identity")
+        extra = body["extra"]
+        if (
+            not isinstance(extra, dict)
+            or len(extra) > 16
+            or not all(
+                isinstance(k, str) and isinstance(v, str) and len(k) <= MAX_NAME and len(v) <= MAX_TEXT
+                for k, v in extra.items()
+            )
+        ):
+            raise bad("malformed extra fields")
+        if len(game_id) != GAME_ID_BYTES:
+            raise bad("bad game id")
+        return Header(
+            game_id,
+            body["game"],
+            body["plugin"],
+            body["distribution"],
+            body["version"],
+            dict(options),
+            tuple(infos),
+            PROTOCOL,
+            dict(extra),
+        )

@@ -1,0 +1,556 @@
+"""The session engine: one seat's sans-I/O view of a game whose log is the game.
+
+A :class:`Session` consumes log entries (signed envelopes, already put in order by
+the host) and tells its front end what happened and what it owes. At every point
+exactly one seat may append the next entry: the deck protocol's obligations
+(keys, shuffle passes, decryption shares, random-choice commitments, audit
+openings) in seat order, or the move of the seat whose turn it is. The session
+builds its own obligations by itself (:meth:`Session.due`); the front end only
+makes the local player's decisions (:meth:`Session.make_move`).
+
+Every entry is checked — format, game id, sequence number, previous hash, the
+sender's signature, whose turn it is, every proof, the move's legality as far as
+this seat can see — on a copy of the state; a refused entry raises
+:class:`~fairdeal.core.errors.RemoteProtocolError` naming the seat and leaves
+the session unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..dealer import Reveal, Verdict
+from ..deck import DeckSeat, Shares
+from ..deck import decode as decode_deck
+from ..deck import encode as encode_deck
+from ..errors import IllegalMove, LocalProtocolError, RemoteProtocolError
+from ..identity import Identity
+from ..replica import NeedReveals, NeedShuffle, Replica
+from ..rng import Rng, SystemRng
+from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
+from ..table import ShuffleRequest
+from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, entry_hash
+from .header import Header
+
+HEADER = "header"
+MOVE = "move"
+RESIGN = "resign"
+ABORT = "abort"
+HOST = 0
+
+
+# -- events for the front end --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EntryAccepted:
+    """Entry ``seq`` is now part of the game: append ``data`` to the log."""
+
+    seq: int
+    seat: int
+    kind: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMade:
+    seat: int
+    move: Move
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    result: Result
+
+
+@dataclass(frozen=True, slots=True)
+class Audited:
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Aborted:
+    blame: int | None
+    reason: str
+
+
+Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Seat ``seat`` must send the next entry: ``what`` in words."""
+
+    seat: int
+    what: str
+    decision: bool = False
+
+
+@dataclass
+class _Core:
+    """The part of a session that entries change; copied to apply an entry atomically."""
+
+    seq: int = 0
+    last_hash: bytes = GENESIS
+    header: Header | None = None
+    deck: DeckSeat | None = None
+    replica: Replica | None = None
+    phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
+    activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
+    departed: frozenset[int] = frozenset()
+    opened: frozenset[int] = frozenset()  # seats whose audit opening is in
+    result: Result | None = None
+    verdict: Verdict | None = None
+    abort: Aborted | None = None
+    moves: int = 0
+    script: list[tuple[Any, ...]] | None = None  # what this entry did to the game (when recording)
+
+    def fork(self) -> _Core:
+        c = copy.copy(self)
+        c.deck = self.deck.copy() if self.deck is not None else None
+        c.replica = self.replica.copy() if self.replica is not None else None
+        c.script = [] if self.script is not None else None
+        return c
+
+    def note(self, *item: Any) -> None:
+        if self.script is not None:
+            self.script.append(item)
+
+
+class Session:
+    """One seat's session (``seat=None``: a silent observer that checks everything)."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int | None,
+        identity: Identity | None = None,
+        rng: Rng | None = None,
+        *,
+        record: bool = False,
+    ) -> None:
+        if (seat is None) != (identity is None):
+            raise LocalProtocolError("a seat needs an identity; an observer has none")
+        self.game = game
+        self.seat = seat
+        self.identity = identity
+        self._rng = rng or SystemRng()
+        self._c = _Core(script=[] if record else None)
+        #: With ``record``: every step the game took, for replays with full knowledge:
+        #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
+        #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
+        self.script: list[tuple[Any, ...]] = []
+
+    # -- reading ----------------------------------------------------------------------------------
+    @property
+    def header(self) -> Header:
+        if self._c.header is None:
+            raise LocalProtocolError("no header yet")
+        return self._c.header
+
+    @property
+    def seq(self) -> int:
+        """The number of entries accepted so far."""
+        return self._c.seq
+
+    @property
+    def phase(self) -> str:
+        return self._c.phase
+
+    @property
+    def result(self) -> Result | None:
+        return self._c.result
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self._c.verdict
+
+    @property
+    def aborted(self) -> Aborted | None:
+        return self._c.abort
+
+    @property
+    def finished(self) -> bool:
+        return self._c.phase in ("done", "aborted")
+
+    @property
+    def departed(self) -> frozenset[int]:
+        return self._c.departed
+
+    @property
+    def deck(self) -> DeckSeat:
+        if self._c.deck is None:
+            raise LocalProtocolError("no deck yet")
+        return self._c.deck
+
+    def view(self) -> GameState | None:
+        """This seat's view of the game (a copy), or None before the deal."""
+        r = self._c.replica
+        return r.state.copy() if r is not None else None
+
+    def name(self, seat: int) -> str:
+        return self.header.seats[seat].name
+
+    def waiting(self) -> Waiting | None:
+        """Who must send the next entry, or None when the session is finished."""
+        c = self._c
+        if c.phase == "header":
+            return Waiting(HOST, "the game header")
+        if c.phase in ("done", "aborted"):
+            return None
+        if c.phase == "play" and c.activity is None:
+            assert c.replica is not None
+            step = self.game.next_step(c.replica.state)
+            assert isinstance(step, Decide)
+            return Waiting(step.player, f"{self.name(step.player)} to move", True)
+        if c.phase == "play" and c.activity[0] == "leave":
+            return Waiting(c.activity[1], "its secret as it leaves the game")
+        assert c.deck is not None
+        owed = c.deck.waiting_on()
+        if c.phase == "audit" and not owed:
+            first = self._next_opener(c)
+            return Waiting(first, "its audit opening")
+        seat, what = owed[0]
+        return Waiting(seat, what)
+
+    def legal_moves(self) -> list[Move]:
+        """The local player's legal moves, if it is its turn to decide."""
+        w = self.waiting()
+        if w is None or not w.decision or w.seat != self.seat or self._c.replica is None:
+            return []
+        return list(self.game.legal_moves(self._c.replica.state, w.seat))
+
+    # -- writing ----------------------------------------------------------------------------------
+    def _envelope(self, kind: str, body: Any) -> bytes:
+        if self.seat is None or self.identity is None:
+            raise LocalProtocolError("an observer cannot send")
+        c = self._c
+        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, self.seat, kind, body)
+        return env.signed(self.identity).encode()
+
+    def start(self, header: Header) -> bytes:
+        """The host (seat 0) writes the header, the log's first entry."""
+        if self.seat != HOST or self._c.seq != 0:
+            raise LocalProtocolError("only the host writes the header, first")
+        if self.identity is None or header.seats[HOST].identity != self.identity.public_key:
+            raise LocalProtocolError("the host must sit in seat 0 with its own identity")
+        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, HOST, HEADER, header.to_body())
+        return env.signed(self.identity).encode()
+
+    def due(self) -> bytes | None:
+        """The entry this seat owes now and builds by itself (not a decision), if any."""
+        w = self.waiting()
+        if w is None or w.seat != self.seat or w.decision:
+            return None
+        c = self._c
+        assert c.deck is not None
+        if c.phase == "play" and c.activity and c.activity[0] == "leave":
+            msg: Any = c.deck.leave_message()
+        elif c.phase == "audit" and not c.deck.waiting_on():
+            msg = c.deck.audit_message()
+        else:
+            msg = c.deck.due_message()
+            if msg is None:
+                return None
+        kind, body = encode_deck(msg)
+        return self._envelope(kind, body)
+
+    def make_move(self, move: Move) -> bytes:
+        """The local player's move as an entry, with the reveals of the cards it shows."""
+        c = self._c
+        w = self.waiting()
+        if w is None or not w.decision or w.seat != self.seat or c.replica is None or c.deck is None:
+            raise IllegalMove("it is not your turn to move")
+        c.replica.check_move(self.seat, move, remote=False)
+        shown = c.replica.move_reveals(self.seat, move)
+        shares = None
+        if shown:
+            trial = c.deck.copy()
+            trial.request([Reveal(t, None) for t in shown])
+            shares = encode_deck(trial.shares_message(shown))[1]
+        return self._envelope(MOVE, {"move": move.to_wire(), "shares": shares})
+
+    def resign(self) -> bytes:
+        """Give up: allowed on this seat's own turn to decide."""
+        w = self.waiting()
+        if w is None or not w.decision or w.seat != self.seat:
+            raise IllegalMove("you can resign on your own turn")
+        return self._envelope(RESIGN, {})
+
+    def abort(self, blame: int | None, reason: str) -> bytes:
+        """The host ends the game, blaming ``blame`` (a seat or None) for ``reason``."""
+        if self.seat != HOST:
+            raise LocalProtocolError("only the host records an abort")
+        return self._envelope(ABORT, {"blame": blame, "reason": reason[:200]})
+
+    # -- receiving --------------------------------------------------------------------------------
+    def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
+        """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
+        env = decode_envelope(data, peer=peer)
+        c = self._c.fork()
+        events: list[Event] = []
+        self._check_envelope(c, env)
+        if env.kind == HEADER:
+            self._on_header(c, env)
+        elif c.phase in ("done", "aborted"):
+            raise RemoteProtocolError("entry after the end of the game", seat=env.seat)
+        elif env.kind == ABORT:
+            self._on_abort(c, env, events)
+        elif env.kind == RESIGN:
+            self._on_resign(c, env, events)
+        elif env.kind == MOVE:
+            self._on_move(c, env, events)
+        else:
+            self._on_deck(c, env)
+        c.seq += 1
+        c.last_hash = entry_hash(data)
+        events.insert(0, EntryAccepted(env.seq, env.seat, env.kind, data))
+        self._settle(c, events)
+        if c.script:
+            self.script.extend(c.script)
+            c.script = []
+        self._c = c
+        return events
+
+    def _check_envelope(self, c: _Core, env: Envelope) -> None:
+        if env.seq != c.seq:
+            raise RemoteProtocolError(f"sequence number {env.seq}, expected {c.seq}", seat=env.seat)
+        if env.prev != c.last_hash:
+            raise RemoteProtocolError("previous-entry hash does not match the log", seat=env.seat)
+        if c.header is None:
+            if env.kind != HEADER or env.seat != HOST:
+                raise RemoteProtocolError("the first entry must be the host's header", seat=env.seat)
+            return
+        if env.kind == HEADER:
+            raise RemoteProtocolError("a second header", seat=env.seat)
+        if env.game_id != c.header.game_id:
+            raise RemoteProtocolError("entry for another game", seat=env.seat)
+        if env.seat >= c.header.players:
+            raise RemoteProtocolError(f"no seat {env.seat} in this game", seat=env.seat)
+        if env.seat != self.seat and not env.verify(c.header.seats[env.seat].identity):
+            raise RemoteProtocolError("bad signature", seat=env.seat)
+
+    def _on_header(self, c: _Core, env: Envelope) -> None:
+        header = Header.from_body(env.game_id, env.body)
+        if not env.verify(header.seats[HOST].identity):
+            raise RemoteProtocolError("bad signature on the header", seat=HOST)
+        if header.game != self.game.name:
+            raise RemoteProtocolError(f"the header is for {header.game}, not {self.game.name}", seat=HOST)
+        self.game.config(header.players, dict(header.options))  # raises ConfigError if invalid
+        if self.seat is not None:
+            if self.seat >= header.players:
+                raise RemoteProtocolError(f"the header has no seat {self.seat}", seat=HOST)
+            if self.identity is not None and header.seats[self.seat].identity != self.identity.public_key:
+                raise RemoteProtocolError("the header gives this seat another identity", seat=HOST)
+        c.header = header
+        if self.seat is None:
+            c.deck = DeckSeat.observer(header.game_id, header.players)
+        else:
+            c.deck = DeckSeat(header.game_id, self.seat, header.players, self._rng.fork(f"deck-{self.seat}"))
+        c.phase = "keys"
+
+    def _expect_turn(self, c: _Core, env: Envelope) -> Decide:
+        if c.phase != "play" or c.activity is not None or c.replica is None:
+            raise RemoteProtocolError(f"{env.kind} out of turn", seat=env.seat)
+        step = self.game.next_step(c.replica.state)
+        if not isinstance(step, Decide) or step.player != env.seat:
+            raise RemoteProtocolError(f"{env.kind} out of turn", seat=env.seat)
+        return step
+
+    def _on_move(self, c: _Core, env: Envelope, events: list[Event]) -> None:
+        self._expect_turn(c, env)
+        body = env.body
+        if not isinstance(body, dict) or set(body) != {"move", "shares"}:
+            raise RemoteProtocolError("malformed move entry", seat=env.seat)
+        move = Move.from_wire(body["move"], env.seat)
+        assert c.replica is not None and c.deck is not None
+        shown: list[int] = []
+        if body["shares"] is not None:
+            msg = decode_deck("deck.shares", env.seat, body["shares"])
+            assert isinstance(msg, Shares)
+            shown = [s.token for s in msg.shares]
+            table = c.replica.table
+            for t in shown:
+                if not table.knows(env.seat, t) or table.is_public(t) or table.zone_of(t) is None:
+                    raise RemoteProtocolError(
+                        f"a move may reveal only the mover's own cards (token {t})", seat=env.seat
+                    )
+            reveals = [Reveal(t, None) for t in shown]
+            c.deck.request(reveals)
+            c.deck.receive(msg)
+            if c.deck.waiting_on():
+                raise RemoteProtocolError("the move's reveals are incomplete", seat=env.seat)
+            self._learn(c, reveals)
+        c.replica.check_move(env.seat, move)
+        text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)  # type: ignore[union-attr]
+        c.replica.apply(env.seat, move, shown)
+        for r in c.replica.table.requirements():
+            if r.to is None and c.replica.table.knows(env.seat, r.token):
+                raise RemoteProtocolError(
+                    f"the move shows card {r.token} without revealing it", seat=env.seat
+                )
+        c.moves += 1
+        c.note("move", env.seat, move, tuple(shown), env.seq)
+        events.append(MoveMade(env.seat, move, text))
+
+    def _on_resign(self, c: _Core, env: Envelope, events: list[Event]) -> None:
+        self._expect_turn(c, env)
+        if env.body != {}:
+            raise RemoteProtocolError("malformed resign entry", seat=env.seat)
+        assert c.header is not None
+        active = [s for s in range(c.header.players) if s != env.seat and s not in c.departed]
+        winner = active[0] if len(active) == 1 else None
+        c.result = Result(winner, (0,) * c.header.players, f"{c.header.seats[env.seat].name} resigned")
+        c.phase = "audit"
+        c.activity = None
+        events.append(GameOver(c.result))
+
+    def _on_abort(self, c: _Core, env: Envelope, events: list[Event]) -> None:
+        body = env.body
+        if env.seat != HOST:
+            raise RemoteProtocolError("only the host may record an abort", seat=env.seat)
+        if not (
+            isinstance(body, dict)
+            and set(body) == {"blame", "reason"}
+            and isinstance(body["reason"], str)
+            and len(body["reason"]) <= 200
+            and (
+                body["blame"] is None
+                or (
+                    isinstance(body["blame"], int)
+                    and not isinstance(body["blame"], bool)
+                    and 0 <= body["blame"] < c.header.players
+                )
+            )
+        ):  # type: ignore[union-attr]
+            raise RemoteProtocolError("malformed abort entry", seat=env.seat)
+        c.abort = Aborted(body["blame"], body["reason"])
+        c.phase = "aborted"
+        events.append(c.abort)
+
+    def _on_deck(self, c: _Core, env: Envelope) -> None:
+        assert c.deck is not None
+        msg = decode_deck(env.kind, env.seat, env.body)
+        if c.phase == "play" and c.activity and c.activity[0] == "leave":
+            if env.kind != "deck.leave" or env.seat != c.activity[1]:
+                raise RemoteProtocolError(
+                    f"{env.kind} out of turn: seat {c.activity[1]} must leave first", seat=env.seat
+                )
+        elif env.kind == "deck.leave":
+            raise RemoteProtocolError("leaving the game out of turn", seat=env.seat)
+        elif c.phase == "audit" and env.kind == "deck.opening":
+            if env.seat != self._next_opener(c):
+                raise RemoteProtocolError("audit opening out of turn", seat=env.seat)
+        elif c.deck.next_sender() != env.seat:
+            raise RemoteProtocolError(f"{env.kind} out of turn", seat=env.seat)
+        c.deck.receive(msg)
+        if env.kind == "deck.opening":
+            c.opened = c.opened | {env.seat}
+        if env.kind == "deck.leave":
+            c.departed = c.departed | {env.seat}
+            c.activity = None
+
+    # -- moving the game on -----------------------------------------------------------------------
+    def _next_opener(self, c: _Core) -> int:
+        assert c.header is not None
+        for s in range(c.header.players):
+            if s not in c.departed and s not in c.opened:
+                return s
+        raise LocalProtocolError("every seat has opened")
+
+    def _learn(self, c: _Core, reveals: Sequence[Reveal]) -> None:
+        assert c.deck is not None and c.replica is not None
+        cards: dict[int, Card] = {}
+        for r in reveals:
+            if r.to is None or r.to == self.seat:
+                card = c.deck.card(r.token)
+                if card is None and self.seat is not None:
+                    raise RemoteProtocolError(f"card {r.token} does not decrypt to a card of the deck")
+                if card is not None:
+                    cards[r.token] = card
+        c.replica.learn(reveals, cards)
+        c.note("learn", tuple(reveals))
+
+    def _settle(self, c: _Core, events: list[Event]) -> None:
+        """Run the game forward until some seat owes the next entry."""
+        assert c.header is not None
+        deck = c.deck
+        if deck is None or c.phase == "aborted":
+            return
+        config = self.game.config(c.header.players, dict(c.header.options))
+        for _ in range(100_000):
+            if c.phase == "keys":
+                if deck.waiting_on():
+                    return
+                deck.start(self.game.deck(config))
+                c.phase = "shuffle"
+            elif c.phase == "shuffle":
+                if deck.waiting_on():
+                    return
+                c.replica = Replica.start(self.game, config, deck.round_tokens(), self.seat)
+                c.note("start", tuple(deck.round_tokens()))
+                c.phase = "play"
+            elif c.phase == "play":
+                if c.activity is not None:
+                    if c.activity[0] == "leave" or deck.waiting_on():
+                        return
+                    self._finish_activity(c)
+                    continue
+                assert c.replica is not None
+                leaving = sorted(self.game.departed(c.replica.state) - c.departed)
+                if leaving:
+                    c.activity = ("leave", leaving[0])
+                    return
+                need = c.replica.need()
+                if isinstance(need, NeedReveals):
+                    deck.request(need.reveals)
+                    c.activity = ("reveal", need.reveals)
+                elif isinstance(need, NeedShuffle):
+                    deck.reshuffle(need.request.tokens, need.public)
+                    c.activity = ("shuffle", need.request)
+                elif isinstance(need, Auto):
+                    c.replica.auto()
+                    c.note("auto")
+                elif isinstance(need, Chance):
+                    deck.begin_random(need.n)
+                    c.activity = ("random", need.n)
+                elif isinstance(need, Decide):
+                    return
+                elif isinstance(need, Over):
+                    c.result = need.result
+                    c.phase = "audit"
+                    events.append(GameOver(need.result))
+            elif c.phase == "audit":
+                if deck.waiting_on() or self._unopened(c):
+                    return
+                c.verdict = deck.verdict()
+                c.phase = "done"
+                if c.verdict is not None:
+                    events.append(Audited(c.verdict))
+                return
+            else:
+                return
+        raise LocalProtocolError(f"{self.game.name} does not settle: an Auto step loops")
+
+    def _unopened(self, c: _Core) -> bool:
+        assert c.header is not None
+        return any(s not in c.departed and s not in c.opened for s in range(c.header.players))
+
+    def _finish_activity(self, c: _Core) -> None:
+        assert c.deck is not None and c.replica is not None
+        kind, value = c.activity
+        c.activity = None
+        if kind == "reveal":
+            self._learn(c, value)
+        elif kind == "shuffle":
+            assert isinstance(value, ShuffleRequest)
+            c.replica.shuffled(value, c.deck.round_tokens())
+            c.note("shuffled", value, tuple(c.deck.round_tokens()))
+        elif kind == "random":
+            result = c.deck.random_result()
+            assert result is not None
+            c.replica.chance(result)
+            c.note("chance", result)

@@ -1,0 +1,102 @@
+"""Where fairdeal keeps things on disk: the identity key and the game logs.
+
+The identity lives in the user's config directory, the logs in the data
+directory, by platform conventions (``platformdirs``); ``FAIRDEAL_HOME`` puts
+both under one folder instead (tests, portable installs).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import BinaryIO
+
+import platformdirs
+
+from fairdeal.core.errors import ConfigError
+from fairdeal.core.identity import Identity
+from fairdeal.core.session.logfile import MAGIC, record
+
+APP = "fairdeal"
+HOME_ENV = "FAIRDEAL_HOME"
+
+
+def config_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    return Path(home) / "config" if home else Path(platformdirs.user_config_dir(APP))
+
+
+def data_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    return Path(home) / "data" if home else Path(platformdirs.user_data_dir(APP))
+
+
+def identity_path() -> Path:
+    return config_dir() / "identity.key"
+
+
+def load_identity(create: bool = True) -> tuple[Identity, bool]:
+    """The user's identity, created on first use; returns (identity, created_now)."""
+    path = identity_path()
+    if path.exists():
+        data = path.read_bytes()
+        if len(data) != 32:
+            raise ConfigError(
+                f"the identity file {path} is damaged (expected 32 bytes); move it away to "
+                "make a new identity"
+            )
+        return Identity.from_seed(data), False
+    if not create:
+        raise ConfigError(f"no identity yet at {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    identity = Identity.generate()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(identity.seed())
+    return identity, True
+
+
+def default_log_path(game: str, game_id: bytes) -> Path:
+    return data_dir() / "logs" / f"{game}-{game_id.hex()[:12]}.fdlog"
+
+
+class LogWriter:
+    """Appends entries to a log file as the game goes, flushing each one to the OS at once.
+
+    A crash of this process loses nothing already appended; the file is synced to disk
+    when it is closed.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: BinaryIO | None = open(path, "xb")  # noqa: SIM115 - kept open for the game
+        self._file.write(MAGIC)
+        self._file.flush()
+
+    def append(self, entry: bytes) -> None:
+        if self._file is None:
+            raise ValueError("the log is closed")
+        self._file.write(record(entry))
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def unique_log_path(path: Path) -> Path:
+    """``path`` if free, else the same name with a short random suffix."""
+    if not path.exists():
+        return path
+    return path.with_name(f"{path.stem}-{secrets.token_hex(3)}{path.suffix}")

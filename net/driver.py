@@ -1,0 +1,203 @@
+"""Drive sessions over links: the host sequences, every seat checks and answers.
+
+The host runs :func:`run_host`: it keeps the host seat's own session, which checks
+every entry before it becomes part of the game; accepted entries go to every
+guest (their own included). A guest runs :func:`run_guest`: it applies what the
+host sends and answers with what its seat owes. Only one seat may write at a
+time (the session says who), so there is no race and the log is the same for all.
+
+Links are anything with ``send_entry``/``receive_entry`` (in-memory channels for
+local play, Noise streams over TCP for network play).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import trio
+
+from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.rules import Move, Policy
+from fairdeal.core.session.envelope import decode_envelope
+from fairdeal.core.session.header import Header
+from fairdeal.core.session.session import Event, Session, Waiting
+
+
+class PeerGone(FairdealError):
+    """The other side of a link went away."""
+
+
+class Link(Protocol):
+    """A channel of log entries to one peer."""
+
+    async def send_entry(self, data: bytes) -> None: ...
+
+    async def receive_entry(self) -> bytes: ...
+
+
+#: What an agent returns to resign instead of moving.
+RESIGN = None
+
+
+class Agent(Protocol):
+    """Makes a seat's decisions: a bot policy or a person at the terminal."""
+
+    async def decide(self, session: Session, moves: list[Move]) -> Move | None: ...
+
+
+class BotAgent:
+    """Plays a bot policy on the seat's own view."""
+
+    def __init__(self, policy: Policy, rng: random.Random) -> None:
+        self.policy, self.rng = policy, rng
+
+    async def decide(self, session: Session, moves: list[Move]) -> Move | None:
+        view = session.view()
+        assert view is not None and session.seat is not None
+        return self.policy.choose(session.game, view, session.seat, moves, self.rng)
+
+
+Observer = Callable[[Session, Sequence[Event]], None]
+
+
+@dataclass
+class Timeouts:
+    """Seconds the host waits for an obligation, for a move (inf: forever)."""
+
+    obligation: float = 30.0
+    move: float = math.inf
+
+
+@dataclass
+class SeatOutcome:
+    session: Session
+    error: str | None = None
+    events: list[Event] = field(default_factory=list)
+
+
+async def _produce(session: Session, agent: Agent) -> bytes | None:
+    """The entry this seat must write now, if any."""
+    data = session.due()
+    if data is not None:
+        return data
+    w = session.waiting()
+    if w is None or not w.decision or w.seat != session.seat:
+        return None
+    moves = session.legal_moves()
+    move = await agent.decide(session, moves)
+    if move is RESIGN:
+        return session.resign()
+    return session.make_move(move)
+
+
+async def run_guest(
+    session: Session, agent: Agent, link: Link, observe: Observer | None = None
+) -> SeatOutcome:
+    """A guest seat: apply the host's entries in order, answer with what this seat owes."""
+    out = SeatOutcome(session)
+    awaiting_echo = False
+    while not session.finished:
+        if not awaiting_echo:
+            data = await _produce(session, agent)
+            if data is not None:
+                await link.send_entry(data)
+                awaiting_echo = True
+                continue
+        entry = await link.receive_entry()
+        events = session.receive(entry, peer="host")
+        awaiting_echo = False  # strict turns: what arrives after our entry is our entry, accepted
+        out.events.extend(events)
+        if observe is not None:
+            observe(session, events)
+    return out
+
+
+async def run_host(
+    session: Session,
+    header: Header,
+    agent: Agent,
+    links: Mapping[int, Link],
+    observe: Observer | None = None,
+    timeouts: Timeouts | None = None,
+) -> SeatOutcome:
+    """The host seat: sequence the game, check every entry, send each to every guest."""
+    timeouts = timeouts or Timeouts()
+    out = SeatOutcome(session)
+    send, inbox = trio.open_memory_channel[tuple[int, bytes | Exception]](math.inf)
+
+    async def pump(seat: int, link: Link) -> None:
+        while True:
+            try:
+                data = await link.receive_entry()
+            except (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                await send.send((seat, exc))
+                return
+            await send.send((seat, data))
+
+    async def accept(data: bytes) -> None:
+        events = session.receive(data)
+        out.events.extend(events)
+        if observe is not None:
+            observe(session, events)
+        for link in links.values():
+            # A broken link is noticed by its pump, which aborts the game there.
+            with contextlib.suppress(PeerGone, trio.BrokenResourceError, trio.ClosedResourceError):
+                await link.send_entry(data)
+
+    async def abort(blame: int | None, reason: str) -> None:
+        out.error = reason if blame is None else f"seat {blame}: {reason}"
+        await accept(session.abort(blame, reason))
+
+    async with trio.open_nursery() as nursery:
+        for seat, link in links.items():
+            nursery.start_soon(pump, seat, link)
+        await accept(session.start(header))
+        while not session.finished:
+            w = session.waiting()
+            assert w is not None
+            if w.seat == session.seat:
+                data = await _produce(session, agent)
+                assert data is not None, "the host seat owes an entry but produced none"
+                await accept(data)
+                continue
+            limit = timeouts.move if w.decision else timeouts.obligation
+            with trio.move_on_after(limit) as scope:
+                seat, item = await inbox.receive()
+            if scope.cancelled_caught:
+                await abort(w.seat, f"timed out waiting for {_what(w)}")
+                break
+            if isinstance(item, Exception):
+                await abort(seat, f"left the game ({item})" if str(item) else "left the game")
+                break
+            try:
+                claimed = decode_envelope(item, peer=f"seat {seat}").seat
+                if claimed != seat:
+                    raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
+                await accept(item)
+            except RemoteProtocolError as exc:
+                await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat
+                break
+        nursery.cancel_scope.cancel()
+    return out
+
+
+def _what(w: Waiting) -> str:
+    return w.what
+
+
+__all__ = [
+    "RESIGN",
+    "Agent",
+    "BotAgent",
+    "Link",
+    "PeerGone",
+    "SeatOutcome",
+    "Timeouts",
+    "run_guest",
+    "run_host",
+]

@@ -1,0 +1,8 @@
+#!/bin/sh
+# Set up a virtual environment (the first time, or when pyproject.toml changes)
+# and run the whole test suite. Extra arguments go to pytest.
+set -eu
+cd "$(dirname "$0")"
+. ./scripts/venv.sh
+ensure_venv test
+exec "$VENV/bin/python" -m pytest "$@"

@@ -1,0 +1,195 @@
+"""The session engine and the log: every entry checked, refusals change nothing, verify finds cheats."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import pytest
+
+from fairdeal.core.errors import IllegalMove, RemoteProtocolError
+from fairdeal.core.rules import Move
+from fairdeal.core.session.envelope import decode_envelope
+from fairdeal.core.session.logfile import MAGIC, parse_log, record
+from fairdeal.core.session.session import MOVE, Session
+from fairdeal.core.session.verify import CHEATING, FAIR, UNDECIDED, verify_log
+from fairdeal.testing import play_with_protocol
+
+
+def resolver(game: Any) -> Any:
+    def resolve(name: str) -> Any:
+        assert name == game.name
+        return game
+
+    return resolve
+
+
+@pytest.fixture(scope="module")
+def two_player(eights: Any) -> Any:
+    return play_with_protocol(eights, 2, seed=11)
+
+
+def entry_offsets(log: bytes) -> list[tuple[int, int]]:
+    pos, out = len(MAGIC), []
+    for e in parse_log(log).entries:
+        out.append((pos + 4, pos + 4 + len(e)))
+        pos += 4 + len(e)
+    return out
+
+
+def test_full_game_every_seat_agrees_and_log_verifies(eights: Any, two_player: Any) -> None:
+    sessions = [o.session for o in two_player.outcomes]
+    assert all(s.phase == "done" for s in sessions)
+    assert len({s.result for s in sessions}) == 1
+    assert all(s.verdict is not None and s.verdict.fair for s in sessions)
+    report = verify_log(two_player.log, resolver(eights))
+    assert report.verdict == FAIR, report.findings
+    assert report.result == sessions[0].result
+    assert report.exit_code == 0
+
+
+def test_three_player_game_verifies(eights: Any) -> None:
+    game = play_with_protocol(eights, 3, seed=4)
+    assert verify_log(game.log, resolver(eights)).verdict == FAIR
+
+
+def test_same_seed_gives_byte_identical_logs(eights: Any, two_player: Any) -> None:
+    assert play_with_protocol(eights, 2, seed=11).log == two_player.log
+    assert play_with_protocol(eights, 2, seed=12).log != two_player.log
+
+
+def test_flipping_any_byte_of_any_entry_is_named(eights: Any, two_player: Any) -> None:
+    log = two_player.log
+    offsets = entry_offsets(log)
+    rng = random.Random(3)
+    for _ in range(120):
+        index = rng.randrange(len(offsets))
+        start, end = offsets[index]
+        pos = rng.randrange(start, end)
+        damaged = bytearray(log)
+        damaged[pos] ^= 1 << rng.randrange(8)
+        report = verify_log(bytes(damaged), resolver(eights))
+        assert report.verdict == CHEATING and report.exit_code == 1
+        assert report.findings[0].entry == index, (index, pos, report.findings)
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9, 0.999])
+def test_a_cut_log_is_undecided_and_checked_up_to_the_cut(
+    eights: Any, two_player: Any, fraction: float
+) -> None:
+    log = two_player.log
+    cut = int(len(log) * fraction)
+    report = verify_log(log[:cut], resolver(eights))
+    assert report.verdict == UNDECIDED and report.exit_code == 2
+    whole = len(parse_log(log[:cut]).entries)
+    assert report.entries == whole
+    assert "cut short" in report.findings[0].reason
+    # Damage before the cut is still found: the entries before it were all checked.
+    start, end = entry_offsets(log)[whole // 2]
+    damaged = bytearray(log[:cut])
+    damaged[(start + end) // 2] ^= 0x40
+    assert verify_log(bytes(damaged), resolver(eights)).verdict == CHEATING
+
+
+def test_refused_entries_leave_the_session_unchanged(eights: Any, two_player: Any) -> None:
+    entries = parse_log(two_player.log).entries
+    watcher = Session(eights, None)
+    for e in entries[:20]:
+        watcher.receive(e)
+    seq = watcher.seq
+    with pytest.raises(RemoteProtocolError, match="sequence number"):
+        watcher.receive(entries[19])  # a replay
+    with pytest.raises(RemoteProtocolError, match="sequence number"):
+        watcher.receive(entries[21])  # out of order
+    forged = bytearray(entries[20])
+    forged[-3] ^= 1  # inside the signature
+    with pytest.raises(RemoteProtocolError, match="bad signature") as err:
+        watcher.receive(bytes(forged))
+    assert err.value.seat == decode_envelope(entries[20]).seat
+    with pytest.raises(RemoteProtocolError, match="malformed msgpack"):
+        watcher.receive(b"\xc1garbage")
+    assert watcher.seq == seq
+    for e in entries[20:]:
+        watcher.receive(e)
+    assert watcher.phase == "done" and watcher.verdict is not None and watcher.verdict.fair
+
+
+def test_an_entry_signed_by_the_wrong_seat_is_refused(eights: Any, two_player: Any) -> None:
+    entries = parse_log(two_player.log).entries
+    s1 = two_player.outcomes[1].session
+    watcher = Session(eights, None)
+    watcher.receive(entries[0])
+    # Seat 1 writes an entry claiming to be seat 0.
+    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
+
+    env = decode_envelope(entries[1])
+    fake = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, 0, env.kind, env.body).signed(s1.identity)
+    with pytest.raises(RemoteProtocolError, match="bad signature"):
+        watcher.receive(fake.encode())
+
+
+def test_waiting_says_who_owes_what(eights: Any, two_player: Any) -> None:
+    entries = parse_log(two_player.log).entries
+    watcher = Session(eights, None)
+    w = watcher.waiting()
+    assert w is not None and w.seat == 0 and "header" in w.what
+    watcher.receive(entries[0])
+    w = watcher.waiting()
+    assert w is not None and w.seat == 0 and "key" in w.what
+    watcher.receive(entries[1])
+    w = watcher.waiting()
+    assert w is not None and w.seat == 1
+
+
+def test_local_move_checks(eights: Any, two_player: Any) -> None:
+    s = two_player.outcomes[0].session
+    with pytest.raises(IllegalMove):
+        s.make_move(Move("draw"))  # the game is over
+    with pytest.raises(IllegalMove):
+        s.resign()
+
+
+class Cheater(Session):
+    """A client that draws instead of playing a card it holds (others cannot see its hand)."""
+
+    cheats: ClassVar[list[int]] = []
+
+    def make_move(self, move: Move) -> bytes:
+        view = self.view()
+        assert view is not None
+        if move.action in ("play", "eight") and view.table.size("stock") > 0:
+            Cheater.cheats.append(self.seq)
+            return self._envelope(MOVE, {"move": Move("draw").to_wire(), "shares": None})
+        return super().make_move(move)
+
+
+def test_a_cheating_client_is_named_by_verify(eights: Any) -> None:
+    class Lenient(type(eights)):  # type: ignore[misc]
+        """The cheater's own copy of the rules lets it pass its own illegal moves."""
+
+        def is_legal(self, state: Any, player: int, move: Move) -> bool:
+            return True
+
+    def make(game: Any, seat: int, identity: Any, rng: Any) -> Session:
+        if seat == 1:
+            return Cheater(Lenient(), seat, identity, rng)
+        return Session(game, seat, identity, rng)
+
+    Cheater.cheats = []
+    game = play_with_protocol(eights, 2, seed=5, make_session=make)
+    assert Cheater.cheats, "the cheater never had the chance"
+    assert all(
+        o.session.verdict is not None and o.session.verdict.fair for o in game.outcomes
+    )  # live: unseen
+    report = verify_log(game.log, resolver(eights))
+    assert report.verdict == CHEATING
+    (finding,) = report.findings
+    assert finding.seat == 1 and finding.entry == Cheater.cheats[0]
+    assert "illegal move" in finding.reason
+
+
+def test_log_records_roundtrip() -> None:
+    data = MAGIC + record(b"abc") + record(b"de")
+    assert parse_log(data).entries == (b"abc", b"de")
+    assert parse_log(data[:-1]).problem.startswith("the log is cut short")
+    assert parse_log(b"nope").problem.startswith("not a fairdeal log")
