@@ -1,0 +1,312 @@
+"""The Écarté rules engine: a step function over :class:`EcarteState`.
+
+A match is one engine run: deals follow each other until a player reaches the target.
+Every decision hangs on public fields; the follow-suit rules are checked against the
+cards the viewer knows (strict for the mover and for the all-seeing replay of
+``fairdeal verify``, permissive about cards the viewer cannot see).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fairdeal import (
+    KING,
+    Auto,
+    Card,
+    Chance,
+    Config,
+    Decide,
+    Game,
+    Line,
+    LocalProtocolError,
+    Move,
+    Option,
+    Over,
+    Result,
+    Step,
+    Table,
+    Zone,
+    ecarte_32,
+)
+
+from . import render
+from .model import (
+    DISCARDS,
+    PENALTIES,
+    TALON,
+    TRICK,
+    TRICKS,
+    TURNUP,
+    ZONE_NAMES,
+    EcarteState,
+    Phase,
+    Rules,
+    beats,
+    deal_points,
+    hand,
+    limit,
+    may_announce,
+    may_play,
+    won,
+    zones,
+)
+from .text import RULES
+
+_PLAIN = frozenset({"stand", "propose", "accept", "refuse", "done"})
+
+
+class Ecarte(Game[EcarteState]):
+    """Écarté for two, as RULES.md has it; a match to ``target`` points."""
+
+    name = "ecarte"
+    title = "Écarté"
+    summary = "The French two-player trick game: propose, discard, win three tricks of five."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("target", 5, "points needed to win the game", minimum=1, maximum=50),
+        Option("penalty", "classic", "who is penalised after play without exchange", choices=PENALTIES),
+        Option("trump_when_void", False, "a player who cannot follow suit must trump if able"),
+    )
+    default_bot = "classic"
+    # Per deal at most 21 exchanges of 4 moves, 21 discards, 10 cards, 1 announcement and a
+    # stand; at most 2 * 49 + 1 deals to 50 points.
+    max_moves = 20_000
+
+    def rules_text(self) -> str:
+        return RULES
+
+    def deck(self, config: Config) -> Sequence[Card]:
+        return ecarte_32()
+
+    def zones(self, config: Config) -> Sequence[Zone]:
+        return zones()
+
+    def deck_zone(self, config: Config) -> str:
+        return TALON
+
+    def setup(self, config: Config, table: Table) -> EcarteState:
+        return EcarteState(table, rules=Rules.of(config))
+
+    # -- what happens next -------------------------------------------------------------------------
+    def next_step(self, state: EcarteState) -> Step:
+        phase = state.phase
+        if phase is Phase.PLAY or phase is Phase.DISCARD:
+            return Decide(state.actor)
+        if phase is Phase.PROPOSE:
+            return Decide(state.elder)
+        if phase is Phase.ANSWER:
+            return Decide(state.dealer)
+        if phase is Phase.FIRST:
+            return Chance(2, "first dealer")
+        if phase is Phase.OVER:
+            return Over(self._result(state))
+        return Auto()
+
+    def on_chance(self, state: EcarteState, value: int) -> EcarteState:
+        return state.copy().but(dealer=value, deal_no=1, phase=Phase.DEAL)
+
+    def advance(self, state: EcarteState) -> EcarteState:
+        s = state.copy()
+        t = s.table
+        if s.phase is Phase.DEAL:
+            for n in (2, 3):  # two then three at a time, non-dealer first
+                t.deal(TALON, hand(s.elder), n)
+                t.deal(TALON, hand(s.dealer), n)
+            t.deal(TALON, TURNUP)
+            return s.but(
+                phase=Phase.TURNUP,
+                trump=None,
+                exchanges=0,
+                declined=None,
+                discarded=0,
+                tricks=(0, 0),
+                announced=None,
+                last_winner=None,
+                actor=-1,
+            )
+        if s.phase is Phase.TURNUP:
+            card = t.top_card(TURNUP)
+            if card is None:
+                raise LocalProtocolError("ecarte: the turn-up is not known yet")
+            s = s.but(trump=card.suit, phase=Phase.PROPOSE)
+            if card.rank == KING:
+                s = _score(s, s.dealer, 1, "the turned-up King")
+            return s
+        if s.phase is Phase.NEXT:
+            t.shuffle_together(ZONE_NAMES, TALON)
+            return s.but(
+                phase=Phase.DEAL,
+                dealer=s.elder,
+                deal_no=s.deal_no + 1,
+                tricks=(0, 0),
+                trump=None,
+                last_winner=None,
+            )
+        raise LocalProtocolError(f"ecarte: no automatic step in phase {s.phase}")
+
+    # -- moves ---------------------------------------------------------------------------------------
+    def legal_moves(self, state: EcarteState, player: int) -> Sequence[Move]:
+        step = self.next_step(state)
+        if not isinstance(step, Decide) or step.player != player:
+            return []
+        t = state.table
+        phase = state.phase
+        if phase is Phase.PROPOSE:
+            return [Move("stand"), Move("propose")] if t.size(TALON) else [Move("stand")]
+        if phase is Phase.ANSWER:
+            return [Move("accept"), Move("refuse")]
+        if phase is Phase.DISCARD:
+            moves = [Move("discard", (tok,)) for tok in t.tokens(hand(player))] if limit(state) > 0 else []
+            if player == state.dealer or state.discarded > 0:
+                moves.append(Move("done"))
+            return moves
+        known = t.known(hand(player))
+        led = t.top_card(TRICK)
+        moves = []
+        if may_announce(state, player):
+            moves.extend(
+                Move("announce", (tok,)) for tok, c in known if c.rank == KING and c.suit is state.trump
+            )
+        rw = state.rules.trump_when_void
+        for tok, card in known:
+            if may_play(card, (c for x, c in known if x != tok), led, state.trump, rw):
+                moves.append(Move("play", (tok,)))
+        return moves
+
+    def is_legal(self, state: EcarteState, player: int, move: Move) -> bool:
+        step = self.next_step(state)
+        if not isinstance(step, Decide) or step.player != player:
+            return False
+        phase = state.phase
+        t = state.table
+        action, args = move.action, move.args
+        if action in _PLAIN:
+            if args:
+                return False
+            if phase is Phase.PROPOSE:
+                return action == "stand" or (action == "propose" and t.size(TALON) > 0)
+            if phase is Phase.ANSWER:
+                return action in ("accept", "refuse")
+            return (
+                phase is Phase.DISCARD
+                and action == "done"
+                and (player == state.dealer or state.discarded > 0)
+            )
+        if len(args) != 1 or not isinstance(args[0], int) or t.zone_of(args[0]) != hand(player):
+            return False
+        token = args[0]
+        card = t.card(token)
+        if action == "discard":
+            return phase is Phase.DISCARD and limit(state) > 0
+        if action == "announce":
+            # The move turns the card face up, so every seat checks it is the King of trumps.
+            return may_announce(state, player) and (
+                card is None or (card.rank == KING and card.suit is state.trump)
+            )
+        if action == "play":
+            if phase is not Phase.PLAY:
+                return False
+            if card is None:
+                return True  # this view cannot judge the card; `fairdeal verify` will
+            rest = (c for x, c in t.known(hand(player)) if x != token)
+            return may_play(card, rest, t.top_card(TRICK), state.trump, state.rules.trump_when_void)
+        return False
+
+    def apply(self, state: EcarteState, player: int, move: Move) -> EcarteState:
+        s = state.copy()
+        t = s.table
+        action = move.action
+        if action == "stand":
+            return s.but(phase=Phase.PLAY, actor=s.elder, declined=s.elder if s.exchanges == 0 else None)
+        if action == "propose":
+            return s.but(phase=Phase.ANSWER)
+        if action == "refuse":
+            return s.but(phase=Phase.PLAY, actor=s.elder, declined=s.dealer if s.exchanges == 0 else None)
+        if action == "accept":
+            return s.but(
+                phase=Phase.DISCARD, actor=s.elder, discarded=0, exchanges=s.exchanges + 1, declined=None
+            )
+        if action == "done":
+            return _draw(s)
+        token = move.args[0]
+        assert isinstance(token, int)
+        if action == "discard":
+            t.move(token, DISCARDS)
+            s = s.but(discarded=s.discarded + 1)
+            return _draw(s) if limit(s) == 0 else s
+        if action == "announce":
+            t.flip(token)
+            s = s.but(announced=player)
+            return _score(s, player, 1, "announcing the King of trumps")
+        t.move(token, TRICK)
+        if t.size(TRICK) == 1:
+            return s.but(actor=1 - player)
+        return _finish_trick(s, player)
+
+    # -- results and words ------------------------------------------------------------------------
+    def _result(self, state: EcarteState) -> Result:
+        w = state.winner
+        if w is None:  # not reached: the match only ends when someone reaches the target
+            return Result(None, state.scores, "the game ended without a winner")
+        deals = f"{state.deal_no} deal{'s' if state.deal_no != 1 else ''}"
+        return Result(
+            w,
+            state.scores,
+            f"seat {w} reached {state.rules.target} points, the last for {state.why}",
+            f"seat {w} wins {state.scores[w]} to {state.scores[1 - w]} after {deals}",
+        )
+
+    def describe(self, state: EcarteState, player: int, move: Move) -> str:
+        return render.describe(state, player, move)
+
+    def narrate(self, state: EcarteState, player: int, move: Move, name: str) -> str:
+        return render.narrate(state, player, move, name)
+
+    def render(self, state: EcarteState, viewer: int | None) -> Sequence[Line]:
+        return render.render(state, viewer)
+
+
+def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:
+    """``seat`` scores ``points`` now; the match ends at once when it reaches the target."""
+    scores = list(s.scores)
+    scores[seat] += points
+    news = f"seat {seat} scored {points} point{'s' if points != 1 else ''} for {why}"
+    s = s.but(scores=(scores[0], scores[1]), news=news, why=why)
+    if scores[seat] >= s.rules.target:
+        return s.but(phase=Phase.OVER, winner=seat)
+    return s
+
+
+def _draw(s: EcarteState) -> EcarteState:
+    """The discarding player draws as many as it discarded; the exchange goes on."""
+    t = s.table
+    t.deal(TALON, hand(s.actor), s.discarded)
+    if t.size(TALON) == 0:
+        return s.but(phase=Phase.PLAY, actor=s.elder, discarded=0)
+    if s.actor == s.elder:
+        return s.but(actor=s.dealer, discarded=0)
+    return s.but(phase=Phase.PROPOSE, actor=-1, discarded=0)
+
+
+def _finish_trick(s: EcarteState, second: int) -> EcarteState:
+    """Both cards are down (and public): the trick goes to its winner."""
+    t = s.table
+    lead_tok, follow_tok = t.tokens(TRICK)
+    lead, follow = t.card(lead_tok), t.card(follow_tok)
+    if lead is None or follow is None:
+        raise LocalProtocolError("ecarte: the cards of the trick are not known")
+    winner = second if beats(follow, lead, s.trump) else 1 - second
+    t.move(lead_tok, won(winner))
+    t.move(follow_tok, won(winner))
+    tricks = (s.tricks[0] + (winner == 0), s.tricks[1] + (winner == 1))
+    s = s.but(tricks=tricks, actor=winner, last_winner=winner)
+    if sum(tricks) < TRICKS:
+        return s
+    seat, points, why = deal_points(tricks, s.elder, s.declined, s.rules.penalty)
+    s = _score(s.but(phase=Phase.NEXT, actor=-1), seat, points, why)
+    return s
+
+
+__all__ = ["Ecarte"]

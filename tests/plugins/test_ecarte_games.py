@@ -1,0 +1,312 @@
+"""Écarté: the conformance kit, whole games that verify, a renege caught, the registry, words and table."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fairdeal import Card, FaceDown, Game, GameState, Move, Policy, RandomPolicy, Result, parse_card
+from fairdeal.core.dealer import PlainDealer, Reveal
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.rules import Auto, Chance, Decide, Over
+from fairdeal.core.runner import Event, play_game
+from fairdeal.core.table import EVERYONE
+from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState, Phase, Rules
+from fairdeal.plugins.ecarte.model import TALON, TRICK, TURNUP, hand, won, zones
+from fairdeal.testing import build_table, check_game
+
+GAME = Ecarte()
+OPTIONS = [
+    {},
+    {"penalty": "seed"},
+    {"trump_when_void": "true"},
+    {"penalty": "seed", "trump_when_void": "true", "target": "7"},
+]
+
+
+# -- the conformance kit -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", OPTIONS)
+def test_conformance_kit_random_players(options: dict[str, str]) -> None:
+    report = check_game(GAME, players=2, options=options, seeds=range(12))
+    assert report.games == 12 and None not in report.winners
+
+
+def test_conformance_kit_classic_bots() -> None:
+    report = check_game(GAME, players=2, seeds=range(6), policies=[ClassicBot(), ClassicBot()])
+    assert report.games == 6 and set(report.winners) <= {0, 1}
+
+
+# -- a driver that plays the way live seats do and checks the way `fairdeal verify` does ------------------
+def drive(
+    config_options: dict[str, str], seed: int, policies: Sequence[Policy]
+) -> tuple[Result | None, list[tuple[int | None, int | None]], list[tuple[int, Move]]]:
+    """Play a game move by move. The mover's own view is *not* checked (a client may cheat);
+    every other view checks each move: the other seat and the public live, the all-seeing
+    view as the audit's replay does. Stops at the first objection: ``(viewer, seat blamed)``."""
+    config = GAME.config(2, config_options)
+    dealer = PlainDealer(2, SeededRng(seed))
+    tokens = dealer.start(GAME.deck(config))
+    full = {t: c for t in tokens if (c := dealer.card(t)) is not None}
+    viewers: list[int | None] = [0, 1, None, EVERYONE]
+    reps = {v: Replica.start(GAME, config, tokens, v, full if v == EVERYONE else None) for v in viewers}
+    rng = random.Random(seed)
+    log: list[tuple[int, Move]] = []
+
+    def reveal(reveals: Sequence[Reveal]) -> None:
+        cards = dealer.reveal(reveals)
+        for r in reps.values():
+            r.learn(reveals, cards)
+
+    for _ in range(GAME.max_moves * 10):
+        need = reps[None].need()
+        if isinstance(need, NeedReveals):
+            reveal(need.reveals)
+        elif isinstance(need, NeedShuffle):
+            fresh = dealer.reshuffle(need.request.tokens, need.public)
+            known = {t: c for t in fresh if (c := dealer.card(t)) is not None}
+            for r in reps.values():
+                r.shuffled(need.request, fresh, known)
+        elif isinstance(need, Decide):
+            p = need.player
+            mine = reps[p]
+            move = policies[p].choose(GAME, mine.state.copy(), p, list(GAME.legal_moves(mine.state, p)), rng)
+            shown = mine.move_reveals(p, move)
+            if shown:
+                reveal([Reveal(t, None) for t in shown])
+            objections = []
+            for v, r in reps.items():
+                if v != p:
+                    try:
+                        r.check_move(p, move)
+                    except RemoteProtocolError as exc:
+                        objections.append((v, exc.seat))
+            log.append((p, move))
+            if objections:
+                return None, objections, log
+            for r in reps.values():
+                r.apply(p, move, shown)
+        elif isinstance(need, Auto):
+            for r in reps.values():
+                r.auto()
+        elif isinstance(need, Chance):
+            value = dealer.random(need.n)
+            for r in reps.values():
+                r.chance(value)
+        else:
+            assert isinstance(need, Over)
+            return need.result, [], log
+    raise AssertionError("the game did not end")
+
+
+class Renegade:
+    """Plays like the classic bot, but once throws a card of another suit while holding the suit led."""
+
+    def __init__(self) -> None:
+        self.inner = ClassicBot()
+        self.cheated = False
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        assert isinstance(state, EcarteState)
+        t = state.table
+        led = t.top_card(TRICK)
+        if not self.cheated and led is not None:
+            mine = t.known(hand(player))
+            off = [x for x, c in mine if c.suit is not led.suit and c.suit is not state.trump]
+            if off and any(c.suit is led.suit and not t.is_public(x) for x, c in mine):
+                self.cheated = True
+                return Move("play", (off[0],))
+        return self.inner.choose(game, state, player, moves, rng)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_full_games_verify(seed: int) -> None:
+    options = OPTIONS[seed % len(OPTIONS)]
+    players: list[Policy] = [ClassicBot(), RandomPolicy()] if seed % 2 else [RandomPolicy(), ClassicBot()]
+    result, objections, log = drive(options, seed, players)
+    assert objections == [] and result is not None
+    target = GAME.config(2, options)["target"]
+    assert result.winner is not None and result.scores[result.winner] >= target
+    assert result.scores[1 - result.winner] < target
+    assert any(m.action == "play" for _, m in log)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_reneging_client_passes_live_and_is_named_by_verify(seed: int) -> None:
+    cheat = Renegade()
+    result, objections, log = drive({}, seed, [ClassicBot(), cheat])
+    assert cheat.cheated and result is None
+    # The other seat and the public cannot see the hand: they accept the move live.
+    # Only the all-seeing replay objects, and it names seat 1.
+    assert objections == [(EVERYONE, 1)]
+    assert log[-1][0] == 1 and log[-1][1].action == "play"
+
+
+# -- whole games: dealing, alternation, points ---------------------------------------------------------------
+def _watch(seed: int, options: dict[str, str]) -> tuple[Result, dict[int, int], dict[int, tuple[int, int]]]:
+    dealers: dict[int, int] = {}
+    scores: dict[int, tuple[int, int]] = {}
+
+    def observe(event: Event, replicas: dict[int | None, Replica]) -> None:
+        s = replicas[None].state
+        assert isinstance(s, EcarteState)
+        if s.deal_no:
+            dealers.setdefault(s.deal_no, s.dealer)
+            scores[s.deal_no] = s.scores
+            t = s.table
+            assert sum(t.size(z.name) for z in zones()) == 32
+            if s.phase in (Phase.PROPOSE, Phase.ANSWER, Phase.DISCARD):
+                assert t.size(hand(0)) + t.size(hand(1)) + t.size(TALON) + t.size("discards") == 31
+
+    config = GAME.config(2, options)
+    played = play_game(
+        GAME,
+        config,
+        PlainDealer(2, SeededRng(seed)),
+        [ClassicBot(), RandomPolicy()],
+        random.Random(seed),
+        observe=observe,
+    )
+    return played.result, dealers, scores
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from(OPTIONS))
+def test_whole_games_alternate_the_deal_and_move_at_most_three_points_a_deal(
+    seed: int, options: dict[str, str]
+) -> None:
+    result, dealers, scores = _watch(seed, options)
+    deals = sorted(dealers)
+    assert deals == list(range(1, len(deals) + 1))
+    for a, b in itertools.pairwise(deals):
+        assert dealers[b] == 1 - dealers[a]
+    previous = (0, 0)
+    for d in deals:
+        gained = [scores[d][p] - previous[p] for p in (0, 1)]
+        assert min(gained) >= 0 and sum(gained) <= 3
+        previous = scores[d]
+    assert result.scores == previous
+
+
+# -- the registry, the rules text ----------------------------------------------------------------------------
+def test_registry_lists_the_game_and_its_bots_without_warnings() -> None:
+    from fairdeal import registry
+
+    reg = registry.load()
+    assert not [w for w in reg.warnings if "ecarte" in w]
+    assert isinstance(reg.game("ecarte"), Ecarte)
+    assert set(reg.bots["ecarte"]) == {"random", "classic"}
+    assert reg.bot("ecarte").name == "classic"
+
+
+def test_rules_text_states_the_rules_and_options() -> None:
+    text = GAME.rules_text()
+    for phrase in (
+        "K Q J A 10 9 8 7",
+        "21 cards",
+        "dealer scores 1 point",
+        "proposes",
+        "talon",
+        "King of trumps",
+        "follow suit",
+        "the vole",
+        "target=N",
+        "trump_when_void=true",
+        "penalty=classic|seed",
+        "joint shuffle of all 32",
+        "fairdeal verify",
+    ):
+        assert phrase in text, phrase
+    assert {o.name for o in GAME.options} == {"target", "penalty", "trump_when_void"}
+
+
+# -- words and the table ---------------------------------------------------------------------------------
+def _text(line: tuple[object, ...]) -> str:
+    out = []
+    for seg in line:
+        if isinstance(seg, Card):
+            out.append(seg.text(ascii=True))
+        elif isinstance(seg, FaceDown):
+            out.append(f"[{seg.count} down]")
+        else:
+            out.append(str(seg))
+    return " ".join(out)
+
+
+def _mid_play() -> EcarteState:
+    C = parse_card
+    placed = {
+        hand(0): [C(x) for x in ["QH", "8D", "9D", "10D"]],
+        hand(1): [C(x) for x in ["KC", "9S", "7D", "AD"]],
+        TURNUP: [C("10C")],
+        TRICK: [C("JS")],
+        won(1): [C("KS"), C("QS")],
+    }
+    used = {c for cs in placed.values() for c in cs}
+    talon = [c for c in GAME.deck(GAME.config(2)) if c not in used][:11]
+    table = build_table(zones(), 2, {TALON: talon, **placed})
+    return EcarteState(
+        table,
+        rules=Rules(target=7),
+        phase=Phase.PLAY,
+        dealer=0,
+        deal_no=3,
+        scores=(2, 4),
+        trump=C("10C").suit,
+        actor=0,
+        tricks=(0, 1),
+        last_winner=1,
+    )
+
+
+def test_render_shows_what_a_player_sees() -> None:
+    s = _mid_play()
+    mine = "\n".join(_text(line) for line in GAME.render(s.with_table(s.table.masked(0)), 0))
+    for piece in (
+        "QH",
+        "8D",
+        "9D",
+        "10D",
+        "10C",
+        "trump",
+        "talon 11",
+        "JS",
+        "led by Seat 1",
+        "KS",
+        "QS",
+        "won by Seat 1",
+        "Tricks this deal: You 0, Seat 1 1",
+        "dealer You",
+        "deal 3",
+        "Points: You 2, Seat 1 4",
+        "first to 7",
+        "You to play",
+    ):
+        assert piece in mine, piece
+    assert "KC" not in mine and "9S" not in mine and "[4 down]" in mine
+    theirs = "\n".join(_text(line) for line in GAME.render(s.with_table(s.table.masked(1)), 1))
+    assert "KC" in theirs and "QH" not in theirs and "dealer Seat 0" in theirs
+
+
+def test_describe_and_narrate() -> None:
+    s = _mid_play()
+    t = s.table
+    q = next(x for x, c in t.known(hand(0)) if c.text(ascii=True) == "QH")
+    assert "Q" in GAME.describe(s, 0, Move("play", (q,)))
+    discard = EcarteState(t, phase=Phase.DISCARD, dealer=0, actor=0, discarded=0)
+    assert GAME.describe(discard, 0, Move("discard", (q,))).startswith("discard Q")
+    told = GAME.narrate(discard.with_table(t.masked(1)), 0, Move("discard", (q,)), "Ann")
+    assert told == "Ann discards a card"
+    assert GAME.narrate(s.with_table(t.masked(0)), 0, Move("play", (q,)), "Ann") == "Ann plays a card"
+    t.flip(q)  # once the card is shown, the narration names it
+    t.learn(Reveal(q, None), t.card(q))
+    assert GAME.narrate(s, 0, Move("play", (q,)), "Ann") == "Ann plays Q♥"
+    assert GAME.describe(s, 1, Move("propose")) == "propose an exchange of cards"
