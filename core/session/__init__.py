@@ -1,0 +1,47 @@
+"""Game sessions: the signed, hash-chained log is the game.
+
+:class:`Session` is one seat's sans-I/O engine; :func:`verify_log` checks a whole log.
+"""
+
+from .envelope import FORMAT_VERSION, Envelope, decode_envelope, entry_hash
+from .header import Header, SeatInfo
+from .logfile import MAGIC, ParsedLog, parse_log, record
+from .session import (
+    Aborted,
+    Audited,
+    EntryAccepted,
+    Event,
+    GameOver,
+    MoveMade,
+    Session,
+    Waiting,
+)
+from .verify import CHEATING, FAIR, UNDECIDED, Finding, Report, replay_with_full_knowledge, verify_log
+
+__all__ = [
+    "CHEATING",
+    "FAIR",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "UNDECIDED",
+    "Aborted",
+    "Audited",
+    "EntryAccepted",
+    "Envelope",
+    "Event",
+    "Finding",
+    "GameOver",
+    "Header",
+    "MoveMade",
+    "ParsedLog",
+    "Report",
+    "SeatInfo",
+    "Session",
+    "Waiting",
+    "decode_envelope",
+    "entry_hash",
+    "parse_log",
+    "record",
+    "replay_with_full_knowledge",
+    "verify_log",
+]
