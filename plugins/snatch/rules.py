@@ -1,0 +1,211 @@
+"""The Snatch! rules engine (RULES.md, "Snatch! — 2 to 10 players").
+
+Flow of one trick: ``Decide(p)`` with the single move ``turn`` (the top card of p's pile goes
+to the PUBLIC trick zone; the core reveals it with every seat's share); then, once that card
+is known and only if it may snatch, ``Decide(p)`` again with ``snatch`` / ``pass``; when every
+active player has turned a card, ``Auto`` judges the trick. The first opener is a
+``Chance(players)``. Every decision depends only on public cards and pile counts, so every
+view agrees on every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from fairdeal import (
+    Auto,
+    Card,
+    Chance,
+    Config,
+    Decide,
+    Game,
+    Line,
+    Move,
+    Over,
+    Result,
+    Step,
+    Table,
+    Visibility,
+    Zone,
+    snatch_32,
+)
+
+from . import render, text
+from .state import (
+    ASIDE,
+    PLAYED,
+    THROWN,
+    TRICK,
+    SnatchState,
+    active,
+    next_after,
+    next_to_turn,
+    pile,
+    price,
+    snatch_open,
+    trick_cards,
+    trump_of,
+)
+from .trick import strongest
+
+TURN = Move("turn")
+SNATCH = Move("snatch")
+PASS = Move("pass")
+
+
+def decks_for(players: int) -> int:
+    """One 32-card deck up to five players, two above."""
+    return 2 if players > 5 else 1
+
+
+class SnatchGame(Game[SnatchState]):
+    """Snatch!: turn cards blind, snatch trump with your weakest card, be first to run out."""
+
+    name = "snatch"
+    title = "Snatch!"
+    summary = "Turn your hidden pile card by card; snatch trump at a rising price; empty it first."
+    min_players = 2
+    max_players = 10
+    default_bot = "shrewd"
+    max_moves = 400  # at most 64 turns and as many snatch choices
+
+    def rules_text(self) -> str:
+        return text.RULES
+
+    def deck(self, config: Config) -> Sequence[Card]:
+        return snatch_32(decks_for(config.players))
+
+    def zones(self, config: Config) -> Sequence[Zone]:
+        piles = [Zone(pile(p), Visibility.HIDDEN, p, "pile") for p in range(config.players)]
+        return [
+            *piles,
+            Zone(ASIDE, Visibility.HIDDEN, title="set aside"),
+            Zone(TRICK, Visibility.PUBLIC, title="the trick"),
+            Zone(PLAYED, Visibility.PUBLIC, title="finished tricks"),
+            Zone(THROWN, Visibility.HIDDEN, title="thrown away"),
+        ]
+
+    def deck_zone(self, config: Config) -> str:
+        return ASIDE  # what is left after the deal stays there, face down
+
+    def setup(self, config: Config, table: Table) -> SnatchState:
+        n = config.players
+        for _ in range(table.size(ASIDE) // n):
+            for p in range(n):
+                table.deal(ASIDE, pile(p))
+        return SnatchState(table)
+
+    # -- what happens next ---------------------------------------------------------------------------
+    def next_step(self, state: SnatchState) -> Step:
+        """Opener chance, then per card: a turn, a snatch offer if the card may snatch, a judging."""
+        if state.opener < 0:
+            return Chance(state.table.players, "who opens the first trick")
+        if state.winner is not None or state.ended:
+            return Over(self.result(state))
+        if snatch_open(state):
+            return Decide(state.order[-1])
+        seat = next_to_turn(state)
+        return Auto() if seat is None else Decide(seat)
+
+    def on_chance(self, state: SnatchState, value: int) -> SnatchState:
+        return replace(state.copy(), opener=value)
+
+    def legal_moves(self, state: SnatchState, player: int) -> Sequence[Move]:
+        """``turn`` on your turn; ``snatch`` or ``pass`` right after turning a card that may snatch."""
+        step = self.next_step(state)
+        if not isinstance(step, Decide) or step.player != player:
+            return []
+        return [SNATCH, PASS] if snatch_open(state) else [TURN]
+
+    # -- moves --------------------------------------------------------------------------------------
+    def apply(self, state: SnatchState, player: int, move: Move) -> SnatchState:
+        """Turn the top card (known from the next call on), snatch (paying the price), or pass."""
+        s = state.copy()
+        t = s.table
+        if move == TURN:
+            token = t.deal(pile(player), TRICK)[0]
+            return replace(
+                s, order=(*s.order, player), window=True, first=token if s.first is None else s.first
+            )
+        if move == PASS:
+            return replace(s, window=False)
+        if move != SNATCH:
+            raise ValueError(f"not a Snatch! move: {move}")
+        token = t.top(TRICK)
+        card = t.card(token)
+        assert token is not None and card is not None, "a snatching card is public"
+        cost = price(s, card.suit)
+        left = t.size(pile(player))
+        out, paid = s.out, s.paid
+        if cost >= left:  # the whole pile goes, and the player with it
+            t.deal(pile(player), THROWN, left)
+            out, paid = (*out, player), paid | {player}
+        else:
+            t.deal(pile(player), THROWN, cost)
+        return replace(
+            s, trump=card.suit, count=cost, sideways=s.sideways | {token}, window=False, out=out, paid=paid
+        )
+
+    def advance(self, state: SnatchState) -> SnatchState:
+        """Judge the complete trick: who takes it, who emptied, who wins or is out, who opens."""
+        s = state.copy()
+        t = s.table
+        cards = trick_cards(s)
+        assert cards, "a complete trick holds known cards"
+        tokens = t.tokens(TRICK)
+        best = strongest(cards, trump_of(s))
+        taker = s.order[best]
+        for token in tokens:
+            t.move(token, PLAYED)
+        out = list(s.out)
+        emptied = [p for p in s.order if p not in out and t.size(pile(p)) == 0]
+        done = replace(
+            s,
+            order=(),
+            sideways=frozenset(),
+            window=False,
+            tricks=s.tricks + 1,
+            last_taker=taker,
+            last_token=tokens[best],
+        )
+        winner = next((p for p in emptied if p != taker), None)
+        if winner is not None:
+            return replace(done, winner=winner)
+        if taker in emptied:
+            out.append(taker)
+        done = replace(done, out=tuple(out))
+        if len(active(done)) < 2:
+            return replace(done, ended="fewer than two players remain and nobody has won")
+        opener = taker if taker not in out else next_after(done, taker)
+        assert opener is not None
+        return replace(done, opener=opener)
+
+    def departed(self, state: SnatchState) -> frozenset[int]:
+        """Seats that are out: they publish their secret and the game goes on without them."""
+        return frozenset(state.out)
+
+    # -- results and words --------------------------------------------------------------------------
+    def result(self, state: SnatchState) -> Result:
+        """The winner scores 1, everybody else 0; no winner: all 0."""
+        n = state.table.players
+        standing = render.standing(state)
+        if state.winner is not None:
+            w = state.winner
+            scores = tuple(1 if p == w else 0 for p in range(n))
+            return Result(
+                w, scores, f"seat {w} emptied their pile and their last card did not take its trick", standing
+            )
+        return Result(None, (0,) * n, state.ended, standing)
+
+    def describe(self, state: SnatchState, player: int, move: Move) -> str:
+        return render.describe(state, player, move)
+
+    def narrate(self, state: SnatchState, player: int, move: Move, name: str) -> str:
+        return render.narrate(state, player, move, name)
+
+    def render(self, state: SnatchState, viewer: int | None) -> Sequence[Line]:
+        return render.table_lines(state, viewer)
+
+
+__all__ = ["PASS", "SNATCH", "TURN", "SnatchGame", "decks_for"]
