@@ -89,17 +89,23 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
     interactive = sys.stdin.isatty() if step is None else step
     observer = Session(game, None)
     click.echo(f"{game.title}: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
+    shown = True  # the table has been drawn since the last move
     for i, entry in enumerate(parsed.entries):
         events = observer.receive(entry)
         for ev in events:
             if isinstance(ev, MoveMade):
-                view = observer.view()
                 click.echo(f"\n[{i}] {ev.text}")
-                if view is not None:
-                    for line in game.render(view, None):
-                        click.echo("    " + line_text(line, ascii))
-                if interactive:
-                    click.prompt("", default="", show_default=False, prompt_suffix="")
+                shown = False
+        w = observer.waiting()
+        if not shown and (w is None or w.decision):
+            # Drawn once the cards the move turned up have been revealed.
+            view = observer.view()
+            if view is not None:
+                for line in game.render(view, None):
+                    click.echo("    " + line_text(line, ascii))
+            shown = True
+            if interactive:
+                click.prompt("", default="", show_default=False, prompt_suffix="")
     if observer.result is not None:
         click.echo(f"\nEnd: {observer.result.reason}. Scores {', '.join(map(str, observer.result.scores))}.")
     if parsed.problem:
