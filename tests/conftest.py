@@ -2,12 +2,45 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+EXAMPLE = REPO / "examples" / "crazy-eights"
+
+
+def _installed() -> list[metadata.EntryPoint]:
+    return [ep for ep in metadata.entry_points(group="fairdeal") if ep.name == "crazy-eights"]
+
+
+@pytest.fixture
+def example_entry_points(tmp_path: Path) -> Iterator[list[metadata.EntryPoint]]:
+    """The example plugin's entry points, found through distribution metadata.
+
+    If the example distribution is installed, its real metadata is used; otherwise a
+    dist-info folder is written, as pip would, and the example's source is put on the path.
+    The test never imports the plugin module itself.
+    """
+    eps = _installed()
+    if eps:
+        yield eps
+        return
+    info = tmp_path / "fairdeal_crazy_eights-1.0.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fairdeal-crazy-eights\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text("[fairdeal]\ncrazy-eights = fairdeal_crazy_eights\n")
+    sys.path.insert(0, str(EXAMPLE))
+    try:
+        dists = list(metadata.distributions(path=[str(tmp_path)]))
+        yield [ep for d in dists for ep in d.entry_points if ep.group == "fairdeal"]
+    finally:
+        sys.path.remove(str(EXAMPLE))
+        sys.modules.pop("fairdeal_crazy_eights", None)
 
 
 @pytest.fixture
