@@ -18,6 +18,7 @@ from typing import Final, Literal, NoReturn
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 
 HashName = Literal["SHA256", "BLAKE2b"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final, NoReturn
 
 import msgpack
+
 from fairdeal.core.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from fairdeal.core.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, fingerprint, verify_signature
 

@@ -6,6 +6,7 @@ from collections import deque
 from typing import Final
 
 import trio
+
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 

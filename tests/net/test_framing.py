@@ -5,6 +5,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.net.framing import (
     MAX_APP_MESSAGE,
@@ -15,8 +18,6 @@ from fairdeal.net.framing import (
     encode_frame,
     split_message,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 FRAME_BUFFER_LIMIT = MAX_FRAME_LEN + 2
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from noise.connection import Keypair, NoiseConnection
+
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.net._noise import (
     MAX_MESSAGE_LEN,
@@ -19,7 +21,6 @@ from fairdeal.net._noise import (
     parse_protocol_name,
     protocol_name,
 )
-from noise.connection import Keypair, NoiseConnection
 
 VECTORS = Path(__file__).resolve().parents[2] / ".." / "shared" / "vectors" / "noise-xx-vectors.json"
 HASHES: list[HashName] = ["SHA256", "BLAKE2b"]

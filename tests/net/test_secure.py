@@ -7,6 +7,9 @@ import random
 
 import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.net._noise import HandshakeState
@@ -19,8 +22,6 @@ from fairdeal.net.secure import (
     MessageReceived,
     SecureChannel,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 ALICE = Identity.from_seed(b"a" * 32)
 BOB = Identity.from_seed(b"b" * 32)

@@ -7,6 +7,7 @@ import os
 import pytest
 import trio
 import trio.testing
+
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.net.framing import MAX_APP_MESSAGE, encode_frame
