@@ -25,7 +25,12 @@ from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
 from fairdeal.testing import play_with_protocol
 
-GAMES = {"spite-malice": (2, {}), "ecarte": (2, {}), "snatch": (4, {}), "crazy-eights": (2, {})}
+GAMES = {
+    "spite-malice": (2, {"target": 1, "max_games": 1}),
+    "ecarte": (2, {}),
+    "snatch": (4, {}),
+    "crazy-eights": (2, {}),
+}
 TARGETS = {"spite-malice": 2.0, "ecarte": 1.0}
 
 

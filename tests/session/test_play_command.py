@@ -13,7 +13,7 @@ from fairdeal import registry
 from fairdeal.cli.main import cli
 
 GAMES = [
-    ("spite-malice", ["--seat", "bot", "--seat", "bot", "--option", "target=1"]),
+    ("spite-malice", ["--seat", "bot", "--seat", "bot", "--option", "target=1", "--option", "max_games=1"]),
     ("ecarte", ["--seat", "bot", "--seat", "bot:random", "--option", "target=3"]),
     ("snatch", ["--seat", "bot", "--seat", "bot", "--seat", "bot:random"]),
     ("crazy-eights", ["--seat", "bot", "--seat", "bot"]),
@@ -21,8 +21,9 @@ GAMES = [
 
 
 @pytest.fixture
-def with_example(monkeypatch: pytest.MonkeyPatch, example_entry_points: list[metadata.EntryPoint],
-                 tmp_path: Path) -> None:
+def with_example(
+    monkeypatch: pytest.MonkeyPatch, example_entry_points: list[metadata.EntryPoint], tmp_path: Path
+) -> None:
     """The installed plugins plus the example one, found through its entry-point metadata."""
     real = [ep for ep in metadata.entry_points(group="fairdeal") if ep.name != "crazy-eights"]
     monkeypatch.setattr(registry, "discover", lambda: real + list(example_entry_points))
@@ -30,8 +31,9 @@ def with_example(monkeypatch: pytest.MonkeyPatch, example_entry_points: list[met
 
 
 @pytest.mark.parametrize(("game", "args"), GAMES, ids=[g for g, _ in GAMES])
-def test_bots_play_to_the_end_and_the_log_verifies(with_example: None, tmp_path: Path, game: str,
-                                                    args: list[str]) -> None:
+def test_bots_play_to_the_end_and_the_log_verifies(
+    with_example: None, tmp_path: Path, game: str, args: list[str]
+) -> None:
     runner = CliRunner()
     log = tmp_path / f"{game}.fdlog"
     res = runner.invoke(cli, ["play", game, *args, "--seed", "7", "--log", str(log), "--json"])
@@ -62,15 +64,18 @@ def test_play_prints_the_log_path_and_how_to_check_it(with_example: None, tmp_pa
     assert str(logs[0]) in res.output and "fairdeal verify" in res.output
 
 
-@pytest.mark.parametrize(("argv", "needle"), [
-    (["play", "poker"], "unknown game 'poker'"),
-    (["play", "ecarte", "--option", "colour=red"], "unknown option 'colour'"),
-    (["play", "ecarte", "--option", "target=zero"], "whole number"),
-    (["play", "ecarte", "--seat", "robot"], "human, bot or bot:NAME"),
-    (["play", "ecarte", "--seat", "bot:genius"], "no bot 'genius'"),
-    (["play", "ecarte", "--seat", "human", "--seat", "human"], "at most one seat can be human"),
-    (["play", "ecarte", "--seat", "bot", "--seat", "bot", "--seat", "bot"], "for 2 players, not 3"),
-])
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["play", "poker"], "unknown game 'poker'"),
+        (["play", "ecarte", "--option", "colour=red"], "unknown option 'colour'"),
+        (["play", "ecarte", "--option", "target=zero"], "whole number"),
+        (["play", "ecarte", "--seat", "robot"], "human, bot or bot:NAME"),
+        (["play", "ecarte", "--seat", "bot:genius"], "no bot 'genius'"),
+        (["play", "ecarte", "--seat", "human", "--seat", "human"], "at most one seat can be human"),
+        (["play", "ecarte", "--seat", "bot", "--seat", "bot", "--seat", "bot"], "for 2 players, not 3"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(with_example: None, argv: list[str], needle: str) -> None:
     res = CliRunner().invoke(cli, argv)
     assert res.exit_code == 2

@@ -1,0 +1,145 @@
+"""Words and pictures: moves described for the mover and narrated for everyone, the table
+as one viewer sees it, and the match standing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fairdeal import KING, Card, FaceDown, Line, Move, rank_text, rank_word
+
+from .layout import CENTRE_INDEX, CENTRES, COMPLETE, PLAYERS, SIDE_INDEX, SIDES, STOCK, hand, payoff
+from .state import Phase, SpiteState
+
+
+def _source(state: SpiteState, token: int, owner: str) -> str:
+    """Where a played card comes from, e.g. ``from your hand``."""
+    zone = state.table.zone_of(token) or ""
+    if zone.startswith("payoff"):
+        return f"from {owner} payoff pile"
+    if zone in SIDE_INDEX:
+        return f"from {owner} side stack {SIDE_INDEX[zone][1] + 1}"
+    return f"from {owner} hand"
+
+
+def _play_words(state: SpiteState, move: Move, owner: str) -> tuple[str, str]:
+    """(card text, the rest) of a play, e.g. ``K♠``, ``from your hand onto centre 2 as a 7``."""
+    t = state.table
+    token, dest = int(move.args[0]), str(move.args[1])
+    card = t.card(token)
+    text = card.text() if card is not None else "a card"
+    value = t.size(dest) + 1
+    rest = f"{_source(state, token, owner)} onto centre {CENTRE_INDEX.get(dest, 0) + 1}"
+    if card is not None and card.rank == KING:
+        rest += f" as {_article(value)}"
+    if value == COMPLETE:
+        rest += ", completing it"
+    zone = t.zone_of(token) or ""
+    if zone.startswith("payoff") and t.size(zone) == 1:
+        rest += " — the last payoff card"
+    return text, rest
+
+
+def _article(rank: int) -> str:
+    word = rank_word(rank)
+    return f"an {word}" if word[0] in "A8" else f"a {word}"
+
+
+def describe(state: SpiteState, player: int, move: Move) -> str:
+    """The move in words for the player choosing it."""
+    if move.action == "play":
+        text, rest = _play_words(state, move, "your")
+        return f"play {text} {rest}"
+    card = state.table.card(int(move.args[0]))
+    text = card.text() if card is not None else "a card"
+    where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
+    return f"put {text} on side stack {where} (ends your turn)"
+
+
+def narrate(state: SpiteState, player: int, move: Move, name: str) -> str:
+    """The move in words for everyone, after it was made."""
+    if move.action == "play":
+        text, rest = _play_words(state, move, "their")
+        return f"{name} played {text} {rest}"
+    card = state.table.card(int(move.args[0]))
+    text = card.text() if card is not None else "a card"
+    where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
+    return f"{name} put {text} on side stack {where} and ended the turn"
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _who(p: int, viewer: int | None) -> str:
+    if viewer is None or viewer not in range(PLAYERS):
+        return f"Seat {p}"
+    return "You" if p == viewer else "Opponent"
+
+
+def _by_rank(cards: Sequence[Card | None]) -> list[Card]:
+    return sorted((c for c in cards if c is not None), key=lambda c: (c.rank, c.suit.value, c.copy))
+
+
+def render(state: SpiteState, viewer: int | None) -> list[Line]:
+    """The table as ``viewer`` (a seat, or None for an onlooker) sees it."""
+    t = state.table
+    a, b = state.scores
+    lines: list[Line] = [
+        (
+            f"Spite & Malice — game {state.game}, match to {state.target}: "
+            f"{_who(0, viewer)} {a}, {_who(1, viewer)} {b}",
+        ),
+        (f"Stock: {_cards(t.size(STOCK))}",),
+    ]
+    for i, c in enumerate(CENTRES):
+        top = t.top_card(c)
+        value = t.size(c)
+        if top is None:
+            lines.append((f"Centre {i + 1}: empty, takes an Ace",))
+        elif value >= COMPLETE:
+            lines.append((f"Centre {i + 1}: ", top, " complete, back to the stock"))
+        else:
+            king = f" (King = {rank_text(value)})" if top.rank == KING else ""
+            lines.append((f"Centre {i + 1}: ", top, f"{king}, takes {rank_text(value + 1)}"))
+    order = [1 - viewer, viewer] if viewer is not None and viewer in range(PLAYERS) else list(range(PLAYERS))
+    for p in order:
+        who = _who(p, viewer)
+        mark = "  <- to play" if state.phase is Phase.PLAY and state.turn == p else ""
+        pile = payoff(p)
+        count = t.size(pile)
+        top = t.top_card(pile)
+        head: Line = (
+            (f"{who} — payoff pile {_cards(count)}, top ", top)
+            if top is not None
+            else (f"{who} — payoff pile {_cards(count)}",)
+        )
+        lines.append((*head, mark))
+        held = t.cards(hand(p))
+        if p == viewer:
+            lines.append(("  hand: ", *_by_rank(held)))
+        else:
+            lines.append(("  hand: ", FaceDown(len(held))) if held else ("  hand: empty",))
+        for i, z in enumerate(SIDES[p]):
+            cards = [c for c in t.cards(z) if c is not None]
+            lines.append((f"  side {i + 1}: ", *cards) if cards else (f"  side {i + 1}: empty",))
+    if state.history:
+        last = state.history[-1]
+        lines.append((f"Last game ({last.number}): {_outcome(last.winner, last.points, viewer)}",))
+    return lines
+
+
+def _outcome(winner: int | None, points: int, viewer: int | None) -> str:
+    if winner is None:
+        return "drawn"
+    return f"{_who(winner, viewer)} won, scoring {points}"
+
+
+def standing(state: SpiteState) -> str:
+    """The match in one line: the games and the points."""
+    games = "; ".join(
+        f"game {r.number}: " + ("drawn" if r.winner is None else f"seat {r.winner} +{r.points}")
+        for r in state.history
+    )
+    a, b = state.scores
+    n = len(state.history)
+    return f"seat 0 {a}, seat 1 {b} after {n} game{'' if n == 1 else 's'} ({games})"

@@ -1,0 +1,277 @@
+"""The Spite & Malice engine: setup, whose turn, legal moves, effects, results.
+
+Moves (arguments are a card token and a zone name):
+
+* ``play TOKEN centreN`` — the payoff top, a side-stack top or a hand card of the mover
+  onto a centre stack;
+* ``discard TOKEN sideP-N`` — a hand card onto one of the mover's side stacks; ends the turn.
+
+Draws, completed centre stacks and new deals are ``Auto`` steps; the first player of a
+match with equal payoff tops is a ``Chance(2)``. A whole match is one engine run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from fairdeal import (
+    Auto,
+    Card,
+    Chance,
+    Config,
+    Decide,
+    Game,
+    Line,
+    Move,
+    Option,
+    Over,
+    Result,
+    Step,
+    Table,
+    Zone,
+    standard_52,
+)
+
+from . import render as _render
+from .layout import (
+    ALL_ZONES,
+    CENTRE_INDEX,
+    CENTRES,
+    COMPLETE,
+    HAND_SIZE,
+    PAYOFF_SIZE,
+    PLAYERS,
+    SIDE_INDEX,
+    SIDES,
+    STOCK,
+    fits,
+    hand,
+    payoff,
+    zones,
+)
+from .state import GameRecord, Phase, SpiteState
+from .text import RULES
+
+#: Safety rule: a game that reaches this many moves without ending is drawn. Real games use
+#: a few hundred at most; it only guarantees that every game ends.
+MOVE_LIMIT = 2_000
+MAX_GAMES_LIMIT = 1_000
+
+
+class SpiteMalice(Game[SpiteState]):
+    """Spite & Malice for two, as RULES.md plays it, over a match to ``target`` points."""
+
+    name = "spite-malice"
+    title = "Spite & Malice"
+    summary = "Empty your payoff pile onto shared Ace-to-Queen stacks; Kings are wild."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("target", 50, "points that win the match", minimum=1, maximum=1000),
+        Option(
+            "max_games",
+            100,
+            "safety rule: the match ends after this many games",
+            minimum=1,
+            maximum=MAX_GAMES_LIMIT,
+        ),
+    )
+    default_bot = "planner"
+    max_moves = MOVE_LIMIT * MAX_GAMES_LIMIT
+
+    def rules_text(self) -> str:
+        return RULES
+
+    def deck(self, config: Config) -> Sequence[Card]:
+        return standard_52(2)
+
+    def zones(self, config: Config) -> Sequence[Zone]:
+        return zones()
+
+    def deck_zone(self, config: Config) -> str:
+        return STOCK
+
+    def setup(self, config: Config, table: Table) -> SpiteState:
+        _deal(table)
+        return SpiteState(table, target=config["target"], max_games=config["max_games"])
+
+    # -- what happens next -------------------------------------------------------------------------
+    def next_step(self, state: SpiteState) -> Step:
+        phase = state.phase
+        if phase is Phase.PLAY:
+            t = state.table
+            for c in CENTRES:
+                if t.size(c) >= COMPLETE:
+                    return Auto()  # the completed stack goes back into the stock at once
+            held = t.size(hand(state.turn))
+            if held == 0 or (not state.filled and held < HAND_SIZE):
+                return Auto()  # a draw (or the drawn game, if the stock is short)
+            return Decide(state.turn)
+        if phase is Phase.OVER:
+            if _match_over(state):
+                return Over(_match_result(state))
+            return Auto()
+        if phase is Phase.DEAL:
+            return Auto()
+        a, b = (_top_rank(state.table, p) for p in range(PLAYERS))
+        return Chance(2, "first player: the payoff tops are equal") if a == b else Auto()
+
+    def advance(self, state: SpiteState) -> SpiteState:
+        s = state.copy()
+        t = s.table
+        if s.phase is Phase.OVER:
+            t.shuffle_together(ALL_ZONES, STOCK)  # a new game: every card, jointly reshuffled
+            return replace(s, phase=Phase.DEAL)
+        if s.phase is Phase.DEAL:
+            _deal(t)
+            last = s.history[-1]
+            starter = 1 - last.winner if last.winner is not None else 1 - last.starter
+            return replace(
+                s, phase=Phase.PLAY, turn=starter, starter=starter, filled=False, game=s.game + 1, moves=0
+            )
+        if s.phase is Phase.FIRST:
+            first = 0 if _top_rank(t, 0) > _top_rank(t, 1) else 1
+            return replace(s, phase=Phase.PLAY, turn=first, starter=first, filled=False)
+        for c in CENTRES:
+            if t.size(c) >= COMPLETE:
+                t.shuffle_together([c, STOCK], STOCK)
+                return s
+        mine = hand(s.turn)
+        need = HAND_SIZE - t.size(mine)
+        if t.size(STOCK) < need:
+            return _end_game(s, None, "the stock ran out: drawn game")
+        t.deal(STOCK, mine, need)
+        return replace(s, filled=True)
+
+    def on_chance(self, state: SpiteState, value: int) -> SpiteState:
+        return replace(state, phase=Phase.PLAY, turn=value, starter=value, filled=False)
+
+    # -- moves -------------------------------------------------------------------------------------
+    def legal_moves(self, state: SpiteState, player: int) -> Sequence[Move]:
+        if self.next_step(state) != Decide(player):
+            return []
+        t = state.table
+        values = [t.size(c) for c in CENTRES]
+        sources: list[tuple[int, Card | None]] = []
+        for zone in (payoff(player), *SIDES[player]):
+            top = t.top(zone)
+            if top is not None:
+                sources.append((top, t.card(top)))
+        held = sorted(t.tokens(hand(player)), key=lambda tok: _rank_of(t.card(tok)))  # listed by rank
+        sources.extend((tok, t.card(tok)) for tok in held)
+        moves = [
+            Move("play", (tok, c))
+            for tok, card in sources
+            for c, v in zip(CENTRES, values, strict=True)
+            if card is None or fits(card.rank, v)
+        ]
+        moves.extend(Move("discard", (tok, z)) for tok in held for z in SIDES[player])
+        return moves
+
+    def is_legal(self, state: SpiteState, player: int, move: Move) -> bool:
+        args = move.args
+        if (
+            len(args) != 2
+            or not isinstance(args[0], int)
+            or isinstance(args[0], bool)
+            or not isinstance(args[1], str)
+        ):
+            return False
+        token, dest = args
+        t = state.table
+        src = t.zone_of(token)
+        if src is None or self.next_step(state) != Decide(player):
+            return False
+        if move.action == "discard":
+            return src == hand(player) and SIDE_INDEX.get(dest, (-1, -1))[0] == player
+        if move.action != "play" or dest not in CENTRE_INDEX:
+            return False
+        if src != hand(player) and not (
+            (src == payoff(player) or src in SIDES[player]) and t.top(src) == token
+        ):
+            return False
+        card = t.card(token)
+        return card is None or fits(card.rank, t.size(dest))  # an unseen hand card: cannot tell here
+
+    def apply(self, state: SpiteState, player: int, move: Move) -> SpiteState:
+        s = state.copy()
+        t = s.table
+        token, dest = move.args
+        assert isinstance(token, int) and isinstance(dest, str)
+        src = t.zone_of(token)
+        t.move(token, dest)
+        moves = s.moves + 1
+        if move.action == "discard":
+            s = replace(s, turn=1 - player, filled=False, moves=moves)
+        else:
+            s = replace(s, filled=True, moves=moves)
+            if src == payoff(player):
+                if t.size(src) == 0:
+                    points = t.size(payoff(1 - player))
+                    return _end_game(s, player, f"seat {player} emptied their payoff pile", points)
+                top = t.top(src)
+                assert top is not None
+                t.flip(top)
+        if moves >= MOVE_LIMIT:
+            return _end_game(s, None, f"the game reached {MOVE_LIMIT} moves: drawn (safety rule)")
+        return s
+
+    # -- words and pictures -------------------------------------------------------------------------
+    def describe(self, state: SpiteState, player: int, move: Move) -> str:
+        return _render.describe(state, player, move)
+
+    def narrate(self, state: SpiteState, player: int, move: Move, name: str) -> str:
+        return _render.narrate(state, player, move, name)
+
+    def render(self, state: SpiteState, viewer: int | None) -> Sequence[Line]:
+        return _render.render(state, viewer)
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def _deal(t: Table) -> None:
+    """Deal a game from the shuffled stock: payoff piles of 20 with the top turned up, hands of 5."""
+    for p in range(PLAYERS):
+        t.deal(STOCK, payoff(p), PAYOFF_SIZE)
+        top = t.top(payoff(p))
+        assert top is not None
+        t.flip(top)
+    for p in range(PLAYERS):
+        t.deal(STOCK, hand(p), HAND_SIZE)
+
+
+def _rank_of(card: Card | None) -> int:
+    return card.rank if card is not None else 0
+
+
+def _top_rank(t: Table, p: int) -> int:
+    """The rank of seat ``p``'s payoff top (A=1 … K=13); public once the table is settled."""
+    card = t.top_card(payoff(p))
+    return card.rank if card is not None else 0
+
+
+def _end_game(s: SpiteState, winner: int | None, reason: str, points: int = 0) -> SpiteState:
+    record = GameRecord(s.game, s.starter, winner, points, reason)
+    scores = s.scores
+    if winner is not None:
+        scores = (scores[0] + points, scores[1]) if winner == 0 else (scores[0], scores[1] + points)
+    return replace(s, phase=Phase.OVER, scores=scores, history=(*s.history, record))
+
+
+def _match_over(s: SpiteState) -> bool:
+    return max(s.scores) >= s.target or len(s.history) >= s.max_games
+
+
+def _match_result(s: SpiteState) -> Result:
+    a, b = s.scores
+    standing = _render.standing(s)
+    if max(a, b) >= s.target:
+        w = 0 if a >= s.target else 1
+        points = "1 point" if s.target == 1 else f"{s.target} points"
+        return Result(w, s.scores, f"seat {w} reached {points}", standing)
+    if a == b:
+        return Result(
+            None, s.scores, f"{len(s.history)} games played (safety rule): level, drawn match", standing
+        )
+    w = 0 if a > b else 1
+    return Result(w, s.scores, f"{len(s.history)} games played (safety rule): seat {w} leads", standing)

@@ -1,0 +1,325 @@
+"""Spite & Malice as a whole: registration, rules text, the conformance kit, full games and
+matches with the plain dealer, the table as a player sees it, and the planner bot."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from fairdeal import (
+    Card,
+    ConfigError,
+    FaceDown,
+    IllegalMove,
+    Line,
+    Move,
+    Policy,
+    RandomPolicy,
+    parse_card,
+    registry,
+)
+from fairdeal.core.dealer import PlainDealer
+from fairdeal.core.replica import Replica
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.runner import Event, Observer, Played, play_game
+from fairdeal.core.table import EVERYONE
+from fairdeal.plugins.spite_malice import Phase, Planner, SpiteMalice, SpiteState
+from fairdeal.plugins.spite_malice import bots as planner_module
+from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, hand, payoff
+from fairdeal.testing import build_table, check_game, settle
+
+GAME = SpiteMalice()
+
+
+def play(
+    options: dict[str, object], policies: list[Policy], seed: int, observe: Observer | None = None
+) -> Played:
+    config = GAME.config(2, options)
+    dealer = PlainDealer(2, SeededRng(seed))
+    return play_game(GAME, config, dealer, policies, random.Random(seed), observe=observe)
+
+
+# -- registration, options, rules text ---------------------------------------------------------------
+def test_registry_lists_the_game_and_its_default_bot() -> None:
+    reg = registry.load()
+    assert "spite-malice" in reg.games and isinstance(reg.game("spite-malice"), SpiteMalice)
+    assert not [w for w in reg.warnings if "spite" in w]
+    assert reg.bot("spite-malice").name == "planner"
+    assert set(reg.bots["spite-malice"]) == {"random", "planner"}
+
+
+def test_options_and_player_count() -> None:
+    assert GAME.config(2)["target"] == 50
+    assert GAME.config(2, {"target": "7"})["target"] == 7
+    with pytest.raises(ConfigError):
+        GAME.config(3)
+    with pytest.raises(ConfigError):
+        GAME.config(2, {"target": 0})
+    with pytest.raises(ConfigError):
+        GAME.config(2, {"stock": 3})
+
+
+def test_rules_text_states_the_rules() -> None:
+    text = GAME.rules_text()
+    for fact in (
+        "104 cards",
+        "payoff pile of 20",
+        "hand of 5",
+        "4 side stacks",
+        "3 centre stacks",
+        "Kings are wild",
+        "an Ace",
+        "Queen",
+        "joint reshuffle",
+        "draw 5 more",
+        "A=1 ... Q=12, K=13",
+        "joint random choice",
+        "loser of the\nprevious game starts",
+        "the game ends drawn",
+        "50 points",
+        "(option target)",
+        "(option max_games)",
+        "2000 moves",
+    ):
+        assert fact in text, fact
+    assert all(len(line) <= 92 for line in text.splitlines())
+
+
+# -- the conformance kit ----------------------------------------------------------------------------
+def test_conformance_kit_random_players() -> None:
+    report = check_game(GAME, 2, {"target": 1, "max_games": 3}, seeds=range(6))
+    assert report.games == 6 and report.moves > 6 * 100
+
+
+def test_conformance_kit_planners_short_matches() -> None:
+    options = {"target": 1, "max_games": 1}
+    report = check_game(GAME, 2, options, seeds=range(2), policies=[Planner(), Planner()])
+    assert report.games == 2 and None not in report.winners
+
+
+def test_conformance_kit_planner_against_random() -> None:
+    options = {"target": 1, "max_games": 2}
+    report = check_game(GAME, 2, options, seeds=range(3), policies=[Planner(), RandomPolicy()])
+    assert report.games == 3
+
+
+# -- full games with the plain dealer -----------------------------------------------------------------
+def test_full_match_between_planners_ends_with_a_correct_result() -> None:
+    finished: list[tuple[int | None, int, int]] = []
+
+    def observe(event: Event, replicas: dict[int | None, Replica]) -> None:
+        state = replicas[EVERYONE].state
+        if event.kind == "move" and state.phase is Phase.OVER:
+            rec = state.history[-1]
+            loser_pile = state.table.size(payoff(1 - rec.winner)) if rec.winner is not None else 0
+            finished.append((rec.winner, rec.points, loser_pile))
+
+    played = play({"target": 15}, [Planner(), Planner()], seed=11, observe=observe)
+    result = played.result
+    assert played.verdict.fair
+    assert result.winner is not None and result.scores[result.winner] >= 15
+    assert result.scores[1 - result.winner] < 15
+    assert all(points == pile for winner, points, pile in finished if winner is not None)
+    states: list[SpiteState] = [r.state for r in played.replicas.values()]
+    history = states[0].history
+    assert all(s.history == history and s.scores == result.scores for s in states)
+    for seat in (0, 1):
+        assert sum(r.points for r in history if r.winner == seat) == result.scores[seat]
+    assert sum(1 for e in played.events if e.kind == "shuffle") >= len(history) - 1  # a new deal each game
+    table = states[0].table
+    assert sum(table.size(z) for z in table.specs) == 104
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_single_games_end_won_or_drawn(seed: int) -> None:
+    played = play({"target": 1, "max_games": 1}, [Planner(), RandomPolicy()], seed)
+    state = played.replicas[None].state
+    (record,) = state.history
+    assert played.result.winner == record.winner
+    if record.winner is None:
+        assert "stock ran out" in record.reason and played.result.scores == (0, 0)
+    else:
+        assert state.table.size(payoff(record.winner)) == 0
+        assert played.result.scores[record.winner] == record.points > 0
+
+
+def test_a_move_the_rules_refuse_is_refused_by_the_runner() -> None:
+    class Cheat:
+        def choose(self, game, state, player, moves, rng):  # type: ignore[no-untyped-def]
+            t = state.table
+            for token, card in t.known(hand(player)):
+                if card.rank not in (1, 13):
+                    return Move("play", (token, CENTRES[0]))  # onto an empty stack: only an Ace fits
+            return moves[0]
+
+    with pytest.raises(IllegalMove):
+        play({"target": 1, "max_games": 1}, [Cheat(), Cheat()], seed=0)
+
+
+# -- the table as a player sees it ----------------------------------------------------------------------
+def _table_state() -> SpiteState:
+    zones = list(GAME.zones(GAME.config(2)))
+    c = [parse_card(x) for x in ["AH", "2H", "KS", "9C", "7D", "QS", "4C", "3S", "10H", "JD", "5S", "6S"]]
+    contents = {
+        hand(0): [c[3], c[4]],
+        hand(1): [c[5]],
+        payoff(0): [c[6], c[7]],
+        payoff(1): [c[8], c[9]],
+        SIDES[0][0]: [c[10], c[11]],
+        CENTRES[0]: [c[0], c[1], c[2]],
+        "stock": [parse_card("8D")] * 6,
+    }
+    table = build_table(zones, 2, contents)
+    for p in range(2):
+        table.flip(table.top(payoff(p)) or -1)
+    state = SpiteState(table, phase=Phase.PLAY, turn=0, filled=True, scores=(12, 30), game=3)
+    return settle(state)
+
+
+def _segment(seg: str | Card | FaceDown) -> str:
+    if isinstance(seg, Card):
+        return seg.text()
+    return f"<{seg.count}>" if isinstance(seg, FaceDown) else seg
+
+
+def _text(lines: Sequence[Line]) -> str:
+    return "\n".join("".join(_segment(seg) for seg in line) for line in lines)
+
+
+def test_render_shows_what_a_player_sees() -> None:
+    s = _table_state()
+    mine = _text(GAME.render(s.with_table(s.table.masked(0)), 0))
+    assert "You 12, Opponent 30" in mine and "game 3" in mine
+    assert "Stock: 6 cards" in mine
+    assert "Centre 1: K♠ (King = 3), takes 4" in mine and "Centre 2: empty" in mine
+    assert "You — payoff pile 2 cards, top 3♠" in mine and "Opponent — payoff pile 2 cards, top J♦" in mine
+    assert "hand: 7♦9♣" in mine and "hand: <1>" in mine
+    assert "side 1: 5♠6♠" in mine and "<- to play" in mine
+    public = _text(GAME.render(s.with_table(s.table.masked(None)), None))
+    assert "Seat 0 12, Seat 1 30" in public and "9♣" not in public and "Q♠" not in public
+
+
+def test_describe_and_narrate() -> None:
+    s = _table_state()
+    t = s.table
+    king = Move("play", (t.tokens(hand(0))[0], CENTRES[0]))  # 9♣ does not fit; words only
+    assert GAME.describe(s, 0, king) == "play 9♣ from your hand onto centre 1"
+    pay = Move("play", (t.top(payoff(0)) or -1, CENTRES[1]))
+    assert GAME.describe(s, 0, pay) == "play 3♠ from your payoff pile onto centre 2"
+    side = Move("play", (t.top(SIDES[0][0]) or -1, CENTRES[1]))
+    assert GAME.narrate(s, 0, side, "Ann") == "Ann played 6♠ from their side stack 1 onto centre 2"
+    discard = Move("discard", (t.tokens(hand(0))[1], SIDES[0][3]))
+    assert GAME.describe(s, 0, discard) == "put 7♦ on side stack 4 (ends your turn)"
+    assert GAME.narrate(s, 0, discard, "Ann") == "Ann put 7♦ on side stack 4 and ended the turn"
+
+
+# -- the planner ------------------------------------------------------------------------------------------
+def _parse(text: str) -> list[Card]:
+    return [parse_card(x) for x in text.split()]
+
+
+def _bot_state(
+    hand0: str,
+    pay0: str,
+    pay1: str,
+    centres: tuple[str, str, str],
+    sides0: tuple[str, ...] = ("", "", "", ""),
+) -> SpiteState:
+    """Seat 0's own view, in the middle of its turn."""
+    zones = list(GAME.zones(GAME.config(2)))
+    parse = _parse
+    contents = {
+        hand(0): parse(hand0),
+        hand(1): parse("8D 8S"),
+        payoff(0): parse(pay0),
+        payoff(1): parse(pay1),
+    }
+    contents.update({z: parse(sides0[i]) for i, z in enumerate(SIDES[0])})
+    contents.update({c: parse(centres[i]) for i, c in enumerate(CENTRES)})
+    contents["stock"] = parse("7H 7C 7S 7D 9H 9D")
+    table = build_table(zones, 2, contents)
+    for p in range(2):
+        table.flip(table.top(payoff(p)) or -1)
+    state = settle(SpiteState(table, phase=Phase.PLAY, turn=0, filled=True))
+    return state.with_table(state.table.masked(0))
+
+
+def _bot_move(state: SpiteState) -> Move:
+    moves = list(GAME.legal_moves(state, 0))
+    move = Planner().choose(GAME, state, 0, moves, random.Random(0))
+    assert move in moves
+    return move
+
+
+def test_planner_builds_to_its_payoff_card_first() -> None:
+    s = _bot_state("4C 9C QD", "2S 5H", "JD", ("AH 2H 3H", "", ""))
+    first = _bot_move(s)
+    assert s.table.card(int(first.args[0])) == parse_card("4C") and first.args[1] == CENTRES[0]
+    s = GAME.apply(s, 0, first)
+    second = _bot_move(s)
+    assert second.args[0] == s.table.top(payoff(0))
+
+
+def test_planner_does_not_feed_the_opponents_payoff_card() -> None:
+    # Playing 5♣ would leave centre 1 at 5, one below the opponent's 6♦; nothing is gained by it.
+    s = _bot_state("5C 9C JS", "QS", "6D", ("AH 2H 3H 4H", "", ""))
+    move = _bot_move(s)
+    assert move.action == "discard"
+
+
+def test_planner_empties_its_hand_to_draw_again() -> None:
+    s = _bot_state("3C 2C AC", "QS", "10D", ("", "", ""))
+    seen = []
+    while s.table.size(hand(0)):
+        move = _bot_move(s)
+        seen.append(move.action)
+        s = GAME.apply(s, 0, move)
+    assert seen == ["play", "play", "play"]
+
+
+def test_planner_keeps_kings_and_builds_side_stacks_down() -> None:
+    s = _bot_state("KC 8C JS", "QS", "10D", ("AH 2H 3H 4H 5H", "AS 2S", "AD 2D"), sides0=("9H", "", "", ""))
+    move = _bot_move(s)
+    assert move.action == "discard"
+    assert s.table.card(int(move.args[0])) == parse_card("8C") and move.args[1] == SIDES[0][0]
+
+
+def test_planner_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _bot_state("KC KD KS AH 2C", "QS", "10D", ("", "AS", "AD 2D"), sides0=("KH 2S", "3C 3D", "4S", "KS"))
+    searches: list[planner_module._Search] = []
+    real_init = planner_module._Search.__init__
+
+    def recording(self: planner_module._Search, view: planner_module._View) -> None:
+        real_init(self, view)
+        searches.append(self)
+
+    monkeypatch.setattr(planner_module._Search, "__init__", recording)
+    start = time.process_time()
+    _bot_move(s)
+    full = searches[-1].nodes
+    assert full > 100 and time.process_time() - start < 1.0  # a rich position, still searched quickly
+    monkeypatch.setattr(planner_module, "NODE_BUDGET", 20)
+    _bot_move(s)  # still a legal move
+    assert searches[-1].nodes < min(full, 20 + 40)  # only the calls already under way finish
+
+
+def test_planner_beats_random_by_a_clear_margin() -> None:
+    wins = losses = 0
+    for seed in range(40):
+        bot = seed % 2
+        players: list[Policy] = [RandomPolicy(), RandomPolicy()]
+        players[bot] = Planner()
+        winner = play({"target": 1, "max_games": 1}, players, 5_000 + seed).result.winner
+        wins += winner == bot
+        losses += winner is not None and winner != bot
+    assert wins >= 8 and wins >= 9 * losses, (wins, losses)
+
+
+def test_planner_game_is_cheap() -> None:
+    start = time.process_time()
+    for seed in range(3):
+        play({"target": 1, "max_games": 1}, [Planner(), Planner()], 7_000 + seed)
+    assert (time.process_time() - start) / 3 < 0.6  # the goal is about 0.1 s; this catches a blow-up
