@@ -35,7 +35,7 @@ def parse_log(data: bytes) -> ParsedLog:
             return ParsedLog((), len(data), "the log is cut short before its first entry")
         return ParsedLog((), len(data), "not a fairdeal log (bad magic)")
     pos = len(MAGIC)
-    entries = []
+    entries: list[bytes] = []
     while pos < len(data):
         if len(data) - pos < 4:
             return ParsedLog(

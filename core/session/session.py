@@ -385,7 +385,8 @@ class Session:
                 raise RemoteProtocolError("the move's reveals are incomplete", seat=env.seat)
             self._learn(c, reveals)
         c.replica.check_move(env.seat, move)
-        text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)  # type: ignore[union-attr]
+        assert c.header is not None
+        text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)
         c.replica.apply(env.seat, move, shown)
         for r in c.replica.table.requirements():
             if r.to is None and c.replica.table.knows(env.seat, r.token):
@@ -409,6 +410,7 @@ class Session:
         events.append(GameOver(c.result))
 
     def _on_abort(self, c: _Core, env: Envelope, events: list[Event]) -> None:
+        assert c.header is not None
         body = env.body
         if env.seat != HOST:
             raise RemoteProtocolError("only the host may record an abort", seat=env.seat)
@@ -425,7 +427,7 @@ class Session:
                     and 0 <= body["blame"] < c.header.players
                 )
             )
-        ):  # type: ignore[union-attr]
+        ):
             raise RemoteProtocolError("malformed abort entry", seat=env.seat)
         c.abort = Aborted(body["blame"], body["reason"])
         c.phase = "aborted"
