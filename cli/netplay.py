@@ -1,0 +1,448 @@
+"""``fairdeal host`` and ``fairdeal join``: play over the network, one seat per process."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+import click
+import trio
+
+from fairdeal.core.errors import ConfigError, FairdealError
+from fairdeal.core.identity import Identity
+from fairdeal.core.options import parse_assignments
+from fairdeal.core.rng import Rng, SeededRng
+from fairdeal.core.session.header import Header
+from fairdeal.core.session.session import Event, Session
+from fairdeal.net import wire
+from fairdeal.net.driver import Agent, Timeouts
+from fairdeal.net.invite import Invite, decode_invite
+from fairdeal.net.lobby import Joiner
+from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
+from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
+
+from .main import cli, friendly_errors, load_registry
+from .outcome import result_object, summary_lines
+from .seats import SeatKind, bot_agent, default_name, parse_seat
+from .terminal import TerminalAgent
+
+Say = Callable[[str], None]
+
+
+# -- what the person sees (swap this class to restyle) ------------------------------------------------
+def lobby_lines(lobby: wire.Lobby) -> list[str]:
+    """The table as the lobby knows it, one line a seat."""
+    lines = []
+    for i, s in enumerate(lobby.seats):
+        who = "(free)" if s is None else f"{s.name}  {s.fingerprint}  [{s.kind}]"
+        lines.append(f"  seat {i}: {who}")
+    return lines
+
+
+def _waiting(lobby: wire.Lobby) -> str:
+    n = lobby.missing
+    return "Every seat is taken." if n == 0 else f"Waiting for {n} more player{'s' if n > 1 else ''}..."
+
+
+class TerminalNetObserver(NetObserver):
+    """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent."""
+
+    def __init__(self, say: Say, human: TerminalAgent | None = None, invite_file: Path | None = None) -> None:
+        self.say = say
+        self.human = human
+        self.invite_file = invite_file
+
+    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
+        if self.invite_file is not None:
+            _write_atomically(self.invite_file, code + "\n")
+        self.say(f"Listening on {', '.join(bound)}.")
+        self.say("Invite code (give it to the other players; they type  fairdeal join CODE):")
+        self.say(f"  {code}")
+        self.say(f"It sends them to {invite.address} and proves this host is {invite.fingerprint}.")
+
+    def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
+        self.say(
+            f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
+            f"from {joiner.address}."
+        )
+        self.say(_waiting(lobby))
+
+    def left(self, joiner: Joiner, reason: str, lobby: wire.Lobby) -> None:
+        self.say(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+        self.say(_waiting(lobby))
+
+    def rejected(self, address: str, reason: str) -> None:
+        self.say(f"Dropped a connection from {address}: {reason}.")
+
+    def connected(self, invite: Invite) -> None:
+        self.say(f"Connected to {invite.address}: the host is {invite.fingerprint}, as the invite says.")
+
+    def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
+        self.say(
+            f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
+            f"{f' ({opts})' if opts else ''}."
+        )
+
+    def lobby(self, lobby: wire.Lobby) -> None:
+        self.say("Lobby:")
+        for line in lobby_lines(lobby):
+            self.say(line)
+        self.say(_waiting(lobby))
+
+    def starting(self, header: Header, seat: int) -> None:
+        self.say("The game begins:")
+        for i, s in enumerate(header.seats):
+            you = "  <- you" if i == seat else ""
+            self.say(f"  seat {i}: {s.name}  {s.fingerprint}  [{s.kind}]{you}")
+
+    def events(self, session: Session, events: Sequence[Event]) -> None:
+        if self.human is not None:
+            self.human.observe(session, events)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+# -- shared pieces ------------------------------------------------------------------------------------
+class _Log:
+    """Opens the game's log when the header is known (``--log`` or the default path)."""
+
+    def __init__(self, path: Path | None) -> None:
+        if path is not None and path.exists():
+            raise ConfigError(f"the log file {path} exists already; choose another --log")
+        self.wanted = path
+        self.path: Path | None = None
+
+    def open(self, header: Header) -> LogWriter:
+        if self.wanted is not None:
+            self.path = self.wanted
+            return LogWriter(self.wanted)
+        path = default_log_path(header.game, header.game_id)
+        for _ in range(5):
+            path = unique_log_path(path)
+            try:
+                writer = LogWriter(path)
+            except FileExistsError:  # another process took the name just now
+                continue
+            self.path = path
+            return writer
+        raise ConfigError(f"cannot create a log file next to {path}")
+
+
+def _finish(outcome: NetOutcome, log: _Log, as_json: bool, say: Say) -> None:
+    session = outcome.session
+    if as_json:
+        kinds = [s.kind for s in session.header.seats]
+        click.echo(json.dumps(result_object(session, kinds, log.path)))
+    else:
+        if outcome.error and session.aborted is None:
+            say(f"The game ended early: {outcome.error}.")
+        for line in summary_lines(session, log.path):
+            say(line)
+    ok = session.finished and session.aborted is None and outcome.error is None
+    sys.exit(0 if ok else 1)
+
+
+def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> NetOutcome:
+    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is."""
+    try:
+        return trio.run(fn, *args)
+    except KeyboardInterrupt:
+        pass
+    except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raise
+        if group.subgroup(KeyboardInterrupt) is None:
+            ours = group.subgroup(FairdealError)
+            while isinstance(ours, BaseExceptionGroup):
+                ours = ours.exceptions[0]
+            if ours is not None:
+                raise ours from None  # one line on stderr (friendly_errors), not a traceback
+            raise
+    say("Interrupted: you left the game.")
+    sys.exit(130)
+
+
+def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not value > 0:
+        raise click.BadParameter("must be a positive number of seconds")
+    return value
+
+
+# -- host -------------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 10),
+    default=None,
+    help="Seats at the table, yours included (default: the game's minimum).",
+)
+@click.option(
+    "--seat",
+    "seat",
+    default="human",
+    show_default=True,
+    metavar="KIND",
+    help="Who plays your seat: human, bot or bot:NAME.",
+)
+@click.option("--name", default=None, help="Your name at the table.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game.")
+@click.option(
+    "--bind",
+    default="0.0.0.0",
+    show_default=True,
+    metavar="ADDRESS",
+    help="The address to listen on (all IPv4 interfaces by default; :: for IPv6).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="The TCP port to listen on; 0 picks a free one (the invite code carries it).",
+)
+@click.option(
+    "--advertise",
+    default=None,
+    metavar="ADDRESS",
+    help="The address to put in the invite code (e.g. your public address behind a router).",
+)
+@click.option(
+    "--invite-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the invite code to this file.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the game log here (default: your data directory).",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=30.0,
+    show_default=True,
+    callback=_positive,
+    help="Seconds a player has for an automatic step (keys, shuffles, shares, reveals).",
+)
+@click.option(
+    "--move-timeout",
+    type=float,
+    default=None,
+    callback=_positive,
+    help="Seconds a player has to choose a move (default: no limit).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
+@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@friendly_errors
+def host(
+    game: str,
+    players: int | None,
+    seat: str,
+    name: str | None,
+    options: Sequence[str],
+    bind: str,
+    port: int,
+    advertise: str | None,
+    invite_file: Path | None,
+    log_path: Path | None,
+    timeout: float,
+    move_timeout: float | None,
+    as_json: bool,
+    ascii: bool,
+    seed: int | None,
+) -> None:
+    """Host GAME over the network: print an invite code, wait for the players, play.
+
+    You take seat 0; joiners take the next seats as they arrive. The game starts when
+    every seat is filled. Every player writes the same log.
+
+    Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
+    2 it could not start.
+
+    \b
+    Examples:
+      fairdeal host ecarte
+      fairdeal host snatch --players 4 --port 7700
+      fairdeal host spite-malice --seat bot --invite-file code.txt
+    """
+    reg = load_registry()
+    entry = reg.entry(game)
+    g = entry.game
+    n = players if players is not None else max(2, g.min_players)
+    kind = parse_seat(seat, game, reg)
+    config = g.config(n, dict(parse_assignments(options)))
+    if advertise is not None and not _valid_host(advertise):
+        raise ConfigError(f"--advertise {advertise!r} is not an address or host name")
+    master: Rng | None = SeededRng(seed) if seed is not None else None
+    identity = load_identity()[0]
+    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ascii, as_json)
+    say = _sayer(as_json)
+    log = _Log(log_path)
+    plan = HostPlan(
+        game=g,
+        plugin=entry.plugin,
+        distribution=entry.distribution,
+        version=entry.version,
+        options=dict(config.options),
+        players=n,
+        identity=identity,
+        name=seat_name,
+        kind=kind.label,
+        agent=agent,
+        bind=bind,
+        port=port,
+        advertise=advertise,
+        timeouts=Timeouts(
+            obligation=timeout, move=move_timeout if move_timeout is not None else float("inf")
+        ),
+        rng=master,
+        open_log=log.open,
+    )
+    say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
+    observer = TerminalNetObserver(say, human, invite_file)
+    outcome = _run(say, host_game, plan, observer)
+    _finish(outcome, log, as_json, say)
+
+
+def _valid_host(text: str) -> bool:
+    from fairdeal.net.invite import valid_host
+
+    return valid_host(text)
+
+
+def _sayer(as_json: bool) -> Say:
+    def say(text: str) -> None:
+        click.echo(text, err=as_json)
+
+    return say
+
+
+def _seat_agent(
+    kind: SeatKind,
+    seat: int,
+    name: str | None,
+    game: str,
+    reg: object,
+    master: Rng | None,
+    ascii: bool,
+    as_json: bool,
+) -> tuple[Agent, TerminalAgent | None, str]:
+    """The agent of this process's seat, the terminal agent if human, and the seat's name."""
+    if kind.human:
+        human = TerminalAgent(ascii=ascii, echo=_sayer(as_json))
+        return human, human, _clean_name(name or default_name())
+    agent = bot_agent(kind, game, reg, master.fork(f"bot-{seat}") if master else None)  # type: ignore[arg-type]
+    return agent, None, _clean_name(name or f"Bot {seat} ({kind.bot})")
+
+
+def _clean_name(name: str) -> str:
+    text = wire.clean_text(name, 40).strip()
+    if not wire.valid_name(text):
+        raise ConfigError(f"{name!r} cannot be a name at the table")
+    return text
+
+
+# -- join -------------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("code")
+@click.option(
+    "--seat",
+    "seat",
+    default="human",
+    show_default=True,
+    metavar="KIND",
+    help="Who plays your seat: human, bot or bot:NAME (a bot plays with a fresh identity).",
+)
+@click.option("--name", default=None, help="Your name at the table.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the game log here (default: your data directory).",
+)
+@click.option(
+    "--connect-timeout",
+    type=float,
+    default=15.0,
+    show_default=True,
+    callback=_positive,
+    help="Seconds to wait for the host to answer.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
+@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@friendly_errors
+def join(
+    code: str,
+    seat: str,
+    name: str | None,
+    log_path: Path | None,
+    connect_timeout: float,
+    as_json: bool,
+    ascii: bool,
+    seed: int | None,
+) -> None:
+    """Join a game from the invite CODE the host gave you, and play.
+
+    The connection is refused unless the host proves the identity the code names
+    ("host identity does not match the invite").
+
+    Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
+    2 it could not start.
+
+    \b
+    Examples:
+      fairdeal join fd1:aeaqaab7...
+      fairdeal join fd1:aeaqaab7... --seat bot --json
+    """
+    invite = decode_invite(code)
+    if not wire.valid_kind(seat.strip()):
+        raise ConfigError(f"a seat is human, bot or bot:NAME, not {seat!r}")
+    reg = load_registry()
+    master: Rng | None = SeededRng(seed) if seed is not None else None
+    say = _sayer(as_json)
+    log = _Log(log_path)
+    human_seat = seat.strip() == "human"
+    identity = load_identity()[0] if human_seat else Identity.generate()
+    observer = TerminalNetObserver(say)
+
+    def prepare(welcome: wire.Welcome) -> Prepared:
+        if welcome.game not in reg.games:
+            raise ConfigError(
+                f"the host plays {welcome.game} ({welcome.distribution} {welcome.version}), "
+                "which is not installed here"
+            )
+        entry = reg.entry(welcome.game)
+        if entry.version != welcome.version:
+            say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
+        kind = parse_seat(seat, welcome.game, reg)
+        agent, human, seat_name = _seat_agent(
+            kind, welcome.seat, name, welcome.game, reg, master, ascii, as_json
+        )
+        observer.human = human
+        return Prepared(entry.game, agent, seat_name, kind.label)
+
+    plan = JoinPlan(
+        invite=invite,
+        identity=identity,
+        prepare=prepare,
+        connect_timeout=connect_timeout,
+        rng=master,
+        open_log=log.open,
+    )
+    say(f"Joining the game at {invite.address} ...")
+    outcome = _run(say, join_game, plan, observer)
+    _finish(outcome, log, as_json, say)

@@ -1,0 +1,398 @@
+"""The host-guest link messages that travel inside the secure channel.
+
+Each message is one secure-channel message holding one msgpack map with a ``"type"``
+key and exactly the fields of that type (no more, no fewer). Decoding is strict:
+every type, length and bound is checked, and anything else raises
+:class:`RemoteProtocolError` naming the peer. See ``docs/protocol.md``.
+
+    guest -> host  hello    {protocol, session, software}     first message of a joiner
+    host -> guest  welcome  {protocol, seat, players, game, distribution, version, options}
+    host -> guest  refused  {reason}                          then the host closes
+    guest -> host  ready    {name, kind}                      takes the offered seat
+    host -> guest  lobby    {players, seats}                  who sits where, on every change
+    both           entry    {data}                            one encoded log entry (envelope)
+    both           ping     {n} / pong {n}                    keepalive
+    both           bye      {reason}                          leaving; the sender closes next
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgpack
+
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
+from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
+
+from .framing import MAX_APP_MESSAGE
+from .invite import SESSION_ID_BYTES
+
+PROTOCOL: Final = 1
+MAX_MESSAGE: Final = MAX_APP_MESSAGE
+"""Largest link message (the secure channel's limit)."""
+MAX_CONTROL: Final = 16 * 1024
+"""Largest message of any type but ``entry``."""
+ENTRY_OVERHEAD: Final = 32
+MAX_ENTRY: Final = MAX_MESSAGE - ENTRY_OVERHEAD
+"""Largest log entry a link carries (the ``entry`` wrapper takes at most 32 bytes)."""
+MAX_REASON: Final = 200
+MAX_SOFTWARE: Final = 64
+MAX_OPTIONS: Final = 64
+MAX_COUNTER: Final = 2**32
+_FINGERPRINT = re.compile(r"fd1-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}")
+_KIND = re.compile(r"human|bot(:[A-Za-z0-9_.-]{1,36})?")
+_GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
+
+
+def clean_text(text: str, limit: int = MAX_REASON) -> str:
+    """``text`` made safe to send and show: control and format characters become spaces, cut at ``limit``."""
+    out = "".join(" " if unicodedata.category(c).startswith("C") else c for c in str(text))
+    return " ".join(out.split())[:limit] or "-"
+
+
+def _printable(text: object, limit: int) -> bool:
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= limit
+        and text == text.strip()
+        and not any(unicodedata.category(c).startswith("C") for c in text)
+    )
+
+
+# -- messages -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A joiner's first message: the session id from its invite code."""
+
+    session: bytes
+    software: str = "fairdeal"
+    protocol: int = PROTOCOL
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The host offers seat ``seat`` of a ``players``-seat table of ``game`` with ``options``."""
+
+    seat: int
+    players: int
+    game: str
+    distribution: str
+    version: str
+    options: Mapping[str, bool | int | str] = field(default_factory=dict)
+    protocol: int = PROTOCOL
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The host will not seat this joiner, and says why."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The joiner takes the seat: its display name and what plays it (human, bot, bot:NAME)."""
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A filled seat as the lobby shows it."""
+
+    name: str
+    fingerprint: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """Every seat of the table, ``None`` where nobody sits yet."""
+
+    seats: tuple[LobbySeat | None, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def missing(self) -> int:
+        return sum(s is None for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One encoded log entry (a signed envelope)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """The sender leaves (the game is over, it gave up, or it drops the peer) and closes next."""
+
+    reason: str
+
+
+Message = Hello | Welcome | Refused | Ready | Lobby | Entry | Ping | Pong | Bye
+
+_TAGS: Final[dict[type, str]] = {
+    Hello: "hello",
+    Welcome: "welcome",
+    Refused: "refused",
+    Ready: "ready",
+    Lobby: "lobby",
+    Entry: "entry",
+    Ping: "ping",
+    Pong: "pong",
+    Bye: "bye",
+}
+
+
+# -- encoding -----------------------------------------------------------------------------------------
+def _fields(msg: Message) -> dict[str, Any]:
+    if isinstance(msg, Hello):
+        return {"protocol": msg.protocol, "session": msg.session, "software": msg.software}
+    if isinstance(msg, Welcome):
+        return {
+            "protocol": msg.protocol,
+            "seat": msg.seat,
+            "players": msg.players,
+            "game": msg.game,
+            "distribution": msg.distribution,
+            "version": msg.version,
+            "options": dict(sorted(msg.options.items())),
+        }
+    if isinstance(msg, Refused | Bye):
+        return {"reason": msg.reason}
+    if isinstance(msg, Ready):
+        return {"name": msg.name, "kind": msg.kind}
+    if isinstance(msg, Lobby):
+        return {
+            "seats": [
+                None if s is None else {"name": s.name, "fingerprint": s.fingerprint, "kind": s.kind}
+                for s in msg.seats
+            ]
+        }
+    if isinstance(msg, Entry):
+        return {"data": msg.data}
+    if isinstance(msg, Ping | Pong):
+        return {"n": msg.n}
+    raise LocalProtocolError(f"not a link message: {type(msg).__name__}")
+
+
+def encode(msg: Message) -> bytes:
+    """The bytes of ``msg``; checked as the receiver will check them (LocalProtocolError if wrong)."""
+    body = {"type": _TAGS[type(msg)], **_fields(msg)}
+    data: bytes = msgpack.packb(body, use_bin_type=True)
+    try:
+        decoded = decode(data)
+    except RemoteProtocolError as exc:
+        raise LocalProtocolError(
+            f"refusing to send an invalid {body['type']} message: {exc.reason}"
+        ) from None
+    if decoded != msg:
+        raise LocalProtocolError(f"refusing to send a {body['type']} message that does not round-trip")
+    return data
+
+
+# -- decoding -----------------------------------------------------------------------------------------
+class _Check:
+    """Field checks that blame the peer."""
+
+    def __init__(self, kind: str, peer: str | None) -> None:
+        self.kind, self.peer = kind, peer
+
+    def fail(self, reason: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"malformed {self.kind} message: {reason}", peer=self.peer)
+
+    def integer(self, v: object, lo: int, hi: int, what: str) -> int:
+        if type(v) is not int or not lo <= v < hi:
+            raise self.fail(f"{what} must be an integer in [{lo}, {hi})")
+        return v
+
+    def text(self, v: object, limit: int, what: str) -> str:
+        if not _printable(v, limit):
+            raise self.fail(f"{what} must be 1 to {limit} printable characters without surrounding spaces")
+        return v  # type: ignore[return-value]
+
+    def pattern(self, v: object, rx: re.Pattern[str], what: str) -> str:
+        if not isinstance(v, str) or not rx.fullmatch(v):
+            raise self.fail(f"{what} is not valid")
+        return v
+
+    def reason(self, v: object) -> str:
+        # Reasons are shown to people: printable, bounded; a sender cleans them with clean_text.
+        return self.text(v, MAX_REASON, "reason")
+
+    def options(self, v: object) -> dict[str, bool | int | str]:
+        if not isinstance(v, dict) or len(v) > MAX_OPTIONS:
+            raise self.fail(f"options must be a map of at most {MAX_OPTIONS} entries")
+        for k, x in v.items():
+            if not (isinstance(k, str) and 0 < len(k) <= MAX_NAME):
+                raise self.fail("an option name must be a short string")
+            ok = isinstance(x, bool) or (type(x) is int and -(2**63) <= x < 2**63)
+            ok = ok or (isinstance(x, str) and len(x) <= MAX_TEXT)
+            if not ok:
+                raise self.fail(f"option {k!r} must be a boolean, an integer or a short string")
+        return dict(v)
+
+
+def _unpack(data: bytes, peer: str | None) -> Any:
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_CONTROL,
+            max_bin_len=MAX_MESSAGE,
+            max_array_len=256,
+            max_map_len=MAX_OPTIONS + 8,
+            max_ext_len=0,
+        )
+    except Exception as exc:  # msgpack raises many unrelated types on garbage
+        raise RemoteProtocolError(
+            f"malformed message (not msgpack: {type(exc).__name__})", peer=peer
+        ) from None
+
+
+_FIELDS: Final[dict[str, frozenset[str]]] = {
+    "hello": frozenset({"protocol", "session", "software"}),
+    "welcome": frozenset({"protocol", "seat", "players", "game", "distribution", "version", "options"}),
+    "refused": frozenset({"reason"}),
+    "ready": frozenset({"name", "kind"}),
+    "lobby": frozenset({"seats"}),
+    "entry": frozenset({"data"}),
+    "ping": frozenset({"n"}),
+    "pong": frozenset({"n"}),
+    "bye": frozenset({"reason"}),
+}
+
+
+def decode(data: bytes, *, peer: str | None = None) -> Message:
+    """Parse and strictly check one link message received from ``peer``."""
+    if not isinstance(data, bytes | bytearray) or not 1 <= len(data) <= MAX_MESSAGE:
+        raise RemoteProtocolError("a link message is 1 byte to 1 MiB", peer=peer)
+    if len(data) > MAX_CONTROL and data[:1] != b"\x82":
+        # Only an entry (a map of two fields: type and data) may be this large.
+        raise RemoteProtocolError(f"a message of {len(data)} bytes that is not an entry", peer=peer)
+    obj = _unpack(bytes(data), peer)
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise RemoteProtocolError("malformed message: not a map with a type", peer=peer)
+    kind = obj.pop("type")
+    names = _FIELDS.get(kind)
+    if names is None:
+        raise RemoteProtocolError(f"unknown message type {clean_text(kind, 32)!r}", peer=peer)
+    c = _Check(kind, peer)
+    if set(obj) != names:
+        raise c.fail(f"fields must be exactly {', '.join(sorted(names))}")
+    if kind != "entry" and len(data) > MAX_CONTROL:
+        raise c.fail(f"{len(data)} bytes is over the limit of {MAX_CONTROL}")
+    if kind == "hello":
+        return Hello(
+            session=_session(c, obj["session"]),
+            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
+            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
+        )
+    if kind == "welcome":
+        players = c.integer(obj["players"], 2, MAX_SEATS + 1, "players")
+        return Welcome(
+            seat=c.integer(obj["seat"], 1, players, "seat"),
+            players=players,
+            game=c.pattern(obj["game"], _GAME, "game"),
+            distribution=c.text(obj["distribution"], MAX_TEXT, "distribution"),
+            version=c.text(obj["version"], MAX_TEXT, "version"),
+            options=c.options(obj["options"]),
+            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
+        )
+    if kind == "refused":
+        return Refused(c.reason(obj["reason"]))
+    if kind == "bye":
+        return Bye(c.reason(obj["reason"]))
+    if kind == "ready":
+        return Ready(c.text(obj["name"], MAX_NAME, "name"), c.pattern(obj["kind"], _KIND, "kind"))
+    if kind == "lobby":
+        return Lobby(_seats(c, obj["seats"]))
+    if kind == "entry":
+        d = obj["data"]
+        if not isinstance(d, bytes) or not 1 <= len(d) <= MAX_ENTRY:
+            raise c.fail(f"data must be 1 to {MAX_ENTRY} bytes")
+        return Entry(d)
+    n = c.integer(obj["n"], 0, MAX_COUNTER, "n")
+    return Ping(n) if kind == "ping" else Pong(n)
+
+
+def _session(c: _Check, v: object) -> bytes:
+    if not isinstance(v, bytes) or len(v) != SESSION_ID_BYTES:
+        raise c.fail(f"session must be {SESSION_ID_BYTES} bytes")
+    return v
+
+
+def _seats(c: _Check, v: object) -> tuple[LobbySeat | None, ...]:
+    if not isinstance(v, list) or not 2 <= len(v) <= MAX_SEATS:
+        raise c.fail(f"seats must be a list of 2 to {MAX_SEATS}")
+    out: list[LobbySeat | None] = []
+    for s in v:
+        if s is None:
+            out.append(None)
+            continue
+        if not isinstance(s, dict) or set(s) != {"name", "fingerprint", "kind"}:
+            raise c.fail("a seat is nil or a map of name, fingerprint and kind")
+        out.append(
+            LobbySeat(
+                c.text(s["name"], MAX_NAME, "name"),
+                c.pattern(s["fingerprint"], _FINGERPRINT, "fingerprint"),
+                c.pattern(s["kind"], _KIND, "kind"),
+            )
+        )
+    return tuple(out)
+
+
+def valid_kind(kind: str) -> bool:
+    """True for a seat kind a ``ready`` message may announce."""
+    return bool(_KIND.fullmatch(kind))
+
+
+def valid_name(name: str) -> bool:
+    """True for a display name a ``ready`` message may carry."""
+    return _printable(name, MAX_NAME)
+
+
+__all__ = [
+    "MAX_CONTROL",
+    "MAX_ENTRY",
+    "MAX_MESSAGE",
+    "PROTOCOL",
+    "Bye",
+    "Entry",
+    "Hello",
+    "Lobby",
+    "LobbySeat",
+    "Message",
+    "Ping",
+    "Pong",
+    "Ready",
+    "Refused",
+    "Welcome",
+    "clean_text",
+    "decode",
+    "encode",
+    "valid_kind",
+    "valid_name",
+]
