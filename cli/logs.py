@@ -14,8 +14,8 @@ from fairdeal.core.session.session import MoveMade, Session
 from fairdeal.core.session.verify import CHEATING, FAIR, read_header, verify_log
 from fairdeal.storage import identity_path, load_identity
 
+from .console import UI
 from .main import cli, friendly_errors, load_registry
-from .terminal import line_text
 
 
 def _read(path: Path) -> bytes:
@@ -35,10 +35,13 @@ def verify(log: Path, as_json: bool) -> None:
 
     Exit status: 0 fair; 1 cheating or corruption found (the seat and the entry are
     named); 2 cannot be decided (the log is cut short, reveals are missing).
+    Every game you play leaves its log in your data folder; the end of the game
+    prints its path.
 
     \b
-    Example:
+    Examples:
       fairdeal verify ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
+      fairdeal verify game.fdlog --json        the report for a program
     """
     reg = load_registry()
     report = verify_log(_read(log), reg.game)
@@ -76,9 +79,14 @@ def verify(log: Path, as_json: bool) -> None:
 def replay(log: Path, step: bool | None, ascii: bool) -> None:
     """Step through a finished game, move by move, showing the table as everyone saw it.
 
+    Each move is shown in words with the public table after it; on a terminal,
+    press Enter for the next one. The log is checked as it is read.
+
     \b
-    Example:
-      fairdeal replay game.fdlog --no-step
+    Examples:
+      fairdeal replay game.fdlog                 one move at a time
+      fairdeal replay game.fdlog --no-step       the whole game at once
+      fairdeal replay game.fdlog --no-step --ascii | less
     """
     reg = load_registry()
     parsed = parse_log(_read(log))
@@ -87,29 +95,33 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
     header = read_header(parsed.entries[0])
     game = reg.game(header.game)
     interactive = sys.stdin.isatty() if step is None else step
+    ui = UI(ascii=ascii, status=False)
     observer = Session(game, None)
-    click.echo(f"{game.title}: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
-    shown = True  # the table has been drawn since the last move
+    ui.rule(f"{game.title} — replay")
+    ui.say(", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
+    if interactive:
+        ui.say("Press Enter for the next move (Ctrl-C stops).", "dim")
     for i, entry in enumerate(parsed.entries):
         events = observer.receive(entry)
         for ev in events:
             if isinstance(ev, MoveMade):
-                click.echo(f"\n[{i}] {ev.text}")
-                shown = False
-        w = observer.waiting()
-        if not shown and (w is None or w.decision):
-            # Drawn once the cards the move turned up have been revealed.
-            view = observer.view()
-            if view is not None:
-                for line in game.render(view, None):
-                    click.echo("    " + line_text(line, ascii))
-            shown = True
-            if interactive:
-                click.prompt("", default="", show_default=False, prompt_suffix="")
+                view = observer.view()
+                ui.blank()
+                ui.say(f"[{i}] {ev.text}", "bold")
+                if view is not None:
+                    for line in game.render(view, None):
+                        ui.line(line, indent=4)
+                if interactive:
+                    click.prompt("", default="", show_default=False, prompt_suffix="")
     if observer.result is not None:
-        click.echo(f"\nEnd: {observer.result.reason}. Scores {', '.join(map(str, observer.result.scores))}.")
+        r = observer.result
+        ui.blank()
+        ui.rule("End")
+        ui.say(f"{r.reason.rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
+        if r.standing:
+            ui.say(r.standing)
     if parsed.problem:
-        click.echo(f"({parsed.problem})")
+        ui.say(f"({parsed.problem})", "yellow")
 
 
 @cli.command("id")

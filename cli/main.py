@@ -29,6 +29,40 @@ def friendly_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a game name: the installed games."""
+    from click.shell_completion import CompletionItem
+
+    from fairdeal import registry
+
+    try:
+        reg = registry.load()
+    except Exception:  # completion must never break the shell
+        return []
+    return [
+        CompletionItem(name, help=reg.games[name].game.title)
+        for name in sorted(reg.games)
+        if name.startswith(incomplete)
+    ]
+
+
+def complete_seat(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a ``--seat`` kind: human, bot, and the game's bots as bot:NAME."""
+    from click.shell_completion import CompletionItem
+
+    from fairdeal import registry
+
+    kinds = ["human", "bot"]
+    game = ctx.params.get("game") or next(iter(ctx.args), None)  # click leaves it in args mid-option
+    try:
+        reg = registry.load()
+        if game in reg.bots:
+            kinds += [f"bot:{b}" for b in sorted(reg.bots[game])]
+    except Exception:  # completion must never break the shell
+        pass
+    return [CompletionItem(k) for k in kinds if k.startswith(incomplete)]
+
+
 def load_registry() -> Any:
     """Load the installed plugins, printing each plugin warning once on stderr."""
     from fairdeal import registry
@@ -45,14 +79,22 @@ def cli() -> None:
     """Card games with friends, peer to peer, with no trusted dealer.
 
     Nobody can see a card they may not see, nobody can stack the deck, and every
-    game leaves a signed log that anyone can check afterwards.
+    game leaves a signed log that anyone can check afterwards. Run
+    "fairdeal COMMAND --help" for what each command does, with examples.
 
     \b
     Examples:
       fairdeal games                          list the installed games
       fairdeal rules ecarte                   read the rules of a game
+      fairdeal play ecarte                    play Écarté against a bot
       fairdeal play spite-malice --seat human --seat bot
       fairdeal verify game.fdlog              check a finished game
+      fairdeal replay game.fdlog              watch it again, move by move
+
+    \b
+    Shell completion (commands, options, game names), e.g. for bash:
+      eval "$(_FAIRDEAL_COMPLETE=bash_source fairdeal)"
+    (zsh: zsh_source, fish: fish_source; see click's shell completion docs)
     """
 
 
@@ -60,6 +102,8 @@ def cli() -> None:
 @friendly_errors
 def games() -> None:
     """List the installed games: players, a line about each, and where it comes from.
+
+    The first column is the name the other commands take (play, rules).
 
     \b
     Example:
@@ -78,14 +122,17 @@ def games() -> None:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @friendly_errors
 def rules(game: str) -> None:
     """Print the rules of GAME as fairdeal plays them, options included.
 
+    The options listed at the end are given to "fairdeal play" as --option NAME=VALUE.
+
     \b
-    Example:
+    Examples:
       fairdeal rules snatch
+      fairdeal rules ecarte | less
     """
     reg = load_registry()
     g = reg.game(game)
@@ -102,7 +149,10 @@ def main() -> None:
 
 # The commands live in their own modules; importing them attaches them to the group.
 from . import logs as _logs  # noqa: E402, F401
+from . import netplay as _netplay  # noqa: E402, F401
 from . import play as _play  # noqa: E402, F401
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
+if __name__ == "__main__":  # pragma: no cover - run as a script: use the registered group
+    from fairdeal.cli.main import main as _main
+
+    _main()

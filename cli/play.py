@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,19 +19,21 @@ from fairdeal.net.driver import Agent
 from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
-from .main import cli, friendly_errors, load_registry
-from .outcome import result_object, summary_lines
+from .console import UI, run_interruptible
+from .main import cli, complete_game, complete_seat, friendly_errors, load_registry
+from .outcome import print_summary, result_object
 from .seats import bot_agent, default_name, parse_seats
 from .terminal import TerminalAgent
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--seat",
     "seats",
     multiple=True,
     metavar="KIND",
+    shell_complete=complete_seat,
     help="human, bot or bot:NAME; once per seat, in seat order (default: you and bots).",
 )
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game.")
@@ -45,8 +48,13 @@ from .terminal import TerminalAgent
     help="Write the game log here (default: your data directory).",
 )
 @click.option("--name", default=None, help="Your name at the table.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
-@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as one JSON object at the end (a human's game goes to stderr).",
+)
+@click.option("--ascii", is_flag=True, help="Plain text: cards as 7H, QS (C D H S), no colour.")
 @friendly_errors
 def play(
     game: str,
@@ -58,13 +66,19 @@ def play(
     as_json: bool,
     ascii: bool,
 ) -> None:
-    """Play GAME here, against bots: every seat runs the full protocol in this process.
+    """Play GAME here against bots: every seat runs the full protocol in this process.
+
+    You see the table, the recent actions and your moves, numbered: type a number,
+    the first words of a move ("play 7h") or a card in it ("7h"); "help" lists the
+    commands, "quit" resigns. At the end you get the result, the audit's verdict and
+    the path of the game's log (check it with "fairdeal verify").
 
     \b
     Examples:
+      fairdeal play ecarte                           you against the default bot
       fairdeal play spite-malice --seat human --seat bot
-      fairdeal play snatch --seat bot --seat bot:random --seat bot --json
       fairdeal play ecarte --seat human --seat bot --option target=7
+      fairdeal play snatch --seat bot --seat bot:random --seat bot --json
     """
     reg = load_registry()
     entry = reg.entry(game)
@@ -73,6 +87,7 @@ def play(
     config = g.config(len(kinds), dict(parse_assignments(options)))
     master: Rng = SeededRng(seed) if seed is not None else SystemRng()
 
+    ui = UI(ascii=ascii)
     identities: list[Identity] = []
     infos: list[SeatInfo] = []
     agents: list[Agent] = []
@@ -82,7 +97,8 @@ def play(
             ident = (
                 Identity.generate(master.fork(f"identity-{i}")) if seed is not None else load_identity()[0]
             )
-            human = TerminalAgent(ascii=ascii)
+            # With --json, stdout carries only the result: the game goes to stderr, no waiting line.
+            human = TerminalAgent(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
             agents.append(human)
             infos.append(SeatInfo(name or default_name(), ident.public_key, "human"))
         else:
@@ -107,13 +123,24 @@ def play(
         if human is not None and session.seat == watch:
             human.observe(session, events)
 
+    def interrupted() -> None:
+        if human is not None:
+            human.close(flush=False)
+        click.echo(f"\nfairdeal: stopped (Ctrl-C); the game did not finish. Its log so far: {path}", err=True)
+        sys.exit(130)
+
     try:
-        outcomes = trio.run(play_local, header, sessions, agents, observe)
+        outcomes = run_interruptible(
+            lambda: trio.run(play_local, header, sessions, agents, observe), interrupted
+        )
+        if human is not None:
+            human.show_end(outcomes[watch].session)
     finally:
         log.close()
+        if human is not None:
+            human.close()
     mine = outcomes[watch].session
     if as_json:
         click.echo(json.dumps(result_object(mine, [k.label for k in kinds], path)))
     else:
-        for line in summary_lines(mine, path):
-            click.echo(line)
+        print_summary(ui, mine, path, you=watch if human is not None else None)

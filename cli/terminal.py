@@ -1,98 +1,360 @@
-"""The terminal player: shows the table, lists the legal moves, reads the choice."""
+"""The person at this terminal: sees the table, finds a move, types it.
+
+:class:`TerminalAgent` is the agent of a human seat (``decide``) and the watcher of
+that seat's session (``observe``). It works for any seat of any session, local or over
+the network: the table is the game's own rendering plus a header, the recent actions
+and the numbered moves; while other seats act, :class:`~fairdeal.cli.console.StatusLine`
+says what the game waits for and their moves appear as they are made.
+
+What the player types is read by :func:`interpret`: a move's number, a command
+(``help``, ``moves``, ``table``, ``log``, ``rules``, ``quit``), the first words of a
+move (``draw``, ``play 7h``) or a card in it (``7h``, ``10♥``). Anything unclear gets a
+one-line answer naming the candidates; nothing is ever guessed.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-import click
 import trio
+from rich.text import Text
 
-from fairdeal.core.cards import Card
-from fairdeal.core.rules import FaceDown, Line, Move
+from fairdeal.core.rules import Move
 from fairdeal.core.session.session import Event, MoveMade, Session
 from fairdeal.net.driver import RESIGN
 
-HELP = """Type the number of a move, or:
-  help    this text
-  rules   the rules of the game
-  log     the last actions
-  table   show the table again
-  quit    resign the game (asks first)"""
+from .console import UI, LineSink, describe_waiting
+from .render import card_token, line_text, to_ascii
+
+__all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
+
+#: Each command and the words that call it (the whole reply must be one of them).
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "help": ("help", "h", "?"),
+    "moves": ("moves", "list"),
+    "table": ("table", "show"),
+    "log": ("log", "history"),
+    "rules": ("rules",),
+    "quit": ("quit", "q", "resign", "exit"),
+}
+_COMMAND_OF = {word: name for name, words in COMMANDS.items() for word in words}
+_WORD = re.compile(r"[^\s,;:()]+")
+RECENT_SHOWN = 8  # actions shown above the moves at most
+LOG_SHOWN = 30  # actions the log command shows at most
+_MOVES_PER_COLUMN = 9
 
 
-def line_text(line: Line, ascii: bool = False) -> str:
-    parts = []
-    for seg in line:
-        if isinstance(seg, Card):
-            parts.append(seg.text(ascii))
-        elif isinstance(seg, FaceDown):
-            parts.append("[?]" if seg.count == 1 else f"[?]x{seg.count}" if seg.count else "")
-        else:
-            parts.append(str(seg))
-    text = ""
-    for p in parts:
-        if text and not text.endswith((" ", "(")) and p and not p.startswith((" ", ",", ")", ":")):
-            text += " "
-        text += p
-    return text
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a typed line means: a move (``index`` into the moves), a command, or a problem.
+
+    ``kind`` is ``"move"``, ``"command"``, ``"empty"`` or ``"error"`` (``message`` says why,
+    in one line).
+    """
+
+    kind: str
+    index: int = -1
+    command: str = ""
+    message: str = ""
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-case words of ``text``, cards as keys (``7♥`` → ``7h``)."""
+    out = []
+    for word in _WORD.findall(text.lower()):
+        out.append(card_token(word) or word)
+    return out
+
+
+def _fits(typed: str, word: str) -> bool:
+    """Whether one typed word stands for one word of a description."""
+    if card_token(typed) is not None or typed.isdigit():
+        return typed == word  # cards and numbers exactly: "1" must not mean "10"
+    return word.startswith(typed)
+
+
+def _leading(typed: list[str], words: list[str]) -> bool:
+    return len(typed) <= len(words) and all(_fits(t, w) for t, w in zip(typed, words, strict=False))
+
+
+def _in_order(typed: list[str], words: list[str]) -> bool:
+    i = 0
+    for w in words:
+        if i < len(typed) and _fits(typed[i], w):
+            i += 1
+    return i == len(typed)
+
+
+def _candidates(raw: str, picks: list[int], descriptions: Sequence[str], width: int) -> str:
+    """One line naming the moves ``raw`` fits: their numbers, and where they differ if that fits."""
+    head = f"{raw!r} fits {len(picks)} moves: "
+    tail = " — type its number."
+    split = [descriptions[i].split() for i in picks]
+    same = 0
+    while all(len(w) > same + 1 for w in split) and len({w[same] for w in split}) == 1:
+        same += 1
+    keep = max(0, same - 1)  # one shared word for context: "…centre 1", "…centre 2"
+    parts = [f"{i + 1} {'…' if keep else ''}{' '.join(w[keep:])}" for i, w in zip(picks, split, strict=True)]
+    listed = " · ".join(parts)
+    if len(head) + len(listed) + len(tail) <= width:
+        return head + listed + tail
+    numbers = [str(i + 1) for i in picks]
+    if len(numbers) > 12:
+        numbers = [*numbers[:12], "…"]
+    return head + ", ".join(numbers) + tail
+
+
+def interpret(raw: str, descriptions: Sequence[str], width: int = 80) -> Reply:
+    """Read a typed line against the moves described by ``descriptions`` (numbered from 1).
+
+    Commands win when the line is exactly a command word. A move is found by number, by
+    its first words (``play 7h`` for ``play 7♥ onto centre 2``; a word may be shortened)
+    or, failing that, by words found in it in order (``7h``, ``7h centre 2``). Two or more
+    moves fitting is an error listing them.
+    """
+    text = raw.strip()
+    n = len(descriptions)
+    if not text:
+        return Reply("empty")
+    low = text.lower()
+    if low in _COMMAND_OF:
+        return Reply("command", command=_COMMAND_OF[low])
+    if low.isdigit():
+        k = int(low)
+        if 1 <= k <= n:
+            return Reply("move", index=k - 1)
+        return Reply("error", message=f"There is no move {k}: type a number from 1 to {n}, or help.")
+    typed = _tokens(text)
+    words = [_tokens(d) for d in descriptions]
+    for test in (_leading, _in_order):
+        picks = [i for i, w in enumerate(words) if test(typed, w)]
+        if len(picks) == 1:
+            return Reply("move", index=picks[0])
+        if picks:
+            return Reply("error", message=_candidates(text, picks, descriptions, width))
+    cards = [t for t in typed if card_token(t) is not None]
+    if cards and len(cards) == len(typed):
+        return Reply("error", message=f"No move with {text}: type a number from 1 to {n}, or help.")
+    return Reply(
+        "error",
+        message=f"{text!r} is not a move or a command: type a number from 1 to {n}, or help.",
+    )
+
+
+def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
+    """The ``help`` answer, with examples taken from the moves on offer."""
+    example = ""
+    for d in descriptions:
+        words = d.split()
+        if len(words) >= 2 and card_token(words[1].rstrip(",:")):
+            example = f"{words[0]} {card_token(words[1].rstrip(',:'))}"
+            break
+    if not example and descriptions:
+        example = descriptions[0].split()[0]
+    lines = [
+        f"Type the number of a move (1 to {len(descriptions)}), or its first words"
+        + (f' ("{example}")' if example else "")
+        + ', or a card in it ("7h", "10s").',
+        "Commands:",
+        "  help    this text",
+        "  moves   list your moves again",
+        "  table   show the table again",
+        "  log     what happened lately",
+        f"  rules   the rules of {game_title}",
+        "  quit    resign this game (asks first; the log records it)",
+        "End of input (Ctrl-D) resigns at once; Ctrl-C stops the program.",
+    ]
+    return lines
 
 
 class TerminalAgent:
-    """A person at this terminal, deciding for one seat."""
+    """A person at this terminal, deciding for one seat and watching its session.
+
+    ``decide(session, moves)`` returns the chosen move, or None to resign (``quit``
+    confirmed, or the end of input). ``observe(session, events)`` must be called with
+    the seat's events as they are accepted. ``ask`` reads one line after a prompt and
+    raises EOFError at the end of input (default: the console's).
+    """
 
     def __init__(
-        self, ascii: bool = False, echo: Callable[[str], None] = click.echo, ask: Callable[[str], str] = input
+        self,
+        ui: UI | None = None,
+        *,
+        ascii: bool = False,
+        ask: Callable[[str], str] | None = None,
+        echo: Callable[[str], None] | None = None,
     ) -> None:
-        self.ascii = ascii
-        self.echo = echo
-        self.ask = ask
-        self.recent: deque[str] = deque(maxlen=12)
+        if ui is None:
+            # ``echo`` (one call a line, plain text) is kept for callers that predate UI.
+            ui = UI(ascii=ascii) if echo is None else UI(ascii=ascii, file=LineSink(echo), status=False)
+        self.ui = ui
+        self.ascii = self.ui.ascii
+        self.ask = ask if ask is not None else self.ui.ask
+        self.recent: deque[str] = deque(maxlen=200)
+        self._shown_table = False
 
+    # -- watching ----------------------------------------------------------------------------------
     def observe(self, session: Session, events: Sequence[Event]) -> None:
+        """Note the moves made and update what the game waits for."""
         for ev in events:
             if isinstance(ev, MoveMade):
                 self.recent.append(ev.text)
-                if ev.seat != session.seat:
-                    self.echo(f"  {ev.text}")
-
-    def show_table(self, session: Session) -> None:
-        view = session.view()
-        if view is None:
+                self.ui.status.news(self._action(ev.text))
+        if session.finished:
+            self.ui.status.wait(None)
             return
-        self.echo("")
-        for line in session.game.render(view, session.seat):
-            self.echo(line_text(line, self.ascii))
+        w = session.waiting()
+        mine = w is not None and w.decision and w.seat == session.seat
+        self.ui.status.wait(None if mine else describe_waiting(session))
+
+    def show_end(self, session: Session) -> None:
+        """The table as the game ended, if moves were made since it was last shown (a resignation
+        changes nothing on the table). Call when the session is finished."""
+        self.ui.status.wait(None)
+        if self.ui.status.pending:
+            self.show_table(session)
+
+    def close(self, *, flush: bool = True) -> None:
+        """Stop the waiting line; print the news not shown yet (call at the end of a game)."""
+        self.ui.status.wait(None)
+        items = self.ui.status.unseen()
+        if items and flush:
+            self.ui.print(*items, indent=2)
+        self.ui.close()
+
+    def _action(self, text: str) -> Text:
+        return self.ui.text(text)
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def _seats_lines(self, session: Session) -> list[Text]:
+        """``seat 0 Ann (you) · seat 1 Bob``, broken between seats (never inside a name) to fit."""
+        ui = self.ui
+        rows: list[Text] = [Text()]
+        for i, s in enumerate(session.header.seats):
+            you = " (you)" if i == session.seat else ""
+            seat = ui.text(f"seat {i} ", "dim") + ui.text(f"{s.name}{you}", "bold" if you else "")
+            dot = ui.text(" · ", "dim")
+            if rows[-1].plain and len(rows[-1].plain) + len(dot.plain) + len(seat.plain) > ui.width:
+                rows.append(Text())
+            if rows[-1].plain:
+                rows[-1].append_text(dot)
+            rows[-1].append_text(seat)
+        return rows
+
+    def _turn(self, session: Session) -> str:
+        w = session.waiting()
+        if w is None:
+            return "game over"
+        if w.decision:
+            return "your turn" if w.seat == session.seat else f"{session.name(w.seat)} to move"
+        return ""
+
+    def show_table(self, session: Session, *, news: bool = True) -> None:
+        """The header, the game's table as this seat sees it, then the recent actions."""
+        view = session.view()
+        ui = self.ui
+        ui.blank()
+        title = session.game.title
+        turn = self._turn(session)
+        ui.rule(f"{title} — {turn}" if turn else title)
+        ui.print(*self._seats_lines(session))
+        if view is not None:
+            for line in session.game.render(view, session.seat):
+                ui.line(line, indent=2)
+        if not news:
+            return
+        unseen = ui.status.unseen()
+        if unseen:
+            ui.print(ui.text("Since your last move:" if self._shown_table else "So far:", "dim"))
+            if len(unseen) > RECENT_SHOWN:
+                ui.print(ui.text(f"… {len(unseen) - RECENT_SHOWN} earlier (type log)", "dim"), indent=2)
+            ui.print(*unseen[-RECENT_SHOWN:], indent=2)
+        self._shown_table = True
+
+    def show_moves(self, session: Session, descriptions: Sequence[str]) -> None:
+        """The legal moves, numbered; in two columns when there are many short ones."""
+        ui = self.ui
+        ui.print(ui.text("Your moves:", "bold"))
+        items = [ui.text(f"{i:>2}. {d}") for i, d in enumerate(descriptions, 1)]
+        col = max(len(t.plain) for t in items) + 4
+        if len(items) > _MOVES_PER_COLUMN and 1 + 2 * col <= ui.width:
+            rows = (len(items) + 1) // 2
+            lines = []
+            for r in range(rows):
+                row = items[r].copy()
+                if r + rows < len(items):
+                    row.append(" " * (col - len(row.plain)))
+                    row.append_text(items[r + rows])
+                lines.append(row)
+            ui.print(*lines, indent=1)
+        else:
+            ui.print(*items, indent=1, hang=4)
+
+    def show_log(self) -> None:
+        items = list(self.recent)[-LOG_SHOWN:]
+        if not items:
+            self.ui.say("Nothing has happened yet.")
+            return
+        self.ui.print(self.ui.text("Recent actions, oldest first:", "dim"))
+        self.ui.print(*(self._action(t) for t in items), indent=2)
+
+    # -- deciding ----------------------------------------------------------------------------------
+    async def _read(self, prompt: str) -> str:
+        return await trio.to_thread.run_sync(self.ask, prompt, abandon_on_cancel=True)
 
     async def decide(self, session: Session, moves: list[Move]) -> Move | None:
+        """Show the table and the moves; read until a move (or a confirmed quit)."""
         assert session.seat is not None
+        self.ui.status.wait(None)
         view = session.view()
         assert view is not None
+        descriptions = [session.game.describe(view, session.seat, m) for m in moves]
+        if self.ascii:
+            descriptions = [to_ascii(d) for d in descriptions]
         self.show_table(session)
-        self.echo("Your moves:")
-        for i, m in enumerate(moves, 1):
-            self.echo(f"  {i:>2}. {session.game.describe(view, session.seat, m)}")
+        self.show_moves(session, descriptions)
+        prompt = f"Your move (1-{len(moves)}, or help): " if len(moves) > 1 else "Your move (1, or help): "
         while True:
             try:
-                raw = await trio.to_thread.run_sync(self.ask, "Your move: ", abandon_on_cancel=True)
+                raw = await self._read(prompt)
             except EOFError:
+                self.ui.blank()
+                self.ui.say("End of input: you resign this game.")
                 return RESIGN
-            text = raw.strip().lower()
-            if text.isdigit() and 1 <= int(text) <= len(moves):
-                return moves[int(text) - 1]
-            if text in ("help", "h", "?"):
-                self.echo(HELP)
-            elif text == "rules":
-                self.echo(session.game.rules_text())
-            elif text == "log":
-                self.echo("\n".join(self.recent) or "Nothing has happened yet.")
-            elif text == "table":
-                self.show_table(session)
-            elif text in ("quit", "q", "resign"):
-                answer = await trio.to_thread.run_sync(
-                    self.ask, "Resign this game? [y/N] ", abandon_on_cancel=True
-                )
-                if answer.strip().lower() in ("y", "yes"):
-                    return RESIGN
-            elif text:
-                self.echo(f"Type a number from 1 to {len(moves)}, or help.")
+            reply = interpret(raw, descriptions, self.ui.width)
+            if reply.kind == "move":
+                return moves[reply.index]
+            if reply.kind == "error":
+                self.ui.say(reply.message, "yellow")
+            elif reply.kind == "command":
+                if reply.command == "quit":
+                    if await self._confirm_quit():
+                        return RESIGN
+                    self.ui.say("Not resigning; the game goes on.")
+                else:
+                    self._command(reply.command, session, descriptions)
+
+    async def _confirm_quit(self) -> bool:
+        try:
+            answer = await self._read("Resign this game? The log records it. [y/N] ")
+        except EOFError:
+            return True
+        return answer.strip().lower() in ("y", "yes")
+
+    def _command(self, command: str, session: Session, descriptions: Sequence[str]) -> None:
+        ui = self.ui
+        if command == "help":
+            for line in help_text(session.game.title, descriptions):
+                ui.say(line)
+        elif command == "rules":
+            ui.say(session.game.rules_text().rstrip())
+        elif command == "log":
+            self.show_log()
+        elif command == "table":
+            self.show_table(session, news=False)
+            self.show_moves(session, descriptions)
+        elif command == "moves":
+            self.show_moves(session, descriptions)

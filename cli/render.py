@@ -1,0 +1,145 @@
+"""Rendered lines (text, cards, face-down cards) as rich ``Text`` or as plain text.
+
+A game draws its table as lines of segments (:data:`fairdeal.core.rules.Line`): strings,
+:class:`~fairdeal.core.cards.Card` and :class:`~fairdeal.core.rules.FaceDown`. This module
+turns them into something a terminal shows: red and black cards with suit symbols, or
+plain text (``--ascii`` also writes suits as C D H S). Card names inside plain strings
+(``"Bob played 7♥"``) are coloured the same way, so descriptions and narrations match
+the table. Nothing here writes to the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from fairdeal.core.cards import SUITS, Card, rank_text
+from fairdeal.core.rules import FaceDown, Line
+
+RED = "bold red"
+BLACK = "bold"
+FACE_DOWN = "cyan"
+
+_SYMBOL_TO_LETTER = {s.symbol: s.value for s in SUITS}
+#: Suit symbols to letters, and the typography fairdeal's own words use to plain ASCII.
+_ASCII_TABLE = str.maketrans(
+    {**_SYMBOL_TO_LETTER, "—": "-", "·": "|", "…": "...", "×": "x", "✔": "OK", "✘": "!!"}
+)
+_RED_SYMBOLS = frozenset(s.symbol for s in SUITS if s.red)
+#: A card written with a suit symbol (``10♥``, ``Q♠``), or a lone suit symbol (``trump ♦``).
+_CARD_IN_TEXT = re.compile(r"(?<![\w])(?:10|[2-9AJQK])[♣♦♥♠]|[♣♦♥♠]")
+#: A card as a player might type or a description might show it: ``7h``, ``10♥``, ``QS``.
+_CARD_TOKEN = re.compile(r"^(10|[2-9ajqk])([cdhs♣♦♥♠])$", re.IGNORECASE)
+
+
+def to_ascii(text: str) -> str:
+    """``text`` in ASCII: suit symbols as letters (``7♥`` → ``7H``), plain dashes and dots,
+    accents dropped (``Écarté`` → ``Ecarte``), anything else as ``?``."""
+    text = text.translate(_ASCII_TABLE)
+    if text.isascii():
+        return text
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return bare.encode("ascii", "replace").decode("ascii")
+
+
+def card_text(card: Card, ascii: bool = False) -> Text:
+    """One card, coloured by suit (no colour in ASCII)."""
+    if ascii:
+        return Text(card.text(True))
+    return Text(card.text(), style=RED if card.suit.red else BLACK)
+
+
+def face_down_text(count: int, ascii: bool = False) -> str:
+    """``[?]`` for one face-down card, ``[?]×4`` (``[?]x4``) for several, nothing for none."""
+    if count <= 0:
+        return ""
+    if count == 1:
+        return "[?]"
+    return f"[?]{'x' if ascii else '×'}{count}"
+
+
+def styled(text: str, ascii: bool = False, style: str = "") -> Text:
+    """Plain words as ``Text``, with the cards and suit symbols in them coloured.
+
+    In ASCII the symbols become letters and nothing is coloured.
+    """
+    if ascii:
+        return Text(to_ascii(text), style=style)
+    out = Text(style=style)
+    pos = 0
+    for m in _CARD_IN_TEXT.finditer(text):
+        out.append(text[pos : m.start()])
+        symbol = m.group()[-1]
+        out.append(m.group(), style=RED if symbol in _RED_SYMBOLS else BLACK)
+        pos = m.end()
+    out.append(text[pos:])
+    return out
+
+
+def _parts(line: Line, ascii: bool) -> list[Text]:
+    parts: list[Text] = []
+    for seg in line:
+        if isinstance(seg, Card):
+            parts.append(card_text(seg, ascii))
+        elif isinstance(seg, FaceDown):
+            parts.append(Text(face_down_text(seg.count, ascii), style="" if ascii else FACE_DOWN))
+        else:
+            parts.append(styled(str(seg), ascii))
+    return parts
+
+
+def line_rich(line: Line, ascii: bool = False) -> Text:
+    """One rendered line as ``Text``: segments joined by a space where they do not touch."""
+    out = Text()
+    for part in _parts(line, ascii):
+        p = part.plain
+        if not p:
+            continue
+        if out.plain and not out.plain.endswith((" ", "(")) and not p.startswith((" ", ",", ")", ":")):
+            out.append(" ")
+        out.append_text(part)
+    return out
+
+
+def line_text(line: Line, ascii: bool = False) -> str:
+    """One rendered line as plain text (no colour): ``Your hand: 9♣ 8♣ 7♣``."""
+    return line_rich(line, ascii).plain
+
+
+def lines_text(lines: Iterable[Line], ascii: bool = False) -> list[str]:
+    """Every line of a rendering as plain text."""
+    return [line_text(line, ascii) for line in lines]
+
+
+def card_token(word: str) -> str | None:
+    """``word`` as a card key (``7h``, ``10s``, ``qd``) if it names a card, else None.
+
+    Accepts what a player types (``7h``, ``10H``, ``q♠``) and what descriptions show
+    (``7♥``); the key ignores case and writing.
+    """
+    m = _CARD_TOKEN.match(word)
+    if m is None:
+        return None
+    rank, suit = str(m.group(1)).lower(), str(m.group(2))
+    return rank + _SYMBOL_TO_LETTER.get(suit, suit).lower()
+
+
+def card_key(card: Card) -> str:
+    """The key :func:`card_token` gives for ``card``."""
+    return (rank_text(card.rank) + card.suit.value).lower()
+
+
+__all__ = [
+    "card_key",
+    "card_text",
+    "card_token",
+    "face_down_text",
+    "line_rich",
+    "line_text",
+    "lines_text",
+    "styled",
+    "to_ascii",
+]
