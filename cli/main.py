@@ -16,7 +16,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def friendly_errors(func: F) -> F:
-    """Turn fairdeal's own errors into one line on stderr and exit status 2 — never a traceback."""
+    """Turn fairdeal's own errors into one line on stderr and exit status 2 — never a traceback.
+
+    An error may carry a ``hint`` attribute: what to do about it, printed on a second line.
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -24,6 +27,9 @@ def friendly_errors(func: F) -> F:
             return func(*args, **kwargs)
         except FairdealError as exc:
             click.echo(f"fairdeal: {exc}", err=True)
+            hint = getattr(exc, "hint", "")
+            if hint:
+                click.echo(f"  {hint}", err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]

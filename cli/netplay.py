@@ -24,8 +24,9 @@ from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
+from .console import UI, describe_waiting
 from .main import cli, friendly_errors, load_registry
-from .outcome import result_object, summary_lines
+from .outcome import print_summary, result_object
 from .seats import SeatKind, bot_agent, default_name, parse_seat
 from .terminal import TerminalAgent
 
@@ -50,17 +51,19 @@ def _waiting(lobby: wire.Lobby) -> str:
 class TerminalNetObserver(NetObserver):
     """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent."""
 
-    def __init__(self, say: Say, human: TerminalAgent | None = None, invite_file: Path | None = None) -> None:
-        self.say = say
+    def __init__(self, ui: UI, human: TerminalAgent | None = None, invite_file: Path | None = None) -> None:
+        self.ui = ui
+        self.say: Say = ui.say
         self.human = human
         self.invite_file = invite_file
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        if self.invite_file is not None:
-            _write_atomically(self.invite_file, code + "\n")
         self.say(f"Listening on {', '.join(bound)}.")
         self.say("Invite code (give it to the other players; they type  fairdeal join CODE):")
-        self.say(f"  {code}")
+        self.ui.say(f"  {code}", "bold", wrap=False)
+        if self.invite_file is not None:
+            _write_atomically(self.invite_file, code + "\n")
+            self.ui.say(f"  (also written to {self.invite_file})", wrap=False)
         self.say(f"It sends them to {invite.address} and proves this host is {invite.fingerprint}.")
 
     def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
@@ -75,10 +78,10 @@ class TerminalNetObserver(NetObserver):
         self.say(_waiting(lobby))
 
     def rejected(self, address: str, reason: str) -> None:
-        self.say(f"Dropped a connection from {address}: {reason}.")
+        self.ui.say(f"Dropped a connection from {address}: {reason}.", wrap=False)  # one line, greppable
 
     def connected(self, invite: Invite) -> None:
-        self.say(f"Connected to {invite.address}: the host is {invite.fingerprint}, as the invite says.")
+        self.say(f"Connected: the host is {invite.fingerprint}, as the invite says.")
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
@@ -102,6 +105,8 @@ class TerminalNetObserver(NetObserver):
     def events(self, session: Session, events: Sequence[Event]) -> None:
         if self.human is not None:
             self.human.observe(session, events)
+        else:  # a lent bot: show what the game waits for, when it waits long enough to matter
+            self.ui.status.wait(None if session.finished else describe_waiting(session))
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -137,18 +142,57 @@ class _Log:
         raise ConfigError(f"cannot create a log file next to {path}")
 
 
-def _finish(outcome: NetOutcome, log: _Log, as_json: bool, say: Say) -> None:
+def _finish(outcome: NetOutcome, log: _Log, as_json: bool, ui: UI, human: TerminalAgent | None) -> None:
     session = outcome.session
+    if human is not None:
+        human.show_end(session)
+        human.close()
+    ui.status.wait(None)
     if as_json:
         kinds = [s.kind for s in session.header.seats]
         click.echo(json.dumps(result_object(session, kinds, log.path)))
     else:
         if outcome.error and session.aborted is None:
-            say(f"The game ended early: {outcome.error}.")
-        for line in summary_lines(session, log.path):
-            say(line)
+            ui.say(f"The game ended early: {outcome.error}.", "bold")
+            ui.say("It cannot go on without that player; the log below keeps every move made so far.")
+        print_summary(ui, session, log.path, you=session.seat if human is not None else None)
     ok = session.finished and session.aborted is None and outcome.error is None
     sys.exit(0 if ok else 1)
+
+
+#: What to do about the errors a person meets when joining or hosting (matched in order).
+_HINTS = (
+    (
+        "host identity does not match the invite",
+        "The computer at that address is not the host who made the code. Ask your host for a fresh "
+        "code and compare fingerprints (the host's `fairdeal id`).",
+    ),
+    (
+        "connection refused",
+        "Nobody is listening there: check that the host is still waiting in `fairdeal host` and that "
+        "you have the newest code it printed.",
+    ),
+    (
+        "could not connect",
+        "Check the address and port, and that no firewall blocks the host's port (behind a router the "
+        "host may need --advertise with an address you can reach).",
+    ),
+    ("did not send", "The host is not answering: check that it is still running, then join again."),
+    ("closed the connection", "The host went away before the game began: ask it to host again."),
+    ("lost the connection", "The connection dropped: ask the host to host again."),
+    ("refused", "Ask the host for the code of the game it is hosting now."),
+    ("invite code", "Copy the whole code again from the host: it starts with fd1:."),
+    ("cannot listen", "Choose another --port (or 0 for any free one), or another --bind address."),
+)
+
+
+def _with_hint(exc: FairdealError) -> FairdealError:
+    text = str(exc).lower()
+    for needle, hint in _HINTS:
+        if needle in text:
+            exc.hint = hint  # type: ignore[attr-defined]
+            break
+    return exc
 
 
 def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> NetOutcome:
@@ -163,8 +207,10 @@ def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> N
             while isinstance(ours, BaseExceptionGroup):
                 ours = ours.exceptions[0]
             if ours is not None:
-                raise ours from None  # one line on stderr (friendly_errors), not a traceback
+                raise _with_hint(ours) from None  # one line on stderr (friendly_errors), no traceback
             raise
+    except FairdealError as exc:
+        raise _with_hint(exc) from None
     say("Interrupted: you left the game.")
     sys.exit(130)
 
@@ -287,8 +333,9 @@ def host(
         raise ConfigError(f"--advertise {advertise!r} is not an address or host name")
     master: Rng | None = SeededRng(seed) if seed is not None else None
     identity = load_identity()[0]
-    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ascii, as_json)
-    say = _sayer(as_json)
+    ui = _ui(ascii, as_json)
+    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui)
+    say = ui.say
     log = _Log(log_path)
     plan = HostPlan(
         game=g,
@@ -311,9 +358,9 @@ def host(
         open_log=log.open,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
-    observer = TerminalNetObserver(say, human, invite_file)
+    observer = TerminalNetObserver(ui, human, invite_file)
     outcome = _run(say, host_game, plan, observer)
-    _finish(outcome, log, as_json, say)
+    _finish(outcome, log, as_json, ui, human)
 
 
 def _valid_host(text: str) -> bool:
@@ -322,11 +369,9 @@ def _valid_host(text: str) -> bool:
     return valid_host(text)
 
 
-def _sayer(as_json: bool) -> Say:
-    def say(text: str) -> None:
-        click.echo(text, err=as_json)
-
-    return say
+def _ui(ascii: bool, as_json: bool) -> UI:
+    """The terminal UI; with --json, stdout carries only the result and the rest goes to stderr."""
+    return UI(ascii=ascii, file=sys.stderr if as_json else None)
 
 
 def _seat_agent(
@@ -336,12 +381,11 @@ def _seat_agent(
     game: str,
     reg: object,
     master: Rng | None,
-    ascii: bool,
-    as_json: bool,
+    ui: UI,
 ) -> tuple[Agent, TerminalAgent | None, str]:
     """The agent of this process's seat, the terminal agent if human, and the seat's name."""
     if kind.human:
-        human = TerminalAgent(ascii=ascii, echo=_sayer(as_json))
+        human = TerminalAgent(ui)
         return human, human, _clean_name(name or default_name())
     agent = bot_agent(kind, game, reg, master.fork(f"bot-{seat}") if master else None)  # type: ignore[arg-type]
     return agent, None, _clean_name(name or f"Bot {seat} ({kind.bot})")
@@ -408,16 +452,20 @@ def join(
       fairdeal join fd1:aeaqaab7...
       fairdeal join fd1:aeaqaab7... --seat bot --json
     """
-    invite = decode_invite(code)
+    try:
+        invite = decode_invite(code)
+    except FairdealError as exc:
+        raise _with_hint(exc) from None
     if not wire.valid_kind(seat.strip()):
         raise ConfigError(f"a seat is human, bot or bot:NAME, not {seat!r}")
     reg = load_registry()
     master: Rng | None = SeededRng(seed) if seed is not None else None
-    say = _sayer(as_json)
+    ui = _ui(ascii, as_json)
+    say = ui.say
     log = _Log(log_path)
     human_seat = seat.strip() == "human"
     identity = load_identity()[0] if human_seat else Identity.generate()
-    observer = TerminalNetObserver(say)
+    observer = TerminalNetObserver(ui)
 
     def prepare(welcome: wire.Welcome) -> Prepared:
         if welcome.game not in reg.games:
@@ -429,9 +477,7 @@ def join(
         if entry.version != welcome.version:
             say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
         kind = parse_seat(seat, welcome.game, reg)
-        agent, human, seat_name = _seat_agent(
-            kind, welcome.seat, name, welcome.game, reg, master, ascii, as_json
-        )
+        agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui)
         observer.human = human
         return Prepared(entry.game, agent, seat_name, kind.label)
 
@@ -445,4 +491,4 @@ def join(
     )
     say(f"Joining the game at {invite.address} ...")
     outcome = _run(say, join_game, plan, observer)
-    _finish(outcome, log, as_json, say)
+    _finish(outcome, log, as_json, ui, observer.human)

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import trio
 
+from fairdeal.core.errors import ConfigError
 from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng, SystemRng
@@ -80,6 +81,8 @@ def play(
       fairdeal play ecarte --seat human --seat bot --option target=7
       fairdeal play snatch --seat bot --seat bot:random --seat bot --json
     """
+    if log_path is not None and log_path.exists():
+        raise ConfigError(f"the log file {log_path} exists already; choose another --log")
     reg = load_registry()
     entry = reg.entry(game)
     g = entry.game
