@@ -64,6 +64,14 @@ def test_play_prints_the_log_path_and_how_to_check_it(with_example: None, tmp_pa
     assert str(logs[0]) in res.output and "fairdeal verify" in res.output
 
 
+def test_an_existing_log_is_never_overwritten(with_example: None, tmp_path: Path) -> None:
+    log = tmp_path / "taken.fdlog"
+    log.write_bytes(b"precious")
+    res = CliRunner().invoke(cli, ["play", "ecarte", "--seat", "bot", "--seat", "bot", "--log", str(log)])
+    assert res.exit_code == 2 and "exists already" in res.output and "Traceback" not in res.output
+    assert log.read_bytes() == b"precious"
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
@@ -76,14 +84,6 @@ def test_play_prints_the_log_path_and_how_to_check_it(with_example: None, tmp_pa
         (["play", "ecarte", "--seat", "bot", "--seat", "bot", "--seat", "bot"], "for 2 players, not 3"),
     ],
 )
-def test_an_existing_log_is_never_overwritten(with_example: None, tmp_path: Path) -> None:
-    log = tmp_path / "taken.fdlog"
-    log.write_bytes(b"precious")
-    res = CliRunner().invoke(cli, ["play", "ecarte", "--seat", "bot", "--seat", "bot", "--log", str(log)])
-    assert res.exit_code == 2 and "exists already" in res.output and "Traceback" not in res.output
-    assert log.read_bytes() == b"precious"
-
-
 def test_bad_input_is_one_line_and_exit_2(with_example: None, argv: list[str], needle: str) -> None:
     res = CliRunner().invoke(cli, argv)
     assert res.exit_code == 2
