@@ -120,7 +120,7 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
                 "Turn-up: ",
                 turnup,
                 f"  trump {turnup.suit.symbol} {turnup.suit.word}",
-                f"  talon {t.size(TALON)} cards",
+                f"  talon {_count(t.size(TALON))}",
             )
         )
     trick = [c for c in t.cards(TRICK) if c is not None]
@@ -145,7 +145,7 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
             line.append(FaceDown(hidden))
         line.extend(shown)
         if p != viewer:
-            line.append(f"  {len(cards)} cards")
+            line.append(f"  {_count(len(cards))}")
         if state.announced == p:
             line.append("  (announced the King of trumps)")
         lines.append(tuple(line))
@@ -153,3 +153,7 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
     if status:
         lines.append((status,))
     return lines
+
+
+def _count(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"

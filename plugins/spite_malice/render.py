@@ -11,24 +11,33 @@ from .layout import CENTRE_INDEX, CENTRES, COMPLETE, PLAYERS, SIDE_INDEX, SIDES,
 from .state import Phase, SpiteState
 
 
-def _source(state: SpiteState, token: int, owner: str) -> str:
-    """Where a played card comes from, e.g. ``from your hand``."""
+def _source(state: SpiteState, token: int, owner: str | None) -> str:
+    """Where a played card comes from: ``from your hand`` (or ``from hand`` when ``owner`` is None)."""
     zone = state.table.zone_of(token) or ""
+    whose = f"{owner} " if owner else ""
     if zone.startswith("payoff"):
-        return f"from {owner} payoff pile"
+        return f"from {whose}payoff pile" if owner else "from payoff"
     if zone in SIDE_INDEX:
-        return f"from {owner} side stack {SIDE_INDEX[zone][1] + 1}"
-    return f"from {owner} hand"
+        return (
+            f"from {whose}side stack {SIDE_INDEX[zone][1] + 1}"
+            if owner
+            else f"from side {SIDE_INDEX[zone][1] + 1}"
+        )
+    return f"from {whose}hand"
 
 
-def _play_words(state: SpiteState, move: Move, owner: str) -> tuple[str, str]:
-    """(card text, the rest) of a play, e.g. ``K♠``, ``from your hand onto centre 2 as a 7``."""
+def _play_words(state: SpiteState, move: Move, owner: str | None) -> tuple[str, str]:
+    """(card text, the rest) of a play, e.g. ``K♠``, ``from their hand onto centre 2 as a 7``.
+
+    ``owner`` None gives the short form for the move list: ``from hand to centre 2 as a 7``.
+    """
     t = state.table
     token, dest = int(move.args[0]), str(move.args[1])
     card = t.card(token)
     text = card.text() if card is not None else "a card"
     value = t.size(dest) + 1
-    rest = f"{_source(state, token, owner)} onto centre {CENTRE_INDEX.get(dest, 0) + 1}"
+    onto = "onto" if owner else "to"
+    rest = f"{_source(state, token, owner)} {onto} centre {CENTRE_INDEX.get(dest, 0) + 1}"
     if card is not None and card.rank == KING:
         rest += f" as {_article(value)}"
     if value == COMPLETE:
@@ -45,14 +54,14 @@ def _article(rank: int) -> str:
 
 
 def describe(state: SpiteState, player: int, move: Move) -> str:
-    """The move in words for the player choosing it."""
+    """The move in words for the player choosing it, short enough for two columns of moves."""
     if move.action == "play":
-        text, rest = _play_words(state, move, "your")
+        text, rest = _play_words(state, move, None)
         return f"play {text} {rest}"
     card = state.table.card(int(move.args[0]))
     text = card.text() if card is not None else "a card"
     where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
-    return f"put {text} on side stack {where} (ends your turn)"
+    return f"end turn: {text} on side {where}"
 
 
 def narrate(state: SpiteState, player: int, move: Move, name: str) -> str:

@@ -206,13 +206,13 @@ def test_describe_and_narrate() -> None:
     s = _table_state()
     t = s.table
     king = Move("play", (t.tokens(hand(0))[0], CENTRES[0]))  # 9♣ does not fit; words only
-    assert GAME.describe(s, 0, king) == "play 9♣ from your hand onto centre 1"
+    assert GAME.describe(s, 0, king) == "play 9♣ from hand to centre 1"
     pay = Move("play", (t.top(payoff(0)) or -1, CENTRES[1]))
-    assert GAME.describe(s, 0, pay) == "play 3♠ from your payoff pile onto centre 2"
+    assert GAME.describe(s, 0, pay) == "play 3♠ from payoff to centre 2"
     side = Move("play", (t.top(SIDES[0][0]) or -1, CENTRES[1]))
     assert GAME.narrate(s, 0, side, "Ann") == "Ann played 6♠ from their side stack 1 onto centre 2"
     discard = Move("discard", (t.tokens(hand(0))[1], SIDES[0][3]))
-    assert GAME.describe(s, 0, discard) == "put 7♦ on side stack 4 (ends your turn)"
+    assert GAME.describe(s, 0, discard) == "end turn: 7♦ on side 4"
     assert GAME.narrate(s, 0, discard, "Ann") == "Ann put 7♦ on side stack 4 and ended the turn"
 
 
