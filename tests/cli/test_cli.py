@@ -121,15 +121,16 @@ def test_missing_log() -> None:
 def test_play_bots_json(tmp_path: Path) -> None:
     log = tmp_path / "g.fdlog"
     result = run(
-        "play", "crazy-eights", "--seat", "bot", "--seat", "bot", "--seed", "3", "--json", "--log", str(log)
-    )
+        "play", "ecarte", "--seat", "bot", "--seat", "bot", "--seed", "3", "--option", "target=2", "--json",
+        "--log", str(log),
+    )  # fmt: skip
     assert result.exit_code == 0
     obj = json.loads(result.output)  # stdout is exactly one JSON object
     assert set(obj) == {
         "game", "seats", "names", "winner", "scores", "reason", "standing",
         "verdict", "findings", "aborted", "log",
     }  # fmt: skip
-    assert obj["game"] == "crazy-eights"
+    assert obj["game"] == "ecarte"
     assert obj["verdict"] == "fair" and obj["findings"] == [] and obj["aborted"] is None
     assert obj["log"] == str(log) and log.exists()
 

@@ -109,7 +109,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
 
 def test_no_color_terminal_gets_plain_text(tmp_path: Path) -> None:
     log = tmp_path / "nc.fdlog"
-    child = spawn(tmp_path, "play", "crazy-eights", "--seat", "human", "--seat", "bot", "--seed", "2",
+    child = spawn(tmp_path, "play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "2",
                   "--log", str(log), no_color=True)  # fmt: skip
     try:
         child.expect(PROMPT)
