@@ -23,8 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import msgpack
-
+from fairdeal.core._msgpack import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
 
@@ -199,7 +198,7 @@ def _fields(msg: Message) -> dict[str, Any]:
 def encode(msg: Message) -> bytes:
     """The bytes of ``msg``; checked as the receiver will check them (LocalProtocolError if wrong)."""
     body = {"type": _TAGS[type(msg)], **_fields(msg)}
-    data: bytes = msgpack.packb(body, use_bin_type=True)
+    data = pack(body)
     try:
         decoded = decode(data)
     except RemoteProtocolError as exc:
@@ -254,22 +253,15 @@ class _Check:
 
 
 def _unpack(data: bytes, peer: str | None) -> Any:
-    try:
-        return msgpack.unpackb(
-            data,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            max_str_len=MAX_CONTROL,
-            max_bin_len=MAX_MESSAGE,
-            max_array_len=256,
-            max_map_len=MAX_OPTIONS + 8,
-            max_ext_len=0,
-        )
-    except Exception as exc:  # msgpack raises many unrelated types on garbage
-        raise RemoteProtocolError(
-            f"malformed message (not msgpack: {type(exc).__name__})", peer=peer
-        ) from None
+    return strict_unpack(
+        data,
+        max_bytes=MAX_MESSAGE,
+        max_str=MAX_CONTROL,
+        max_bin=MAX_MESSAGE,
+        max_array=256,
+        max_map=MAX_OPTIONS + 8,
+        peer=peer,
+    )
 
 
 _FIELDS: Final[dict[str, frozenset[str]]] = {

@@ -12,8 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
+from .._msgpack import pack, strict_unpack
 from ..errors import RemoteProtocolError
 from ..identity import Identity, verify_signature
 
@@ -27,28 +26,18 @@ _SIGN_TAG = b"fairdeal/envelope/v1\x00"
 _HASH_TAG = b"fairdeal/entry/v1\x00"
 
 
-def pack(obj: Any) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
-
-
 def unpack(data: bytes, *, who: int | None = None, peer: str | None = None) -> Any:
-    """Strict msgpack decoding: one object, bytes kept as bytes, bounded sizes."""
-    if len(data) > MAX_ENVELOPE_BYTES:
-        raise RemoteProtocolError(f"message of {len(data)} bytes is over the limit", seat=who, peer=peer)
-    try:
-        return msgpack.unpackb(
-            data,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            max_str_len=MAX_ENVELOPE_BYTES,
-            max_bin_len=MAX_ENVELOPE_BYTES,
-            max_array_len=1 << 16,
-            max_map_len=1 << 12,
-            max_ext_len=0,
-        )
-    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
-        raise RemoteProtocolError(f"malformed msgpack ({type(exc).__name__})", seat=who, peer=peer) from None
+    """Strict msgpack decoding of an envelope: one object, bounded sizes."""
+    return strict_unpack(
+        data,
+        max_bytes=MAX_ENVELOPE_BYTES,
+        max_str=MAX_ENVELOPE_BYTES,
+        max_bin=MAX_ENVELOPE_BYTES,
+        max_array=1 << 16,
+        max_map=1 << 12,
+        seat=who,
+        peer=peer,
+    )
 
 
 @dataclass(frozen=True, slots=True)
