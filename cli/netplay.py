@@ -25,6 +25,7 @@ from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Pr
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
 from .console import UI, describe_waiting
+from .flags import ascii_option, json_option, log_option, name_option, rule_options
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import SeatKind, bot_agent, default_name, parse_seat
@@ -238,8 +239,8 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
     metavar="KIND",
     help="Who plays your seat: human, bot or bot:NAME.",
 )
-@click.option("--name", default=None, help="Your name at the table.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game.")
+@name_option
+@rule_options
 @click.option(
     "--bind",
     default="0.0.0.0",
@@ -266,13 +267,7 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
     default=None,
     help="Also write the invite code to this file.",
 )
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the game log here (default: your data directory).",
-)
+@log_option
 @click.option(
     "--timeout",
     type=float,
@@ -288,8 +283,8 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
     callback=_positive,
     help="Seconds a player has to choose a move (default: no limit).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
-@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@json_option
+@ascii_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def host(
@@ -409,14 +404,8 @@ def _clean_name(name: str) -> str:
     metavar="KIND",
     help="Who plays your seat: human, bot or bot:NAME (a bot plays with a fresh identity).",
 )
-@click.option("--name", default=None, help="Your name at the table.")
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the game log here (default: your data directory).",
-)
+@name_option
+@log_option
 @click.option(
     "--connect-timeout",
     type=float,
@@ -425,8 +414,8 @@ def _clean_name(name: str) -> str:
     callback=_positive,
     help="Seconds to wait for the host to answer.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object at the end.")
-@click.option("--ascii", is_flag=True, help="Plain ASCII cards (C D H S) instead of suit symbols.")
+@json_option
+@ascii_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def join(

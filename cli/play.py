@@ -21,6 +21,7 @@ from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
 from .console import UI, run_interruptible
+from .flags import ascii_option, json_option, log_option, name_option, rule_options
 from .main import cli, complete_game, complete_seat, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import bot_agent, default_name, parse_seats
@@ -37,25 +38,14 @@ from .terminal import TerminalAgent
     shell_complete=complete_seat,
     help="human, bot or bot:NAME; once per seat, in seat order (default: you and bots).",
 )
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game.")
+@rule_options
 @click.option(
     "--seed", type=int, default=None, help="Fix every seat's randomness (tests and benchmarks only)."
 )
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the game log here (default: your data directory).",
-)
-@click.option("--name", default=None, help="Your name at the table.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the result as one JSON object at the end (a human's game goes to stderr).",
-)
-@click.option("--ascii", is_flag=True, help="Plain text: cards as 7H, QS (C D H S), no colour.")
+@log_option
+@name_option
+@json_option
+@ascii_option
 @friendly_errors
 def play(
     game: str,
