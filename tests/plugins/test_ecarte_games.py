@@ -12,15 +12,13 @@ from hypothesis import strategies as st
 
 from fairdeal import Card, FaceDown, Game, GameState, Move, Policy, RandomPolicy, Result, parse_card
 from fairdeal.core.dealer import PlainDealer, Reveal
-from fairdeal.core.errors import RemoteProtocolError
-from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
+from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
-from fairdeal.core.rules import Auto, Chance, Decide, Over
 from fairdeal.core.runner import Event, play_game
-from fairdeal.core.table import EVERYONE
+from fairdeal.core.session import CHEATING, FAIR, Session, verify_log
 from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState, Phase, Rules
 from fairdeal.plugins.ecarte.model import TALON, TRICK, TURNUP, hand, won, zones
-from fairdeal.testing import build_table, check_game
+from fairdeal.testing import build_table, check_game, play_with_protocol
 
 GAME = Ecarte()
 OPTIONS = [
@@ -43,66 +41,10 @@ def test_conformance_kit_classic_bots() -> None:
     assert report.games == 6 and set(report.winners) <= {0, 1}
 
 
-# -- a driver that plays the way live seats do and checks the way `fairdeal verify` does ------------------
-def drive(
-    config_options: dict[str, str], seed: int, policies: Sequence[Policy]
-) -> tuple[Result | None, list[tuple[int | None, int | None]], list[tuple[int, Move]]]:
-    """Play a game move by move. The mover's own view is *not* checked (a client may cheat);
-    every other view checks each move: the other seat and the public live, the all-seeing
-    view as the audit's replay does. Stops at the first objection: ``(viewer, seat blamed)``."""
-    config = GAME.config(2, config_options)
-    dealer = PlainDealer(2, SeededRng(seed))
-    tokens = dealer.start(GAME.deck(config))
-    full = {t: c for t in tokens if (c := dealer.card(t)) is not None}
-    viewers: list[int | None] = [0, 1, None, EVERYONE]
-    reps = {v: Replica.start(GAME, config, tokens, v, full if v == EVERYONE else None) for v in viewers}
-    rng = random.Random(seed)
-    log: list[tuple[int, Move]] = []
-
-    def reveal(reveals: Sequence[Reveal]) -> None:
-        cards = dealer.reveal(reveals)
-        for r in reps.values():
-            r.learn(reveals, cards)
-
-    for _ in range(GAME.max_moves * 10):
-        need = reps[None].need()
-        if isinstance(need, NeedReveals):
-            reveal(need.reveals)
-        elif isinstance(need, NeedShuffle):
-            fresh = dealer.reshuffle(need.request.tokens, need.public)
-            known = {t: c for t in fresh if (c := dealer.card(t)) is not None}
-            for r in reps.values():
-                r.shuffled(need.request, fresh, known)
-        elif isinstance(need, Decide):
-            p = need.player
-            mine = reps[p]
-            move = policies[p].choose(GAME, mine.state.copy(), p, list(GAME.legal_moves(mine.state, p)), rng)
-            shown = mine.move_reveals(p, move)
-            if shown:
-                reveal([Reveal(t, None) for t in shown])
-            objections = []
-            for v, r in reps.items():
-                if v != p:
-                    try:
-                        r.check_move(p, move)
-                    except RemoteProtocolError as exc:
-                        objections.append((v, exc.seat))
-            log.append((p, move))
-            if objections:
-                return None, objections, log
-            for r in reps.values():
-                r.apply(p, move, shown)
-        elif isinstance(need, Auto):
-            for r in reps.values():
-                r.auto()
-        elif isinstance(need, Chance):
-            value = dealer.random(need.n)
-            for r in reps.values():
-                r.chance(value)
-        else:
-            assert isinstance(need, Over)
-            return need.result, [], log
-    raise AssertionError("the game did not end")
+# -- whole games over the real protocol, checked by `fairdeal verify` -------------------------------------
+def resolve(name: str) -> Game:
+    assert name == GAME.name
+    return GAME
 
 
 class Renegade:
@@ -127,27 +69,43 @@ class Renegade:
         return self.inner.choose(game, state, player, moves, rng)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(4))
 def test_full_games_verify(seed: int) -> None:
     options = OPTIONS[seed % len(OPTIONS)]
     players: list[Policy] = [ClassicBot(), RandomPolicy()] if seed % 2 else [RandomPolicy(), ClassicBot()]
-    result, objections, log = drive(options, seed, players)
-    assert objections == [] and result is not None
+    played = play_with_protocol(GAME, 2, seed, options, players)
+    report = verify_log(played.log, resolve)
+    assert report.verdict == FAIR, report.findings
+    result = report.result
+    assert result is not None and result == played.session.result
     target = GAME.config(2, options)["target"]
     assert result.winner is not None and result.scores[result.winner] >= target
     assert result.scores[1 - result.winner] < target
-    assert any(m.action == "play" for _, m in log)
 
 
-@pytest.mark.parametrize("seed", range(6))
+class _Lenient(Ecarte):
+    """The cheating client's own copy of the rules, which lets it make its illegal play."""
+
+    def is_legal(self, state: EcarteState, player: int, move: Move) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_a_reneging_client_passes_live_and_is_named_by_verify(seed: int) -> None:
     cheat = Renegade()
-    result, objections, log = drive({}, seed, [ClassicBot(), cheat])
-    assert cheat.cheated and result is None
-    # The other seat and the public cannot see the hand: they accept the move live.
-    # Only the all-seeing replay objects, and it names seat 1.
-    assert objections == [(EVERYONE, 1)]
-    assert log[-1][0] == 1 and log[-1][1].action == "play"
+
+    def make(game: Game, seat: int, identity: object, rng: object) -> Session:
+        return Session(_Lenient() if seat == 1 else game, seat, identity, rng)  # type: ignore[arg-type]
+
+    played = play_with_protocol(GAME, 2, seed, {}, [ClassicBot(), cheat], make_session=make)
+    assert cheat.cheated
+    # The other seat cannot see the hand: live, the game goes on to a fair audit of the shuffles.
+    assert played.outcomes[0].session.verdict is not None and played.outcomes[0].session.verdict.fair
+    report = verify_log(played.log, resolve)
+    assert report.verdict == CHEATING and report.exit_code == 1
+    (finding,) = report.findings
+    assert finding.seat == 1 and finding.entry is not None
+    assert "illegal move" in finding.reason
 
 
 # -- whole games: dealing, alternation, points ---------------------------------------------------------------
