@@ -122,7 +122,14 @@ class _CheckingPolicy:
             if not _same_state(state, before):
                 raise ConformanceError(f"{where}: apply({move}) changed the state it was given")
         for bogus in _bogus_moves(moves):
-            if game.is_legal(state, player, bogus):
+            try:
+                accepted = game.is_legal(state, player, bogus)
+            except Exception as exc:
+                raise ConformanceError(
+                    f"{where}: is_legal({bogus}) raised {type(exc).__name__}: it must "
+                    "return False for anything a peer could send"
+                ) from exc
+            if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
         for other in range(state.table.players):
             if other != player and any(game.is_legal(state, other, m) for m in moves):
@@ -139,6 +146,9 @@ def _bogus_moves(moves: Sequence[Move]) -> Iterator[Move]:
             candidates.append(Move(m.action, m.args[:-1]))
             bumped = tuple(a + 100_000 if isinstance(a, int) else a + "?" for a in m.args)
             candidates.append(Move(m.action, bumped))
+        for i, a in enumerate(m.args):  # what a hostile peer might send: wrong types, negative numbers
+            for other in ("x", -1) if isinstance(a, int) else (10**9, ""):
+                candidates.append(Move(m.action, (*m.args[:i], other, *m.args[i + 1 :])))
     yield from (c for c in candidates if c not in legal)
 
 

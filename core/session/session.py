@@ -384,10 +384,17 @@ class Session:
             if c.deck.waiting_on():
                 raise RemoteProtocolError("the move's reveals are incomplete", seat=env.seat)
             self._learn(c, reveals)
-        c.replica.check_move(env.seat, move)
         assert c.header is not None
-        text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)
-        c.replica.apply(env.seat, move, shown)
+        try:
+            c.replica.check_move(env.seat, move)
+            text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)
+            c.replica.apply(env.seat, move, shown)
+        except RemoteProtocolError:
+            raise
+        except Exception as exc:  # the rules choked on what a peer sent: refuse it, never crash
+            raise RemoteProtocolError(
+                f"the move {move} could not be judged ({type(exc).__name__})", seat=env.seat
+            ) from None
         for r in c.replica.table.requirements():
             if r.to is None and c.replica.table.knows(env.seat, r.token):
                 raise RemoteProtocolError(

@@ -128,6 +128,57 @@ def test_an_entry_signed_by_the_wrong_seat_is_refused(eights: Any, two_player: A
         watcher.receive(fake.encode())
 
 
+@pytest.mark.parametrize("rules", ["sound", "fragile", "careless"])
+@pytest.mark.parametrize("args", [("x",), (10**9,), (-1,), (), (1, 2, 3, "many")])
+def test_a_hostile_move_is_refused_not_a_crash(
+    eights: Any, two_player: Any, args: tuple[Any, ...], rules: str
+) -> None:
+    """Refused with the mover blamed, whether the rules say no, choke on the move (``fragile``)
+    or let it through to a table that refuses it (``careless``)."""
+
+    class Fragile(type(eights)):  # type: ignore[misc]
+        def is_legal(self, state: Any, player: int, move: Move) -> bool:
+            int(move.args[0])  # raises on a string or on no arguments
+            return bool(super().is_legal(state, player, move))
+
+    class Careless(type(eights)):  # type: ignore[misc]
+        def is_legal(self, state: Any, player: int, move: Move) -> bool:
+            return move.action == "play" and len(move.args) == 1 and isinstance(move.args[0], int)
+
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.rng import SeededRng
+    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
+
+    entries = parse_log(two_player.log).entries
+    watcher = Session({"sound": eights, "fragile": Fragile(), "careless": Careless()}[rules], None)
+    i = 0
+    while True:  # up to the first decision
+        watcher.receive(entries[i])
+        i += 1
+        w = watcher.waiting()
+        if w is not None and w.decision:
+            break
+    mover = Identity.generate(SeededRng(11).fork(f"identity-{w.seat}"))  # as play_with_protocol made it
+    last = decode_envelope(entries[i - 1])
+    from fairdeal.core.session.envelope import entry_hash
+
+    env = Envelope(
+        FORMAT_VERSION,
+        last.game_id,
+        i,
+        entry_hash(entries[i - 1]),
+        w.seat,
+        MOVE,
+        {"move": ["play", list(args)], "shares": None},
+    ).signed(mover)
+    seq = watcher.seq
+    with pytest.raises(RemoteProtocolError) as err:
+        watcher.receive(env.encode())
+    assert err.value.seat == w.seat
+    assert watcher.seq == seq
+    watcher.receive(entries[i])  # the real move still goes through
+
+
 def test_waiting_says_who_owes_what(eights: Any, two_player: Any) -> None:
     entries = parse_log(two_player.log).entries
     watcher = Session(eights, None)
