@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 from fairdeal.core.errors import ConfigError
+from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import parse_log
-from fairdeal.core.session.session import MoveMade, Session
+from fairdeal.core.session.session import MOVE, EntryAccepted, MoveMade, Session
 from fairdeal.core.session.verify import CHEATING, FAIR, read_header, verify_log
 from fairdeal.storage import identity_path, load_identity
 
@@ -77,9 +78,10 @@ def verify(log: Path, as_json: bool) -> None:
 @click.option("--ascii", is_flag=True, help="Plain ASCII cards.")
 @friendly_errors
 def replay(log: Path, step: bool | None, ascii: bool) -> None:
-    """Step through a finished game, move by move, showing the table as everyone saw it.
+    """Step through a finished game entry by entry, showing the table as everyone saw it.
 
-    Each move is shown in words with the public table after it; on a terminal,
+    Each move is shown in words with the public table after it, and the entries between
+    moves (keys, shuffles, decryption shares, the audit) in one line; on a terminal,
     press Enter for the next one. The log is checked as it is read.
 
     \b
@@ -101,18 +103,30 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
     ui.say(", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
     if interactive:
         ui.say("Press Enter for the next move (Ctrl-C stops).", "dim")
+    pending: list[tuple[int, str, int]] = []  # (entry, kind, seat) of the entries that are not moves
+    drawn = True  # the table has been drawn since the last move
     for i, entry in enumerate(parsed.entries):
         events = observer.receive(entry)
         for ev in events:
-            if isinstance(ev, MoveMade):
-                view = observer.view()
+            if isinstance(ev, EntryAccepted) and ev.kind != MOVE:
+                pending.append((i, ev.kind, ev.seat))
+            elif isinstance(ev, MoveMade):
+                _flush_entries(ui, header, pending)
                 ui.blank()
                 ui.say(f"[{i}] {ev.text}", "bold")
-                if view is not None:
-                    for line in game.render(view, None):
-                        ui.line(line, indent=4)
-                if interactive:
-                    click.prompt("", default="", show_default=False, prompt_suffix="")
+                drawn = False
+        w = observer.waiting()
+        if not drawn and (w is None or w.decision):
+            # Drawn once the cards the move turned up have been revealed.
+            _flush_entries(ui, header, pending)
+            view = observer.view()
+            if view is not None:
+                for line in game.render(view, None):
+                    ui.line(line, indent=4)
+            drawn = True
+            if interactive:
+                click.prompt("", default="", show_default=False, prompt_suffix="")
+    _flush_entries(ui, header, pending)
     if observer.result is not None:
         r = observer.result
         ui.blank()
@@ -122,6 +136,42 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
             ui.say(r.standing)
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
+
+
+#: How replay names the entries between moves, grouped by kind: (what, "by" or "from").
+_ENTRY_WORDS = {
+    "header": ("the table set by the host", ""),
+    "deck.key": ("deck keys with proofs", "from"),
+    "deck.shuffle": ("shuffles", "by"),
+    "deck.shares": ("decryption shares with proofs", "from"),
+    "deck.random-commit": ("random-choice commitments", "from"),
+    "deck.random-reveal": ("random values revealed", "by"),
+    "deck.leave": ("secrets published on leaving", "by"),
+    "deck.opening": ("audit openings", "from"),
+    "resign": ("resigned", "by"),
+    "abort": ("the game stopped by the host", ""),
+}
+
+
+def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) -> None:
+    """One dim line for the entries between two moves: ``[14-16] decryption shares from A, B``."""
+    if not pending:
+        return
+    first, last = pending[0][0], pending[-1][0]
+    where = f"[{first}]" if first == last else f"[{first}-{last}]"
+    groups: list[tuple[str, list[str]]] = []
+    for _, kind, seat in pending:
+        if not groups or groups[-1][0] != kind:
+            groups.append((kind, []))
+        name = header.seats[seat].name
+        if name not in groups[-1][1]:
+            groups[-1][1].append(name)
+    parts = []
+    for kind, names in groups:
+        what, prep = _ENTRY_WORDS.get(kind, (kind, "from"))
+        parts.append(f"{what} {prep} {', '.join(names)}" if prep else what)
+    ui.say(f"{where} " + "; ".join(parts), "dim")
+    pending.clear()
 
 
 @cli.command("id")
