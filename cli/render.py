@@ -96,6 +96,9 @@ def line_rich(line: Line, ascii: bool = False) -> Text:
     out = Text()
     for part in _parts(line, ascii):
         p = part.plain
+        if out.plain.endswith(" ") and p.startswith(" "):  # e.g. after an empty face-down pile
+            part = part[len(p) - len(p.lstrip(" ")) :]
+            p = part.plain
         if not p:
             continue
         if out.plain and not out.plain.endswith((" ", "(")) and not p.startswith((" ", ",", ")", ":")):
