@@ -17,8 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
-import msgpack
-
+from fairdeal.core._msgpack import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from fairdeal.core.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, fingerprint, verify_signature
 
@@ -60,16 +59,16 @@ class _State(enum.Enum):
 
 def _auth_payload(identity: Identity, noise_static: bytes) -> bytes:
     signature = identity.sign(STATIC_KEY_SIGNATURE_PREFIX + noise_static)
-    packed: bytes = msgpack.packb({"id": identity.public_key, "sig": signature}, use_bin_type=True)
-    return packed
+    return pack({"id": identity.public_key, "sig": signature})
 
 
 def _verify_auth_payload(payload: bytes, remote_static: bytes) -> bytes:
     """The peer's identity public key, after checking it signed ``remote_static``."""
+    # The payload is a 2-entry map: tight limits, so nothing big is ever allocated for it.
     try:
-        obj = msgpack.unpackb(payload, raw=False, strict_map_key=True, use_list=True)
-    except Exception:  # msgpack raises many unrelated types on garbage
-        raise RemoteProtocolError("handshake payload is not valid msgpack") from None
+        obj = strict_unpack(payload, max_bytes=256, max_str=64, max_bin=64, max_array=0, max_map=2)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(f"handshake payload is not valid: {exc.reason}") from None
     if type(obj) is not dict or set(obj) != {"id", "sig"}:
         raise RemoteProtocolError("handshake payload must be a map with exactly the keys 'id' and 'sig'")
     identity, signature = obj["id"], obj["sig"]
