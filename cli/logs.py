@@ -52,6 +52,15 @@ def verify(log: Path, as_json: bool) -> None:
     h = report.header
     if h is not None:
         click.echo(f"{h.game}: {', '.join(f'{s.name} ({s.fingerprint})' for s in h.seats)}")
+        installed = reg.games.get(h.game)
+        if installed is not None and (installed.distribution, installed.version) != (
+            h.distribution,
+            h.version,
+        ):
+            click.echo(
+                f"note: the game was played with {h.distribution} {h.version}; checked with "
+                f"{installed.distribution} {installed.version}"
+            )
     click.echo(f"{report.entries} entries read.")
     for c in report.checked:
         click.echo(f"checked: {c}")
