@@ -15,7 +15,7 @@ from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng, SystemRng
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.net.driver import Agent
 from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
@@ -111,8 +111,8 @@ def play(
     def observe(session: Session, events: Sequence[Event]) -> None:
         if session.seat == 0:
             for ev in events:
-                if hasattr(ev, "data"):
-                    log.append(ev.data)  # type: ignore[attr-defined]
+                if isinstance(ev, EntryAccepted):
+                    log.append(ev.data)
         if human is not None and session.seat == watch:
             human.observe(session, events)
 

@@ -25,7 +25,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.rules import Move, Policy
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session, Waiting
+from fairdeal.core.session.session import Event, Session
 
 
 class PeerGone(FairdealError):
@@ -169,7 +169,7 @@ async def run_host(
             with trio.move_on_after(limit) as scope:
                 seat, item = await inbox.receive()
             if scope.cancelled_caught:
-                await abort(w.seat, f"timed out waiting for {_what(w)}")
+                await abort(w.seat, f"timed out waiting for {w.what}")
                 break
             if isinstance(item, Exception):
                 await abort(seat, f"left the game ({item})" if str(item) else "left the game")
@@ -184,10 +184,6 @@ async def run_host(
                 break
         nursery.cancel_scope.cancel()
     return out
-
-
-def _what(w: Waiting) -> str:
-    return w.what
 
 
 __all__ = [

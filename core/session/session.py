@@ -212,6 +212,7 @@ class Session:
         owed = c.deck.waiting_on()
         if c.phase == "audit" and not owed:
             first = self._next_opener(c)
+            assert first is not None  # with every opening in, the session is done
             return Waiting(first, "its audit opening")
         seat, what = owed[0]
         return Waiting(seat, what)
@@ -463,12 +464,13 @@ class Session:
             c.activity = None
 
     # -- moving the game on -----------------------------------------------------------------------
-    def _next_opener(self, c: _Core) -> int:
+    def _next_opener(self, c: _Core) -> int | None:
+        """The first seat still to send its audit opening (departed seats opened on leaving)."""
         assert c.header is not None
         for s in range(c.header.players):
             if s not in c.departed and s not in c.opened:
                 return s
-        raise LocalProtocolError("every seat has opened")
+        return None
 
     def _learn(self, c: _Core, reveals: Sequence[Reveal]) -> None:
         assert c.deck is not None and c.replica is not None
@@ -533,7 +535,7 @@ class Session:
                     c.phase = "audit"
                     events.append(GameOver(need.result))
             elif c.phase == "audit":
-                if deck.waiting_on() or self._unopened(c):
+                if deck.waiting_on() or self._next_opener(c) is not None:
                     return
                 c.verdict = deck.verdict()
                 c.phase = "done"
@@ -543,10 +545,6 @@ class Session:
             else:
                 return
         raise LocalProtocolError(f"{self.game.name} does not settle: an Auto step loops")
-
-    def _unopened(self, c: _Core) -> bool:
-        assert c.header is not None
-        return any(s not in c.departed and s not in c.opened for s in range(c.header.players))
 
     def _finish_activity(self, c: _Core) -> None:
         assert c.deck is not None and c.replica is not None

@@ -105,7 +105,7 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
                 header,
                 observer.result,
                 (Finding(exc.seat, i, exc.reason),),
-                _checked(observer, i),
+                _checked(i),
             )
         except FairdealError as exc:
             return Report(
@@ -114,9 +114,9 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
                 header,
                 observer.result,
                 (Finding(None, i, str(exc)),),
-                _checked(observer, i),
+                _checked(i),
             )
-    checked = _checked(observer, len(entries))
+    checked = _checked(len(entries))
     missing = _missing(observer, parsed.problem)
     if observer.verdict is not None and not observer.verdict.fair:
         return Report(
@@ -152,7 +152,7 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
     )
 
 
-def _checked(observer: Session, upto: int) -> tuple[str, ...]:
+def _checked(upto: int) -> tuple[str, ...]:
     return (f"{upto} entries: signatures, hash chain, sequence, every proof",)
 
 
