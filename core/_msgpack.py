@@ -46,5 +46,20 @@ def strict_unpack(
         )
     except Exception as exc:  # garbage makes msgpack raise several unrelated types
         raise RemoteProtocolError(
-            f"malformed message (not msgpack: {type(exc).__name__})", seat=seat, peer=peer
+            f"malformed message (not msgpack: {_why(exc)})", seat=seat, peer=peer
         ) from None
+
+
+def _why(exc: Exception) -> str:
+    """What was wrong with bytes msgpack refused, in words (never an exception's class name)."""
+    if isinstance(exc, msgpack.ExtraData):
+        return "bytes after the end"
+    if isinstance(exc, msgpack.OutOfData):
+        return "cut short"
+    if isinstance(exc, UnicodeDecodeError):
+        return "text that is not UTF-8"
+    if isinstance(exc, TypeError):
+        return "a map key of the wrong type"
+    if isinstance(exc, ValueError) and "exceeds" in str(exc):
+        return "a field over its size limit"
+    return "invalid bytes"

@@ -37,6 +37,7 @@ class Finding:
     seat: int | None
     where: str
     reason: str
+    entry: int | None = None  # the log entry it points at, where there is one
 
     def __str__(self) -> str:
         who = f"seat {self.seat}" if self.seat is not None else "unknown seat"

@@ -7,6 +7,7 @@ both under one folder instead (tests, portable installs).
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
@@ -80,6 +81,24 @@ class LogWriter:
             raise ValueError("the log is closed")
         self._file.write(record(entry))
         self._file.flush()
+
+    def keep_evidence(self, reason: str, sent: bytes, received: bytes) -> Path:
+        """Keep, beside the log, an entry this seat sent and what the host relayed in its place.
+
+        The file (``LOG.evidence.json``) holds both envelopes in hex: anyone can check that
+        this seat signed ``sent`` and never signed ``received``.
+        """
+        path = unique_log_path(self.path.with_name(self.path.name + ".evidence.json"))
+        evidence = {
+            "reason": reason,
+            "log": self.path.name,
+            "sent": sent.hex(),
+            "relayed_instead": received.hex(),
+        }
+        with open(path, "x") as f:
+            json.dump(evidence, f, indent=2)
+            f.write("\n")
+        return path
 
     def close(self) -> None:
         if self._file is not None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import trio
 
-from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rules import Move, Policy
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
@@ -106,6 +106,7 @@ async def run_guest(
             data = await _produce(session, agent)
             if data is not None:
                 await link.send_entry(data)
+                session.sent(data)  # what comes back must be these very bytes (or the host's abort)
                 awaiting_echo = True
                 continue
         entry = await link.receive_entry()
@@ -125,7 +126,12 @@ async def run_host(
     observe: Observer | None = None,
     timeouts: Timeouts | None = None,
 ) -> SeatOutcome:
-    """The host seat: sequence the game, check every entry, send each to every guest."""
+    """The host seat: sequence the game, check every entry, send each to every guest.
+
+    A peer's bad entry, silence or departure ends the game with an ``abort`` blaming its
+    seat; a failure of this program ends it with an ``abort`` blaming nobody. Either way
+    the log holds every accepted entry and says how the game ended.
+    """
     timeouts = timeouts or Timeouts()
     out = SeatOutcome(session)
     send, inbox = trio.open_memory_channel[tuple[int, bytes | Exception]](math.inf)
@@ -139,8 +145,7 @@ async def run_host(
                 return
             await send.send((seat, data))
 
-    async def accept(data: bytes) -> None:
-        events = session.receive(data)
+    async def publish(data: bytes, events: list[Event]) -> None:
         out.events.extend(events)
         if observe is not None:
             observe(session, events)
@@ -151,19 +156,38 @@ async def run_host(
 
     async def abort(blame: int | None, reason: str) -> None:
         out.error = reason if blame is None else f"seat {blame}: {reason}"
-        await accept(session.abort(blame, reason))
+        data = session.abort(blame, reason)
+        await publish(data, session.receive(data))
 
+    async def own_entry(build: Callable[[], Awaitable[bytes | None]]) -> str | None:
+        """Write an entry of the host seat's own; a failure is this program's and is returned
+        (the session is unchanged by it), never a crash that leaves no trace in the log."""
+        try:
+            data = await build()
+            if data is None:
+                raise LocalProtocolError("the host seat owes an entry but built none")
+            events = session.receive(data)
+        except FairdealError as exc:
+            return f"the host could not go on: {exc}"
+        await publish(data, events)
+        return None
+
+    async def first_entry() -> bytes:
+        return session.start(header)
+
+    async def next_entry() -> bytes | None:
+        return await _produce(session, agent)
+
+    failure: str | None = None
     async with trio.open_nursery() as nursery:
         for seat, link in links.items():
             nursery.start_soon(pump, seat, link)
-        await accept(session.start(header))
-        while not session.finished:
+        failure = await own_entry(first_entry)
+        while failure is None and not session.finished:
             w = session.waiting()
             assert w is not None
             if w.seat == session.seat:
-                data = await _produce(session, agent)
-                assert data is not None, "the host seat owes an entry but produced none"
-                await accept(data)
+                failure = await own_entry(next_entry)
                 continue
             limit = timeouts.move if w.decision else timeouts.obligation
             with trio.move_on_after(limit) as scope:
@@ -178,10 +202,18 @@ async def run_host(
                 claimed = decode_envelope(item, peer=f"seat {seat}").seat
                 if claimed != seat:
                     raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
-                await accept(item)
+                events = session.receive(item)
             except RemoteProtocolError as exc:
                 await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat
                 break
+            except FairdealError as exc:  # this program failed while settling a peer's entry
+                failure = f"the host could not go on: {exc}"
+                break
+            await publish(item, events)
+        if failure is not None:
+            if session.seq > 0 and not session.finished:
+                await abort(None, failure)
+            out.error = failure
         nursery.cancel_scope.cancel()
     return out
 

@@ -216,8 +216,8 @@ class NetLink:
             self.fail(f"lost the connection to {self.peer}")
         except FairdealError as exc:
             self.fail(str(exc))
-        except Exception as exc:  # never let a peer crash the process
-            self.fail(f"link error ({type(exc).__name__})")
+        except Exception:  # never let a peer crash the process
+            self.fail("an unexpected error in this program on the link")
 
     async def _reader(self) -> None:
         silence = self.keepalive.silence

@@ -29,7 +29,7 @@ from fairdeal.core.rng import Rng
 from fairdeal.core.rules import Game
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import HEADER, EntryAccepted, Event, Session
+from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, Session
 
 from . import wire
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
@@ -157,7 +157,7 @@ class GuardedSession(Session):
             if seat is not None and seat == self.seat:
                 raise
             raise RemoteProtocolError(
-                f"the entry could not be checked ({type(exc).__name__}: {wire.clean_text(str(exc), 120)})",
+                f"the entry could not be checked: {wire.clean_text(str(exc), 120) or 'no reason given'}",
                 seat=seat,
                 peer=peer,
             ) from exc
@@ -227,26 +227,32 @@ async def _close_links(links: Mapping[int, NetLink], reason: str) -> None:
             nursery.start_soon(link.aclose, reason)
 
 
-def _entry_logger(
-    open_log: Callable[[Header], LogSink] | None,
-) -> tuple[Callable[[Session, Sequence[Event]], None], Callable[[], None]]:
-    """An observer that writes accepted entries (opening the log at the header), and a closer."""
-    sink: list[LogSink] = []
+class _Log:
+    """Writes accepted entries to the seat's log (opened at the header) and keeps evidence."""
 
-    def write(session: Session, events: Sequence[Event]) -> None:
+    def __init__(self, open_log: Callable[[Header], LogSink] | None) -> None:
+        self._open = open_log
+        self._sink: LogSink | None = None
+
+    def write(self, session: Session, events: Sequence[Event]) -> None:
         for ev in events:
             if not isinstance(ev, EntryAccepted):
                 continue
-            if not sink and open_log is not None:
-                sink.append(open_log(session.header))
-            if sink:
-                sink[0].append(ev.data)
+            if self._sink is None and self._open is not None:
+                self._sink = self._open(session.header)
+            if self._sink is not None:
+                self._sink.append(ev.data)
 
-    def close() -> None:
-        if sink:
-            sink[0].close()
+    def keep_evidence(self, exc: AlteredEntry) -> str | None:
+        """Keep what this seat sent and what the host relayed instead beside the log; where."""
+        keep = getattr(self._sink, "keep_evidence", None)
+        if keep is None:
+            return None
+        return str(keep(exc.reason, exc.sent, exc.received))
 
-    return write, close
+    def close(self) -> None:
+        if self._sink is not None:
+            self._sink.close()
 
 
 async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetOutcome:
@@ -308,10 +314,10 @@ async def _play_host(
     )
     links = {s: link for s, (_, link) in seated.items()}
     session = GuardedSession(g, 0, plan.identity, plan.rng.fork("seat-0") if plan.rng else None)
-    write, close_log = _entry_logger(plan.open_log)
+    log = _Log(plan.open_log)
 
     def observe(s: Session, events: Sequence[Event]) -> None:
-        write(s, events)
+        log.write(s, events)
         obs.events(s, events)
 
     obs.starting(header, 0)
@@ -320,7 +326,7 @@ async def _play_host(
     try:
         result = await run_host(session, header, plan.agent, links, observe, plan.timeouts)
     finally:
-        close_log()
+        log.close()
         done = session.aborted is None and session.finished
         with trio.CancelScope(shield=True):
             await _close_links(links, "the game is over" if done else "the game has ended")
@@ -396,6 +402,17 @@ async def _expect(secure: Any, timeout: float, what: str) -> wire.Message:
         raise NetError("lost the connection to the host") from None
 
 
+def _refusal(exc: FairdealError, log: _Log) -> str:
+    """Why a guest stops: the host sent what it refuses, or this program failed."""
+    if isinstance(exc, AlteredEntry):
+        where = log.keep_evidence(exc)
+        kept = f"; what it relayed is kept in {where}" if where else ""
+        return f"{exc.reason}: the game stops here{kept}"
+    if isinstance(exc, RemoteProtocolError):
+        return f"the host sent an entry this seat refuses: {exc}"
+    return f"this program could not go on: {exc}"
+
+
 async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetOutcome:
     """Join the game of ``plan.invite`` and play the offered seat to the end.
 
@@ -459,7 +476,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         name=prepared.name,
         kind=prepared.kind,
     )
-    write, close_log = _entry_logger(plan.open_log)
+    log = _Log(plan.open_log)
     started = False
     error: str | None = None
     events: list[Event] = []
@@ -470,7 +487,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
             started = True
             obs.starting(s.header, welcome.seat)
         events.extend(new)
-        write(s, new)
+        log.write(s, new)
         obs.events(s, new)
 
     agent = _Interruptible(prepared.agent, link)
@@ -483,21 +500,21 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
                         await run_guest(session, agent, link, observe)
                     except (_Interrupted, PeerGone):
                         pass  # an entry came in while this seat was deciding, or the link closed
-                    except RemoteProtocolError as exc:
-                        error = f"the host sent an entry this seat refuses: {exc}"
+                    except FairdealError as exc:
+                        error = _refusal(exc, log)
                         break
                     try:  # what arrived before the link closed (an abort, say) still counts
                         for data in link.take_pending():
                             if session.finished:
                                 break
                             observe(session, session.receive(data, peer="the host"))
-                    except RemoteProtocolError as exc:
-                        error = f"the host sent an entry this seat refuses: {exc}"
+                    except FairdealError as exc:
+                        error = _refusal(exc, log)
                     if error is None and not session.finished and not link.alive:
                         reason = link.error or "the link was closed"
                         error = f"the host left the game ({reason})" if started else reason
             finally:
-                close_log()
+                log.close()
                 bye = "the game is over" if session.finished else (error or "leaving")
                 with trio.CancelScope(shield=True):
                     await link.aclose(bye)

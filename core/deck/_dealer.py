@@ -96,16 +96,16 @@ class CryptoDealer(Dealer):
     def leave(self, seat: int) -> None:
         if not 0 <= seat < self.players:
             raise LocalProtocolError(f"no seat {seat}")
-        self.deliver(self._seats[seat].leave_message())
+        self._all(lambda s: s.begin_leave(seat))
         self._pump()
 
     def audit(self) -> Verdict:
         if self._verdict is None:
-            active = self._active()
-            if not active:
+            if not self._active():
                 raise LocalProtocolError("every seat has left")
-            self.deliver(active[0].audit_message())
+            self._all(lambda s: s.begin_audit())
             self._pump()
+            active = self._active()
             verdicts = {s.verdict() for s in active}
             verdict = active[0].verdict()
             if verdict is None or len(verdicts) != 1:  # pragma: no cover - the seats share one log

@@ -31,9 +31,42 @@ from ._messages import (
     Shares,
     ShufflePass,
 )
-from ._wire import MAX_DECK, MAX_INDEX, MAX_PLAYERS, MAX_ROUNDS
+from ._wire import (
+    KIND_KEY,
+    KIND_LEAVE,
+    KIND_OPENING,
+    KIND_RANDOM_COMMIT,
+    KIND_RANDOM_REVEAL,
+    KIND_SHARES,
+    KIND_SHUFFLE,
+    MAX_DECK,
+    MAX_INDEX,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+)
 
+# Obligations are named by the wire kind of the message that meets them.
+KEY, PASS, SHARES, COMMIT, REVEAL, LEAVE, OPENING = (
+    KIND_KEY,
+    KIND_SHUFFLE,
+    KIND_SHARES,
+    KIND_RANDOM_COMMIT,
+    KIND_RANDOM_REVEAL,
+    KIND_LEAVE,
+    KIND_OPENING,
+)
 PUBLIC = "public"
+
+#: The wire kind of each message type: what an obligation's category is named.
+MESSAGE_KIND: dict[type, str] = {
+    KeyShare: KEY,
+    ShufflePass: PASS,
+    Shares: SHARES,
+    RandomCommit: COMMIT,
+    RandomReveal: REVEAL,
+    Leave: LEAVE,
+    Opening: OPENING,
+}
 
 
 def _private(seat: int) -> str:
@@ -172,6 +205,8 @@ class DeckSeat:
         self._results: list[int] = []
         self._openings: dict[int, tuple[PassOpening, ...]] = {}
         self._opened: set[int] = set()
+        self._auditing = False  # set by begin_audit(), when this seat's own rules end the game
+        self._leaving: int | None = None  # set by begin_leave(), when the rules take a seat out
         self._verdict: Verdict | None = None
         # Memo of x_s·c1 for this seat and seats that left: a pure function, so copies share it.
         self._memo: dict[tuple[int, bytes], bytes] = {}
@@ -219,7 +254,9 @@ class DeckSeat:
             raise LocalProtocolError("a shuffle round is in progress")
         if self._choice is not None:
             raise LocalProtocolError("a joint random choice is in progress")
-        if self._opened:
+        if self._leaving is not None:
+            raise LocalProtocolError("a seat is leaving the game")
+        if self._auditing:
             raise LocalProtocolError("the audit has started")
 
     def _need_active(self) -> _Me:
@@ -576,20 +613,51 @@ class DeckSeat:
                     out.append(PassOpening(rnd.index, perm, scalars, salt))
         return tuple(out)
 
+    def begin_leave(self, seat: int) -> None:
+        """The rules take ``seat`` out of the game: it owes its secret, and nothing else is owed.
+
+        Like every local call, this is made by every seat at the same point of the log,
+        from its own copy of the rules; a peer's message never starts it.
+        """
+        self._need_idle()
+        if self._owed:
+            raise LocalProtocolError("shares are still owed")
+        if type(seat) is not int or not 0 <= seat < self.players or seat in self._left:
+            raise LocalProtocolError(f"seat {seat!r} cannot leave")
+        self._leaving = seat
+
+    def begin_audit(self) -> None:
+        """The rules say the game is over: every active seat now owes its audit opening.
+
+        Made by every seat when its own replica ends the game; until then no opening is
+        built here and none is accepted from a peer.
+        """
+        self._need_idle()
+        if self._owed:
+            raise LocalProtocolError("shares are still owed")
+        self._auditing = True
+
+    @property
+    def auditing(self) -> bool:
+        """Whether the audit has begun (see :meth:`begin_audit`)."""
+        return self._auditing
+
     def leave_message(self) -> Leave:
         """Leave for good: publish this seat's secret key and its pass openings."""
         me = self._need_active()
         self._need_keys()
-        if me.seat in self._opened:
-            raise LocalProtocolError("this seat has already opened its audit")
+        if self._leaving != me.seat:
+            raise LocalProtocolError("this seat is not leaving the game")
         return Leave(me.seat, me.x, self._own_openings(me))
 
     def audit_message(self) -> Opening:
         """End of game: open every pass this seat made."""
         me = self._need_active()
         self._need_keys()
-        if self._round() is not None or self._choice is not None:
-            raise LocalProtocolError("a shuffle round or random choice is in progress")
+        if not self._auditing:
+            raise LocalProtocolError("the audit has not begun")
+        if me.seat in self._opened:
+            raise LocalProtocolError("this seat has already opened its passes")
         return Opening(me.seat, self._own_openings(me))
 
     def verdict(self) -> Verdict | None:
@@ -681,30 +749,32 @@ class DeckSeat:
     def _obligations(self) -> list[tuple[int, str, str]]:
         """(seat, category, description) of everything owed, in sending order."""
         if self._joint is None:
-            return [(s, "key", "public key") for s in range(self.players) if s not in self._keys]
+            return [(s, KEY, "public key") for s in range(self.players) if s not in self._keys]
+        if self._leaving is not None:
+            return [(self._leaving, LEAVE, "its secret as it leaves the game")]
         out: list[tuple[int, str, str]] = []
         counts: dict[int, int] = {}
         for _, s in self._owed:
             counts[s] = counts.get(s, 0) + 1
         for s in sorted(counts):
             n = counts[s]
-            out.append((s, "shares", f"shares for {n} card{'s' if n != 1 else ''}"))
+            out.append((s, SHARES, f"shares for {n} card{'s' if n != 1 else ''}"))
         rnd = self._round()
         if rnd is not None:
-            out += [(s, "pass", f"shuffle pass of round {rnd.index}") for s in self._remaining_passers(rnd)]
+            out += [(s, PASS, f"shuffle pass of round {rnd.index}") for s in self._remaining_passers(rnd)]
         c = self._choice
         if c is not None:
             missing = [s for s in c.participants if s not in self._commits]
             if missing:
-                out += [(s, "commit", f"commitment to random choice {c.index}") for s in missing]
+                out += [(s, COMMIT, f"commitment to random choice {c.index}") for s in missing]
             else:
                 out += [
-                    (s, "reveal", f"reveal of random choice {c.index}")
+                    (s, REVEAL, f"reveal of random choice {c.index}")
                     for s in c.participants
                     if s not in self._reveals
                 ]
-        if self._opened:
-            out += [(s, "opening", "audit opening") for s in self._active() if s not in self._opened]
+        if self._auditing:
+            out += [(s, OPENING, "audit opening") for s in self._active() if s not in self._opened]
         return out
 
     def waiting_on(self) -> list[tuple[int, str]]:
@@ -716,25 +786,37 @@ class DeckSeat:
         obs = self._obligations()
         return obs[0][0] if obs else None
 
+    def expected(self) -> tuple[int, str, str] | None:
+        """The one message that may come next: (seat, message kind, description), or None.
+
+        :meth:`receive` refuses every other message, whatever it holds: what a seat may
+        send is decided by this seat's own state, never by what a peer chose to send.
+        """
+        obs = self._obligations()
+        if not obs:
+            return None
+        seat, category, what = obs[0]
+        return seat, category, what
+
     def due_message(self) -> Message | None:
         """The message this seat owes first, if it may send it now."""
-        for s, category, _ in self._obligations():
-            if s != self.seat:
-                if category == "pass":
-                    return None  # passes go strictly in seat order
-                continue
-            if category == "key":
-                return self.key_message()
-            if category == "shares":
-                return self.shares_message()
-            if category == "pass":
-                return self.shuffle_message()
-            if category == "commit":
-                return self.random_commit_message()
-            if category == "reveal":
-                return self.random_reveal_message()
-            return self.audit_message()
-        return None
+        first = self._obligations()[:1]
+        if not first or first[0][0] != self.seat:
+            return None
+        category = first[0][1]
+        if category == KEY:
+            return self.key_message()
+        if category == SHARES:
+            return self.shares_message()
+        if category == PASS:
+            return self.shuffle_message()
+        if category == COMMIT:
+            return self.random_commit_message()
+        if category == REVEAL:
+            return self.random_reveal_message()
+        if category == LEAVE:
+            return self.leave_message()
+        return self.audit_message()
 
     # ---- receiving -------------------------------------------------------------------------------
 
@@ -745,6 +827,15 @@ class DeckSeat:
             raise RemoteProtocolError(f"no seat {s!r} in this game", seat=None)
         if s in self._left:
             raise RemoteProtocolError("message from a seat that has left the game", seat=s)
+        kind = MESSAGE_KIND.get(type(msg))
+        if kind is None:
+            raise RemoteProtocolError(f"not a deck message: {type(msg).__name__}", seat=s)
+        expected = self.expected()
+        if expected is None:
+            raise RemoteProtocolError(f"{kind} when nothing is owed", seat=s)
+        if (s, kind) != expected[:2]:
+            owner, _, what = expected
+            raise RemoteProtocolError(f"{kind} out of turn: waiting on seat {owner} for {what}", seat=s)
         if isinstance(msg, KeyShare):
             self._on_key(msg)
         elif self._joint is None:
@@ -894,8 +985,8 @@ class DeckSeat:
 
     def _on_leave(self, m: Leave) -> None:
         s = m.seat
-        if s in self._opened:
-            raise RemoteProtocolError("leave after its audit opening", seat=s)
+        if self._leaving != s:
+            raise RemoteProtocolError("leaving the game when the rules do not take it out", seat=s)
         ok = g.is_scalar(m.secret)
         if ok:
             try:
@@ -907,29 +998,16 @@ class DeckSeat:
         self._check_openings(s, m.openings, "leave")
         self._left[s] = m.secret
         self._openings[s] = m.openings
-        # Nobody owes shares any more for a private reveal to the leaver: its secret is public,
-        # so they would open the card to everyone.
-        owed = {}
-        for (t, o), purposes in self._owed.items():
-            rest = tuple(p for p in purposes if p != _private(s))
-            if o != s and rest:
-                owed[(t, o)] = rest
-        self._owed = owed
-        self._finish_round_if_complete()
-        c = self._choice
-        if c is not None and s in c.participants:
-            self._choice = replace(c, participants=tuple(p for p in c.participants if p != s))
-            self._commits.pop(s, None)
-            self._reveals.pop(s, None)
-            self._finish_choice_if_complete()
-        self._decrypt(sorted(self._mine))
+        self._leaving = None
+        # A seat leaves only when nothing is owed (begin_leave): no share of it is pending,
+        # and no private reveal to it is half done that its public secret would open to all.
 
     def _on_opening(self, m: Opening) -> None:
         s = m.seat
+        if not self._auditing:
+            raise RemoteProtocolError("audit opening before the game is over", seat=s)
         if s in self._opened:
             raise RemoteProtocolError("duplicate audit opening", seat=s)
-        if self._round() is not None or self._choice is not None:
-            raise RemoteProtocolError("audit opening while a shuffle or random choice is in progress", seat=s)
         self._check_openings(s, m.openings, "audit opening")
         self._opened.add(s)
         self._openings[s] = m.openings

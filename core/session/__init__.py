@@ -3,11 +3,13 @@
 :class:`Session` is one seat's sans-I/O engine; :func:`verify_log` checks a whole log.
 """
 
+from ._knowledge import replay_with_full_knowledge
 from .envelope import FORMAT_VERSION, Envelope, decode_envelope, entry_hash
 from .header import Header, SeatInfo
 from .logfile import MAGIC, ParsedLog, parse_log, record
 from .session import (
     Aborted,
+    AlteredEntry,
     Audited,
     EntryAccepted,
     Event,
@@ -16,7 +18,7 @@ from .session import (
     Session,
     Waiting,
 )
-from .verify import CHEATING, FAIR, UNDECIDED, Finding, Report, replay_with_full_knowledge, verify_log
+from .verify import CHEATING, FAIR, UNDECIDED, Finding, Report, verify_log
 
 __all__ = [
     "CHEATING",
@@ -25,6 +27,7 @@ __all__ = [
     "MAGIC",
     "UNDECIDED",
     "Aborted",
+    "AlteredEntry",
     "Audited",
     "EntryAccepted",
     "Envelope",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
@@ -33,6 +33,7 @@ from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
+from ._knowledge import REPLAYED, knowing_every_card
 from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, entry_hash
 from .header import Header
 
@@ -89,6 +90,17 @@ class Waiting:
     decision: bool = False
 
 
+DECISIONS = frozenset({MOVE, RESIGN})
+
+
+@dataclass(frozen=True, slots=True)
+class _Owed:
+    """What may come next: ``waiting`` says who and what; ``kinds`` the entry kinds that meet it."""
+
+    waiting: Waiting
+    kinds: frozenset[str]
+
+
 @dataclass
 class _Core:
     """The part of a session that entries change; copied to apply an entry atomically."""
@@ -101,23 +113,34 @@ class _Core:
     phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
     activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
     departed: frozenset[int] = frozenset()
-    opened: frozenset[int] = frozenset()  # seats whose audit opening is in
     result: Result | None = None
     verdict: Verdict | None = None
     abort: Aborted | None = None
     moves: int = 0
-    script: list[tuple[Any, ...]] | None = None  # what this entry did to the game (when recording)
+    script: list[tuple[Any, ...]] = field(default_factory=list)  # what this entry did to the game
 
     def fork(self) -> _Core:
         c = copy.copy(self)
         c.deck = self.deck.copy() if self.deck is not None else None
         c.replica = self.replica.copy() if self.replica is not None else None
-        c.script = [] if self.script is not None else None
+        c.script = []
         return c
 
     def note(self, *item: Any) -> None:
-        if self.script is not None:
-            self.script.append(item)
+        self.script.append(item)
+
+
+class AlteredEntry(RemoteProtocolError):
+    """The host relayed something else where this seat's own entry belongs.
+
+    ``sent`` is what this seat sent, ``received`` what the host relayed in its place:
+    the evidence, to keep beside the log. Neither is ever applied.
+    """
+
+    def __init__(self, reason: str, sent: bytes, received: bytes) -> None:
+        super().__init__(reason, peer="the host")
+        self.sent = sent
+        self.received = received
 
 
 class Session:
@@ -129,8 +152,6 @@ class Session:
         seat: int | None,
         identity: Identity | None = None,
         rng: Rng | None = None,
-        *,
-        record: bool = False,
     ) -> None:
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
@@ -138,8 +159,9 @@ class Session:
         self.seat = seat
         self.identity = identity
         self._rng = rng or SystemRng()
-        self._c = _Core(script=[] if record else None)
-        #: With ``record``: every step the game took, for replays with full knowledge:
+        self._c = _Core()
+        self._outstanding: bytes | None = None  # our entry, sent to the host, not yet relayed back
+        #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
         self.script: list[tuple[Any, ...]] = []
@@ -196,26 +218,28 @@ class Session:
 
     def waiting(self) -> Waiting | None:
         """Who must send the next entry, or None when the session is finished."""
-        c = self._c
+        owed = self._owed(self._c)
+        return None if owed is None else owed.waiting
+
+    def _owed(self, c: _Core) -> _Owed | None:
+        """The one entry that may come next, by this seat's own state (None: the game is over).
+
+        Every entry but the host's ``abort`` must be exactly this: the seat and one of the
+        kinds. Nothing a peer sends can make a seat owe, or accept, anything else.
+        """
         if c.phase == "header":
-            return Waiting(HOST, "the game header")
+            return _Owed(Waiting(HOST, "the game header"), frozenset({HEADER}))
         if c.phase in ("done", "aborted"):
             return None
-        if c.phase == "play" and c.activity is None:
-            assert c.replica is not None
-            step = self.game.next_step(c.replica.state)
-            assert isinstance(step, Decide)
-            return Waiting(step.player, f"{self.name(step.player)} to move", True)
-        if c.phase == "play" and c.activity[0] == "leave":
-            return Waiting(c.activity[1], "its secret as it leaves the game")
         assert c.deck is not None
-        owed = c.deck.waiting_on()
-        if c.phase == "audit" and not owed:
-            first = self._next_opener(c)
-            assert first is not None  # with every opening in, the session is done
-            return Waiting(first, "its audit opening")
-        seat, what = owed[0]
-        return Waiting(seat, what)
+        expected = c.deck.expected()
+        if expected is not None:
+            seat, kind, what = expected
+            return _Owed(Waiting(seat, what), frozenset({kind}))
+        assert c.phase == "play" and c.activity is None and c.replica is not None
+        step = self.game.next_step(c.replica.state)
+        assert isinstance(step, Decide)
+        return _Owed(Waiting(step.player, f"{self.name(step.player)} to move", True), DECISIONS)
 
     def legal_moves(self) -> list[Move]:
         """The local player's legal moves, if it is its turn to decide."""
@@ -246,16 +270,10 @@ class Session:
         w = self.waiting()
         if w is None or w.seat != self.seat or w.decision:
             return None
-        c = self._c
-        assert c.deck is not None
-        if c.phase == "play" and c.activity and c.activity[0] == "leave":
-            msg: Any = c.deck.leave_message()
-        elif c.phase == "audit" and not c.deck.waiting_on():
-            msg = c.deck.audit_message()
-        else:
-            msg = c.deck.due_message()
-            if msg is None:
-                return None
+        assert self._c.deck is not None
+        msg = self._c.deck.due_message()
+        if msg is None:
+            return None
         kind, body = encode_deck(msg)
         return self._envelope(kind, body)
 
@@ -288,16 +306,34 @@ class Session:
         return self._envelope(ABORT, {"blame": blame, "reason": reason[:200]})
 
     # -- receiving --------------------------------------------------------------------------------
+    def sent(self, data: bytes) -> None:
+        """``data``, an entry this seat built, went to the host, which relays it back to everyone.
+
+        Until it comes back, the next entry must be exactly these bytes (or the host's
+        ``abort``); anything else raises :class:`AlteredEntry` and is not applied.
+        """
+        self._outstanding = data
+
+    def _check_echo(self, data: bytes, env: Envelope) -> None:
+        mine = self._outstanding
+        if mine is None or data == mine or (env.kind == ABORT and env.seat == HOST):
+            return
+        if env.seat == self.seat:
+            raise AlteredEntry("the host altered your entry", mine, data)
+        raise AlteredEntry(
+            f"the host relayed seat {env.seat}'s {env.kind} in place of your entry", mine, data
+        )
+
     def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
         """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
         env = decode_envelope(data, peer=peer)
+        self._check_echo(data, env)
         c = self._c.fork()
         events: list[Event] = []
         self._check_envelope(c, env)
+        self._check_owed(c, env)
         if env.kind == HEADER:
             self._on_header(c, env)
-        elif c.phase in ("done", "aborted"):
-            raise RemoteProtocolError("entry after the end of the game", seat=env.seat)
         elif env.kind == ABORT:
             self._on_abort(c, env, events)
         elif env.kind == RESIGN:
@@ -314,6 +350,7 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
+        self._outstanding = None
         return events
 
     def _check_envelope(self, c: _Core, env: Envelope) -> None:
@@ -331,8 +368,27 @@ class Session:
             raise RemoteProtocolError("entry for another game", seat=env.seat)
         if env.seat >= c.header.players:
             raise RemoteProtocolError(f"no seat {env.seat} in this game", seat=env.seat)
-        if env.seat != self.seat and not env.verify(c.header.seats[env.seat].identity):
-            raise RemoteProtocolError("bad signature", seat=env.seat)
+        # This seat's own entries too: a host that relays one altered must not get it accepted.
+        # The claimed seat did not sign it, so it is not to blame: whoever made the entry is.
+        if not env.verify(c.header.seats[env.seat].identity):
+            raise RemoteProtocolError(f"bad signature: entry {env.seq} is not signed by seat {env.seat}")
+
+    def _check_owed(self, c: _Core, env: Envelope) -> None:
+        """Refuse any entry but the one owed now (the host may abort at any point of the game)."""
+        owed = self._owed(c)
+        if owed is None:
+            raise RemoteProtocolError(f"{env.kind} after the end of the game", seat=env.seat)
+        if env.kind == ABORT and c.header is not None:
+            return  # _on_abort checks that it is the host's
+        w = owed.waiting
+        if env.seat != w.seat:
+            raise RemoteProtocolError(
+                f"{env.kind} out of turn: waiting on seat {w.seat} for {w.what}", seat=env.seat
+            )
+        if env.kind not in owed.kinds:
+            raise RemoteProtocolError(
+                f"{env.kind} when its {' or '.join(sorted(owed.kinds))} is owed ({w.what})", seat=env.seat
+            )
 
     def _on_header(self, c: _Core, env: Envelope) -> None:
         header = Header.from_body(env.game_id, env.body)
@@ -392,9 +448,9 @@ class Session:
             c.replica.apply(env.seat, move, shown)
         except RemoteProtocolError:
             raise
-        except Exception as exc:  # the rules choked on what a peer sent: refuse it, never crash
+        except Exception:  # the rules choked on what a peer sent: refuse it, never crash
             raise RemoteProtocolError(
-                f"the move {move} could not be judged ({type(exc).__name__})", seat=env.seat
+                f"the rules of {self.game.name} cannot judge the move '{move}'", seat=env.seat
             ) from None
         for r in c.replica.table.requirements():
             if r.to is None and c.replica.table.knows(env.seat, r.token):
@@ -412,10 +468,9 @@ class Session:
         assert c.header is not None
         active = [s for s in range(c.header.players) if s != env.seat and s not in c.departed]
         winner = active[0] if len(active) == 1 else None
-        c.result = Result(winner, (0,) * c.header.players, f"{c.header.seats[env.seat].name} resigned")
-        c.phase = "audit"
-        c.activity = None
-        events.append(GameOver(c.result))
+        self._end(
+            c, Result(winner, (0,) * c.header.players, f"{c.header.seats[env.seat].name} resigned"), events
+        )
 
     def _on_abort(self, c: _Core, env: Envelope, events: list[Event]) -> None:
         assert c.header is not None
@@ -443,35 +498,11 @@ class Session:
 
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None
-        msg = decode_deck(env.kind, env.seat, env.body)
-        if c.phase == "play" and c.activity and c.activity[0] == "leave":
-            if env.kind != "deck.leave" or env.seat != c.activity[1]:
-                raise RemoteProtocolError(
-                    f"{env.kind} out of turn: seat {c.activity[1]} must leave first", seat=env.seat
-                )
-        elif env.kind == "deck.leave":
-            raise RemoteProtocolError("leaving the game out of turn", seat=env.seat)
-        elif c.phase == "audit" and env.kind == "deck.opening":
-            if env.seat != self._next_opener(c):
-                raise RemoteProtocolError("audit opening out of turn", seat=env.seat)
-        elif c.deck.next_sender() != env.seat:
-            raise RemoteProtocolError(f"{env.kind} out of turn", seat=env.seat)
-        c.deck.receive(msg)
-        if env.kind == "deck.opening":
-            c.opened = c.opened | {env.seat}
+        c.deck.receive(decode_deck(env.kind, env.seat, env.body))  # checks again that it is owed
         if env.kind == "deck.leave":
             c.departed = c.departed | {env.seat}
-            c.activity = None
 
     # -- moving the game on -----------------------------------------------------------------------
-    def _next_opener(self, c: _Core) -> int | None:
-        """The first seat still to send its audit opening (departed seats opened on leaving)."""
-        assert c.header is not None
-        for s in range(c.header.players):
-            if s not in c.departed and s not in c.opened:
-                return s
-        return None
-
     def _learn(self, c: _Core, reveals: Sequence[Reveal]) -> None:
         assert c.deck is not None and c.replica is not None
         cards: dict[int, Card] = {}
@@ -506,15 +537,16 @@ class Session:
                 c.phase = "play"
             elif c.phase == "play":
                 if c.activity is not None:
-                    if c.activity[0] == "leave" or deck.waiting_on():
+                    if deck.waiting_on():
                         return
                     self._finish_activity(c)
                     continue
                 assert c.replica is not None
                 leaving = sorted(self.game.departed(c.replica.state) - c.departed)
                 if leaving:
+                    deck.begin_leave(leaving[0])
                     c.activity = ("leave", leaving[0])
-                    return
+                    continue
                 need = c.replica.need()
                 if isinstance(need, NeedReveals):
                     deck.request(need.reveals)
@@ -531,26 +563,47 @@ class Session:
                 elif isinstance(need, Decide):
                     return
                 elif isinstance(need, Over):
-                    c.result = need.result
-                    c.phase = "audit"
-                    events.append(GameOver(need.result))
+                    self._end(c, need.result, events)
             elif c.phase == "audit":
-                if deck.waiting_on() or self._next_opener(c) is not None:
+                if deck.waiting_on():
                     return
-                c.verdict = deck.verdict()
+                c.verdict = self._audit_verdict(c, config)
                 c.phase = "done"
-                if c.verdict is not None:
-                    events.append(Audited(c.verdict))
+                events.append(Audited(c.verdict))
                 return
             else:
                 return
         raise LocalProtocolError(f"{self.game.name} does not settle: an Auto step loops")
 
+    def _end(self, c: _Core, result: Result, events: list[Event]) -> None:
+        """This seat's own rules say the game is over: the audit begins."""
+        assert c.deck is not None
+        c.result = result
+        c.phase = "audit"
+        c.activity = None
+        c.deck.begin_audit()
+        events.append(GameOver(result))
+
+    def _audit_verdict(self, c: _Core, config: Any) -> Verdict:
+        """The deck's audit and, when it is fair, every move replayed with every card known."""
+        assert c.deck is not None
+        verdict = c.deck.verdict()
+        assert verdict is not None  # every opening is in
+        if not verdict.fair:
+            return verdict
+        script = [*self.script, *c.script]
+        findings = knowing_every_card(self.game, config, script, c.deck.traced_cards(), c.result)
+        if findings:
+            return Verdict(False, tuple(findings), verdict.checked)
+        return Verdict(True, (), f"{verdict.checked}; every card traced; {REPLAYED}")
+
     def _finish_activity(self, c: _Core) -> None:
         assert c.deck is not None and c.replica is not None
         kind, value = c.activity
         c.activity = None
-        if kind == "reveal":
+        if kind == "leave":
+            pass  # the deck took its secret; c.departed has it
+        elif kind == "reveal":
             self._learn(c, value)
         elif kind == "shuffle":
             assert isinstance(value, ShuffleRequest)

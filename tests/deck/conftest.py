@@ -42,6 +42,8 @@ def state(seat: DeckSeat) -> tuple[Any, ...]:
         dict(seat._openings),
         set(seat._opened),
         seat._next_token,
+        seat._auditing,
+        seat._leaving,
     )
 
 
@@ -94,11 +96,14 @@ class Table:
         self.pump(until=lambda: self.seats[0].next_sender() == seat)
 
     def audit(self) -> None:
-        """Every active seat opens its passes."""
-        view = self.seats[0]
-        first = next(s for s in self.seats if s.seat not in view.left_seats())
-        self.send(first.audit_message())
+        """The game is over: every seat begins the audit and every active seat opens its passes."""
+        self.all(lambda s: s.begin_audit())
         self.pump()
+
+    def leave(self, seat: int) -> None:
+        """The rules take ``seat`` out: every seat expects its leave, which it sends."""
+        self.all(lambda s: s.begin_leave(seat))
+        self.send(self.seats[seat].leave_message())
 
     def all(self, call: Callable[[DeckSeat], object]) -> None:
         for s in self.seats + self.observers:

@@ -117,6 +117,8 @@ def test_committed_non_permutation_is_named(kit: Any) -> None:
     perm = (perm[1], *perm[1:])  # duplicates one card, drops another
     deck = tuple(c for c in cheat._apply_pass(rnd, 2, perm, scalars) if c is not None)
     t.send(ShufflePass(2, 0, deck, cheat._commitment(2, 0, perm, scalars, salt)))
+    t.all(lambda s: s.begin_audit())
+    t.pump_until_turn(2)
     t.send(Opening(2, (PassOpening(0, perm, scalars, salt),)))
     t.pump()
     for s in t.seats:
@@ -130,6 +132,7 @@ def test_committed_non_permutation_is_named(kit: Any) -> None:
 def test_opening_that_does_not_match_its_commitment_is_named(kit: Any) -> None:
     t, _ = started(kit, players=2)
     t.pump()
+    t.all(lambda s: s.begin_audit())
     t.send(t.seats[0].audit_message())
     honest = t.seats[1].audit_message()
     op = honest.openings[0]
@@ -153,13 +156,16 @@ def test_cheat_in_a_reshuffle_round_is_named_with_its_round(kit: Any) -> None:
 def test_opening_must_cover_exactly_the_passes_made(kit: Any) -> None:
     t, _ = started(kit, players=2)
     t.pump()
+    t.all(lambda s: s.begin_audit())
     honest = t.seats[1].audit_message()
+    t.refused_everywhere(honest, 1, "out of turn")  # seat 0 opens first
+    t.send(t.seats[0].audit_message())
     t.refused_everywhere(replace(honest, openings=()), 1, "does not open exactly")
     op = honest.openings[0]
     short = replace(op, permutation=tuple(range(31)), scalars=op.scalars[:-1])
     t.refused_everywhere(replace(honest, openings=(short,)), 1, "does not open exactly")
     t.send(honest)
-    t.refused_everywhere(honest, 1, "duplicate audit opening")
+    t.refused_everywhere(honest, 1, "nothing is owed")
 
 
 # ---- shuffle passes: refused on arrival ------------------------------------------------------------
@@ -197,7 +203,7 @@ def test_pass_out_of_turn_wrong_round_wrong_size_replayed(kit: Any) -> None:
     t.send(honest)
     t.refused_everywhere(honest, 1, "out of turn")  # replayed
     t.pump()
-    t.refused_everywhere(honest, 1, "no shuffle round")
+    t.refused_everywhere(honest, 1, "nothing is owed")
 
 
 # ---- keys ---------------------------------------------------------------------------------------------
@@ -218,7 +224,7 @@ def test_rogue_key_and_bad_proofs_are_refused(kit: Any) -> None:
     # a proof made for another game does not transfer
     other = kit.Table(3, seed=1, game_id=b"other-game", keys=False).seats[1].key_message()
     t.refused_everywhere(other, 1, "proof of knowledge")
-    t.refused_everywhere(k0, 0, "duplicate public key")
+    t.refused_everywhere(k0, 0, "out of turn: waiting on seat 1 for public key")  # replayed
     with pytest.raises(LocalProtocolError):
         t.seats[0].start(kit.deck_of(32))  # not every key yet
     t.send(honest)
@@ -239,7 +245,9 @@ def test_message_before_keys_is_refused(kit: Any) -> None:
 
 def test_forged_share_and_bad_proof_are_refused(kit: Any) -> None:
     t, tokens = dealt(kit)
-    honest = t.seats[2].shares_message()  # shares may come in any order
+    t.refused_everywhere(t.seats[2].shares_message(), 2, "out of turn: waiting on seat 1")
+    t.send(t.seats[1].shares_message())
+    honest = t.seats[2].shares_message()
     a, b = honest.shares
     forged = replace(a, share=g.add(a.share, g.base(IDENTITY)))
     t.refused_everywhere(replace(honest, shares=(forged, b)), 2, "does not verify")
@@ -248,13 +256,14 @@ def test_forged_share_and_bad_proof_are_refused(kit: Any) -> None:
     # a share of another token relabelled (wrong ciphertext)
     t.refused_everywhere(replace(honest, shares=(replace(a, token=b.token),)), 2, "does not verify")
     # a proof made for another seat's key
-    t.refused_everywhere(replace(honest, seat=1), 1, "does not verify")
+    t2, _ = dealt(kit)
+    t2.refused_everywhere(replace(t2.seats[2].shares_message(), seat=1), 1, "does not verify")
     t.refused_everywhere(replace(honest, shares=()), 2, "list of 1 to")
     t.refused_everywhere(replace(honest, shares=()), 2, "empty", direct=True)
     t.refused_everywhere(replace(honest, shares=(a, a)), 2, "twice")
     t.refused_everywhere(replace(honest, shares=(a, a)), 2, "twice", direct=True)
     t.send(honest)
-    t.refused_everywhere(honest, 2, "already published")  # replayed
+    t.refused_everywhere(honest, 2, "nothing is owed")  # replayed
     t.pump()
     assert t.seats[0].card(tokens[-1]) is not None
 
@@ -269,7 +278,7 @@ def test_share_nobody_asked_for_is_refused(kit: Any) -> None:
     # its own private card: the owner never owes a share for it
     rogue = t.seats[0].copy()
     rogue.request([Reveal(tokens[-1])])
-    t.refused_everywhere(rogue.shares_message([tokens[-1]]), 0, "not owed")
+    t.refused_everywhere(rogue.shares_message([tokens[-1]]), 0, "out of turn")
     t.refused_everywhere(
         Shares(1, (ShareProof(999, IDENTITY, IDENTITY, IDENTITY),)), 1, "token 999, which is no live card"
     )
@@ -307,18 +316,20 @@ def test_random_commit_reveal_order_and_replays(kit: Any) -> None:
     t.all(lambda s: s.begin_random(52))
     c0 = t.seats[0].random_commit_message()
     t.send(c0)
-    t.refused_everywhere(c0, 0, "duplicate random commitment")
+    t.refused_everywhere(c0, 0, "out of turn")  # replayed
     t.refused_everywhere(replace(t.seats[1].random_commit_message(), index=1), 1, "not in progress")
     early = RandomReveal(0, 0, t.seats[0]._random_value(t.seats[0]._me, 0))
-    t.refused_everywhere(early, 0, "before every seat has committed")
+    t.refused_everywhere(early, 0, "out of turn")
+    early = RandomReveal(1, 0, t.seats[1]._random_value(t.seats[1]._me, 0))
+    t.refused_everywhere(early, 1, "out of turn: waiting on seat 1 for commitment")
     t.pump_until_turn(0)
     assert t.seats[0].waiting_on() == [(s, "reveal of random choice 0") for s in range(3)]
     honest = t.seats[0].random_reveal_message()
     t.refused_everywhere(replace(honest, value=bytes(32)), 0, "does not match its commitment")
     t.send(honest)
-    t.refused_everywhere(honest, 0, "duplicate random reveal")
+    t.refused_everywhere(honest, 0, "out of turn")  # replayed
     t.pump()
-    t.refused_everywhere(honest, 0, "not in progress")
+    t.refused_everywhere(honest, 0, "nothing is owed")
 
 
 # ---- leaving -----------------------------------------------------------------------------------------------
@@ -327,6 +338,7 @@ def test_random_commit_reveal_order_and_replays(kit: Any) -> None:
 def test_bad_leave_secret_is_refused(kit: Any) -> None:
     t, _ = started(kit)
     t.pump()
+    t.all(lambda s: s.begin_leave(1))
     honest = t.seats[1].leave_message()
     t.refused_everywhere(replace(honest, secret=rand_scalar()), 1, "does not match the seat's public key")
     t.refused_everywhere(replace(honest, secret=bytes(32)), 1, "does not match")
@@ -340,10 +352,11 @@ def test_bad_leave_secret_is_refused(kit: Any) -> None:
 def test_secrets_never_show(kit: Any) -> None:
     t, _ = started(kit, players=2)
     t.pump()
+    t.all(lambda s: s.begin_leave(1))
     seat = t.seats[1]
-    scalars = seat.audit_message().openings[0].scalars[:3]
+    scalars = seat.leave_message().openings[0].scalars[:3]
     secrets = [seat._me.x.hex(), seat._me.seed.hex()] + [s.hex() for s in scalars]
-    bad = Leave(1, rand_scalar(), seat.audit_message().openings)
+    bad = Leave(1, rand_scalar(), seat.leave_message().openings)
     with pytest.raises(RemoteProtocolError) as info:
         t.seats[0].receive(bad)
     texts = [

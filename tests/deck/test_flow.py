@@ -18,8 +18,9 @@ def test_waiting_on_and_next_sender_through_a_game(kit: Any) -> None:
     t = kit.Table(3, seed=1, keys=False)
     view = t.seats[0]
     assert view.waiting_on() == [(0, "public key"), (1, "public key"), (2, "public key")]
-    t.send(t.seats[1].key_message())
-    assert view.next_sender() == 0 and len(view.waiting_on()) == 2
+    t.refused_everywhere(t.seats[1].key_message(), 1, "out of turn: waiting on seat 0 for public key")
+    t.send(t.seats[0].key_message())
+    assert view.next_sender() == 1 and len(view.waiting_on()) == 2
     t.pump()
     assert view.waiting_on() == [] and view.next_sender() is None
     t.all(lambda s: s.start(ecarte_32()))
@@ -103,6 +104,7 @@ def test_copy_is_independent_and_messages_are_pure(kit: Any) -> None:
     assert s0.waiting_on() == [(0, "shuffle pass of round 0"), (1, "shuffle pass of round 0")]
     t.pump()
     t.all(lambda s: s.request([Reveal(0, 0), Reveal(1)]))
+    t.send(t.seats[0].shares_message())  # seat 0 first: its share of card 1
     trial = t.seats[1].copy()
     msg = t.seats[1].shares_message()
     trial.receive(msg)

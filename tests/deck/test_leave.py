@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from fairdeal.core.dealer import Reveal
+from fairdeal.core.deck import Leave
 from fairdeal.core.deck import _group as g
 from fairdeal.core.errors import LocalProtocolError
 
@@ -39,7 +40,7 @@ def test_game_goes_on_without_a_leaver(kit: Any) -> None:
     hands = {s: [tokens[-1 - s], tokens[-5 - s]] for s in range(4)}
     t.all(lambda s: s.request([Reveal(tok, seat) for seat, toks in hands.items() for tok in toks]))
     t.pump()
-    t.send(t.seats[2].leave_message())
+    t.leave(2)
     assert all(s.left_seats() == [2] for s in t.seats)
 
     # nobody can open another active seat's hand, nor a hidden card
@@ -86,60 +87,76 @@ def test_game_goes_on_without_a_leaver(kit: Any) -> None:
         assert {k: traced[k] for k in after} == after
 
 
-def test_leaving_before_its_pass_and_as_the_last_passer(kit: Any) -> None:
+def _leave_refused_now(t: Any, seat: int) -> None:
+    """Nobody's rules may take ``seat`` out now, and its Leave is refused, blaming it."""
+    before = [s.waiting_on() for s in t.seats]
+    for s in t.seats:
+        with pytest.raises(LocalProtocolError):
+            s.begin_leave(seat)
+    with pytest.raises(LocalProtocolError):
+        t.seats[seat].leave_message()
+    me = t.seats[seat]._me
+    forged = Leave(seat, me.x, me_openings(t, seat))
+    t.refused_everywhere(forged, seat, "out of turn")
+    assert [s.waiting_on() for s in t.seats] == before
+
+
+def me_openings(t: Any, seat: int) -> tuple[Any, ...]:
+    return t.seats[seat]._own_openings(t.seats[seat]._me)
+
+
+def test_a_seat_cannot_leave_in_the_middle_of_a_shuffle_round(kit: Any) -> None:
     t = kit.Table(4, seed=5)
     tokens = t.start(kit.deck_of(32))
     t.all(lambda s: s.reshuffle(tokens[:16], {}))
     t.pump_until_turn(1)
-    t.send(t.seats[1].leave_message())
-    assert t.seats[0].next_sender() == 2
-    t.pump_until_turn(3)
-    t.send(t.seats[3].leave_message())  # the round completes without its pass
-    assert t.seats[0].next_sender() is None
-    fresh = t.seats[0].round_tokens()
-    assert len(fresh) == 16 and set(fresh) <= set(t.oracle())
-    t.audit()
-    v = t.seats[0].verdict()
-    assert v is not None and v.fair, v
+    _leave_refused_now(t, 1)
+    _leave_refused_now(t, 3)
+    t.pump()
+    t.leave(3)  # once the round is complete, the rules may take it out
+    assert t.seats[0].left_seats() == [3]
 
 
-def test_owed_private_shares_to_a_leaver_are_dropped(kit: Any) -> None:
+def test_a_seat_cannot_leave_while_shares_are_owed(kit: Any) -> None:
     t = kit.Table(3, seed=8)
     tokens = t.start(kit.deck_of(32))
     t.all(lambda s: s.request([Reveal(tokens[-1], 2), Reveal(tokens[-2])]))
-    t.send(t.seats[0].shares_message())  # seat 0 already shared both
-    t.send(t.seats[2].leave_message())
-    # seat 1 no longer owes the share that, with seat 2's secret, would open tokens[-1] to all
-    assert t.seats[0].waiting_on() == [(1, "shares for 1 card")]
+    t.send(t.seats[0].shares_message())
+    _leave_refused_now(t, 2)
     t.pump()
-    assert not opens_without_owner(t, tokens[-1], 1)
     truth = t.oracle()
+    assert t.seats[2].card(tokens[-1]) == truth[tokens[-1]]
     assert t.seats[0].card(tokens[-2]) == truth[tokens[-2]]
 
 
-def test_leaving_during_a_random_choice(kit: Any) -> None:
+def test_a_seat_cannot_leave_during_a_random_choice(kit: Any) -> None:
     t = kit.Table(3, seed=8)
     t.all(lambda s: s.begin_random(1000))
     t.send(t.seats[0].random_commit_message())
-    t.send(t.seats[1].random_commit_message())
-    t.send(t.seats[2].random_commit_message())
-    t.send(t.seats[0].random_reveal_message())
-    t.send(t.seats[1].leave_message())
-    assert t.seats[0].waiting_on() == [(2, "reveal of random choice 0")]
+    _leave_refused_now(t, 1)
     t.pump()
     r = t.seats[0].random_result()
     assert r is not None and 0 <= r < 1000
-    assert t.seats[1].random_result() == r
 
 
-def test_leave_after_opening_is_refused(kit: Any) -> None:
+def test_no_seat_leaves_once_the_audit_has_begun(kit: Any) -> None:
     t = kit.Table(3, seed=8)
     t.start(kit.deck_of(32))
-    t.send(t.seats[1].audit_message())
-    with pytest.raises(LocalProtocolError):
-        t.seats[1].leave_message()
-    honest = t.seats[2].leave_message()
-    t.send(honest)
+    t.all(lambda s: s.begin_audit())
+    t.send(t.seats[0].audit_message())
+    _leave_refused_now(t, 1)
     t.pump()
     v = t.seats[0].verdict()
     assert v is not None and v.fair
+
+
+def test_only_the_seat_the_rules_take_out_may_leave(kit: Any) -> None:
+    t = kit.Table(3, seed=8)
+    t.start(kit.deck_of(32))
+    t.all(lambda s: s.begin_leave(1))
+    assert t.seats[0].waiting_on() == [(1, "its secret as it leaves the game")]
+    with pytest.raises(LocalProtocolError):
+        t.seats[2].leave_message()
+    t.refused_everywhere(Leave(2, t.seats[2]._me.x, me_openings(t, 2)), 2, "out of turn")
+    t.send(t.seats[1].leave_message())
+    assert t.seats[0].left_seats() == [1] and t.seats[0].waiting_on() == []

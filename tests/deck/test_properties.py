@@ -116,9 +116,12 @@ def test_audit_traces_every_token(kit: Any) -> None:
     t.all(lambda s: s.begin_random(10))
     t.pump()
     assert all(s.verdict() is None for s in t.seats)
-    t.send(t.seats[2].audit_message())
-    assert t.seats[0].waiting_on() == [(0, "audit opening"), (1, "audit opening")]
-    assert t.seats[0].opened_seats() == [2]
+    with pytest.raises(LocalProtocolError):
+        t.seats[2].audit_message()  # only once this seat's own rules end the game
+    t.all(lambda s: s.begin_audit())
+    t.send(t.seats[0].audit_message())
+    assert t.seats[0].waiting_on() == [(1, "audit opening"), (2, "audit opening")]
+    assert t.seats[0].opened_seats() == [0]
     assert t.seats[0].verdict() is None
     with pytest.raises(LocalProtocolError):
         t.seats[0].traced_cards()

@@ -91,7 +91,7 @@ class _Lenient(Ecarte):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_a_reneging_client_passes_live_and_is_named_by_verify(seed: int) -> None:
+def test_a_renege_unseen_at_the_table_is_named_at_the_end_and_by_verify(seed: int) -> None:
     cheat = Renegade()
 
     def make(game: Game, seat: int, identity: object, rng: object) -> Session:
@@ -99,13 +99,17 @@ def test_a_reneging_client_passes_live_and_is_named_by_verify(seed: int) -> None
 
     played = play_with_protocol(GAME, 2, seed, {}, [ClassicBot(), cheat], make_session=make)
     assert cheat.cheated
-    # The other seat cannot see the hand: live, the game goes on to a fair audit of the shuffles.
-    assert played.outcomes[0].session.verdict is not None and played.outcomes[0].session.verdict.fair
+    # The other seat cannot see the hand, so the game goes on; once the audit has traced every
+    # card, the honest seat replays every move knowing every card and names the renege, as verify does.
+    honest = played.outcomes[0].session.verdict
+    assert honest is not None and not honest.fair
+    (live,) = honest.findings
     report = verify_log(played.log, resolve)
     assert report.verdict == CHEATING and report.exit_code == 1
     (finding,) = report.findings
     assert finding.seat == 1 and finding.entry is not None
     assert "illegal move" in finding.reason
+    assert (live.seat, live.entry, live.reason) == (finding.seat, finding.entry, finding.reason)
 
 
 # -- whole games: dealing, alternation, points ---------------------------------------------------------------

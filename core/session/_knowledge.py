@@ -1,0 +1,82 @@
+"""The check made once every card is known: replay every move with full knowledge.
+
+At the table each seat judges a move only as far as its own view can tell (an
+unknown card never forbids a move). After a fair audit every token is traced to
+its card, so the recorded game can be replayed by an all-seeing replica: a move
+that broke a rule nobody could see (a renege from a hidden hand) is found, with
+its seat and entry. Every seat runs this at the end of a game, and so does
+``fairdeal verify``: both report the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..cards import Card
+from ..dealer import Finding
+from ..replica import Replica
+from ..rules import Game, Over, Result
+from ..table import EVERYONE
+
+#: What a verdict says it checked, once the replay found nothing.
+REPLAYED = "every move replayed with every card known"
+
+
+def replay_with_full_knowledge(
+    game: Game,
+    config: Any,
+    script: Sequence[tuple[Any, ...]],
+    cards: Mapping[int, Card],
+) -> tuple[list[Finding], Result | None]:
+    """Replay a recorded game knowing every card; return what broke the rules and the result.
+
+    ``script`` is what a session recorded (:attr:`Session.script`); a finding names the
+    seat and, in ``entry``, the log entry of the move.
+    """
+    replica: Replica | None = None
+    for item in script:
+        kind = item[0]
+        if kind == "start":
+            replica = Replica.start(game, config, item[1], EVERYONE, cards)
+            continue
+        assert replica is not None
+        if kind == "learn":
+            replica.learn(item[1], cards)
+        elif kind == "shuffled":
+            replica.shuffled(item[1], item[2], cards)
+        elif kind == "auto":
+            replica.auto()
+        elif kind == "chance":
+            replica.chance(item[1])
+        elif kind == "move":
+            _, seat, move, shown, entry = item
+            if not game.is_legal(replica.state, seat, move):
+                text = game.describe(replica.state, seat, move)
+                reason = f"illegal move with every card known: {text} ({move})"
+                return [Finding(seat, f"entry {entry}", reason, entry)], None
+            replica.apply(seat, move, shown)
+    if replica is None:
+        return [], None
+    step = game.next_step(replica.state) if replica.table.settled() else None
+    return [], step.result if isinstance(step, Over) else None
+
+
+def knowing_every_card(
+    game: Game,
+    config: Any,
+    script: Sequence[tuple[Any, ...]],
+    cards: Mapping[int, Card],
+    result: Result | None,
+) -> list[Finding]:
+    """Every finding of the full-knowledge replay, the result included (empty: all fair).
+
+    ``result`` is the one the seats agreed on at the table; it is compared only when the
+    replay reaches an end of its own (a resignation ends a game before its rules do).
+    """
+    findings, replayed = replay_with_full_knowledge(game, config, script, cards)
+    if findings:
+        return findings
+    if result is not None and replayed is not None and replayed != result:
+        return [Finding(None, "the result", "the result differs when every card is known")]
+    return []
