@@ -88,17 +88,10 @@ class Waiting:
     seat: int
     what: str
     decision: bool = False
+    kinds: frozenset[str] = frozenset()  # the entry kinds that meet it
 
 
 DECISIONS = frozenset({MOVE, RESIGN})
-
-
-@dataclass(frozen=True, slots=True)
-class _Owed:
-    """What may come next: ``waiting`` says who and what; ``kinds`` the entry kinds that meet it."""
-
-    waiting: Waiting
-    kinds: frozenset[str]
 
 
 @dataclass
@@ -218,28 +211,27 @@ class Session:
 
     def waiting(self) -> Waiting | None:
         """Who must send the next entry, or None when the session is finished."""
-        owed = self._owed(self._c)
-        return None if owed is None else owed.waiting
+        return self._owed(self._c)
 
-    def _owed(self, c: _Core) -> _Owed | None:
+    def _owed(self, c: _Core) -> Waiting | None:
         """The one entry that may come next, by this seat's own state (None: the game is over).
 
         Every entry but the host's ``abort`` must be exactly this: the seat and one of the
         kinds. Nothing a peer sends can make a seat owe, or accept, anything else.
         """
         if c.phase == "header":
-            return _Owed(Waiting(HOST, "the game header"), frozenset({HEADER}))
+            return Waiting(HOST, "the game header", kinds=frozenset({HEADER}))
         if c.phase in ("done", "aborted"):
             return None
         assert c.deck is not None
         expected = c.deck.expected()
         if expected is not None:
             seat, kind, what = expected
-            return _Owed(Waiting(seat, what), frozenset({kind}))
+            return Waiting(seat, what, kinds=frozenset({kind}))
         assert c.phase == "play" and c.activity is None and c.replica is not None
         step = self.game.next_step(c.replica.state)
         assert isinstance(step, Decide)
-        return _Owed(Waiting(step.player, f"{self.name(step.player)} to move", True), DECISIONS)
+        return Waiting(step.player, f"{self.name(step.player)} to move", True, DECISIONS)
 
     def legal_moves(self) -> list[Move]:
         """The local player's legal moves, if it is its turn to decide."""
@@ -328,10 +320,11 @@ class Session:
         """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
         env = decode_envelope(data, peer=peer)
         self._check_echo(data, env)
+        # These read the state only, so they run before the (costly) copy the rest works on.
+        self._check_envelope(self._c, env)
+        self._check_owed(self._c, env)
         c = self._c.fork()
         events: list[Event] = []
-        self._check_envelope(c, env)
-        self._check_owed(c, env)
         if env.kind == HEADER:
             self._on_header(c, env)
         elif env.kind == ABORT:
@@ -375,20 +368,18 @@ class Session:
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
         """Refuse any entry but the one owed now (the host may abort at any point of the game)."""
-        owed = self._owed(c)
-        if owed is None:
+        w = self._owed(c)
+        if w is None:
             raise RemoteProtocolError(f"{env.kind} after the end of the game", seat=env.seat)
         if env.kind == ABORT and c.header is not None:
             return  # _on_abort checks that it is the host's
-        w = owed.waiting
         if env.seat != w.seat:
             raise RemoteProtocolError(
                 f"{env.kind} out of turn: waiting on seat {w.seat} for {w.what}", seat=env.seat
             )
-        if env.kind not in owed.kinds:
-            raise RemoteProtocolError(
-                f"{env.kind} when its {' or '.join(sorted(owed.kinds))} is owed ({w.what})", seat=env.seat
-            )
+        if env.kind not in w.kinds:
+            owed = " or ".join(sorted(w.kinds))
+            raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({owed})", seat=env.seat)
 
     def _on_header(self, c: _Core, env: Envelope) -> None:
         header = Header.from_body(env.game_id, env.body)

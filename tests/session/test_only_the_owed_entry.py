@@ -1,0 +1,229 @@
+"""The class of bug behind an early audit opening: a seat accepts only the entry that is owed.
+
+Every built-in game is played to its end by bots, one session per seat plus a silent
+observer. At every point of the game, before the owed entry goes out, every seat in
+turn plays the attacker: it builds every entry kind it can from its own state —
+well formed, correctly signed, with the right sequence number and previous hash —
+that is not the one owed (every kind, for a seat that owes nothing). Each is sent to
+every other session, and each must be refused with the attacker named, leaving the
+session exactly as it was: same position, same obligation, and the same bytes it
+would send next. The honest entry then goes on, and the game ends fair for everyone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from fairdeal import registry
+from fairdeal.core.deck import _group as g
+from fairdeal.core.deck._seat import PUBLIC
+from fairdeal.core.deck._wire import (
+    KIND_KEY,
+    KIND_LEAVE,
+    KIND_OPENING,
+    KIND_RANDOM_COMMIT,
+    KIND_RANDOM_REVEAL,
+    KIND_SHARES,
+    KIND_SHUFFLE,
+)
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.identity import Identity
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.rules import Move
+from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
+from fairdeal.core.session.header import Header, SeatInfo
+from fairdeal.core.session.session import ABORT, HEADER, MOVE, RESIGN, Session
+
+KINDS = (
+    HEADER,
+    KIND_KEY,
+    KIND_SHUFFLE,
+    KIND_SHARES,
+    KIND_RANDOM_COMMIT,
+    KIND_RANDOM_REVEAL,
+    KIND_LEAVE,
+    KIND_OPENING,
+    MOVE,
+    RESIGN,
+    ABORT,
+)
+
+
+def _openings(ops: Any) -> list[Any]:
+    return [[o.round, list(o.permutation), list(o.scalars), o.salt] for o in ops]
+
+
+class Forger:
+    """Builds a well-formed body of any entry kind for one seat, from that seat's own state."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._passes: dict[tuple[int, int], dict[str, Any]] = {}
+        self._shares: dict[int, list[Any]] = {}
+
+    def body(self, kind: str) -> Any:
+        s = self.session
+        deck = s.deck
+        me = deck._me
+        assert me is not None
+        if kind == HEADER:
+            return s.header.to_body()
+        if kind == KIND_KEY:  # built by hand: a seat that has left may still try
+            e, z = g.schnorr_prove(deck.game_id, me.seat, deck.players, me.x, me.public, me.seed)
+            return {"public": me.public, "e": e, "z": z}
+        if kind == KIND_SHUFFLE:
+            return self._pass()
+        if kind == KIND_SHARES:
+            return {"shares": [self._share()]}
+        if kind == KIND_RANDOM_COMMIT:
+            index = len(deck._results)
+            value = deck._random_value(me, index)
+            return {
+                "index": index,
+                "commitment": g.digest(g.TAG_RANDOM_COMMIT, deck.game_id, me.seat, index, value),
+            }
+        if kind == KIND_RANDOM_REVEAL:
+            index = len(deck._results)
+            return {"index": index, "value": deck._random_value(me, index)}
+        if kind == KIND_LEAVE:
+            return {"secret": me.x, "openings": _openings(deck._own_openings(me))}
+        if kind == KIND_OPENING:
+            return {"openings": _openings(deck._own_openings(me))}
+        if kind == MOVE:
+            return {"move": self._move().to_wire(), "shares": None}
+        if kind == RESIGN:
+            return {}
+        assert kind == ABORT
+        return {"blame": None, "reason": "forged"}
+
+    def _pass(self) -> dict[str, Any]:
+        deck = self.session.deck
+        me = deck._me
+        rnd = deck._round() or (deck._rounds[-1] if deck._rounds else None)
+        if rnd is None or deck._joint is None:  # no deck yet: well-formed ciphertexts all the same
+            point = g.base(g.hash_scalar(b"test", 1))
+            return {"round": 0, "deck": [point + point] * 32, "commitment": bytes(32)}
+        k = len(rnd.passes) if not rnd.done else 0
+        key = (rnd.index, k)
+        if key not in self._passes:
+            perm, scalars, salt = deck._pass_secrets(me, rnd, k)
+            out = deck._apply_pass(rnd, k, perm, scalars)
+            commitment = deck._commitment(me.seat, rnd.index, perm, scalars, salt)
+            self._passes[key] = {"round": rnd.index, "deck": list(out), "commitment": commitment}
+        return self._passes[key]
+
+    def _share(self) -> list[Any]:
+        deck = self.session.deck
+        me = deck._me
+        assert me is not None
+        live = [t for t in deck.live_tokens() if (t, me.seat) not in deck._shares]
+        token = live[0] if live else 0
+        if token not in self._shares:
+            ct = deck.ciphertext(token) or (g.base(g.hash_scalar(b"test", 2)) * 2)
+            share = g.mul(me.x, ct[:32])
+            ctx = deck._share_context(me.seat, token, ct, PUBLIC)
+            e, z = g.dleq_prove(ctx, me.x, me.public, ct[:32], share, me.seed)
+            self._shares[token] = [token, share, e, z]
+        return self._shares[token]
+
+    def _move(self) -> Move:
+        view = self.session.view()
+        if view is not None:
+            try:
+                moves = list(self.session.game.legal_moves(view, self.session.seat))
+            except Exception:
+                moves = []
+            if moves:
+                return moves[0]
+        return Move("pass")
+
+
+def _forge(session: Session, forger: Forger, kind: str, seq: int, prev: bytes) -> bytes:
+    env = Envelope(FORMAT_VERSION, session.header.game_id, seq, prev, session.seat, kind, forger.body(kind))
+    assert session.identity is not None
+    return env.signed(session.identity).encode()
+
+
+def _snapshot(s: Session) -> tuple[Any, ...]:
+    return (s.seq, s.phase, s.waiting(), s.due(), len(s.script), s.departed)
+
+
+GAMES = [
+    ("ecarte", 2, {"target": 1}),
+    ("spite-malice", 2, {"target": 1, "max_games": 1}),
+    ("snatch", 3, {}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_every_entry_that_is_not_owed_is_refused_at_every_point(
+    name: str, players: int, options: dict[str, object]
+) -> None:
+    reg = registry.load()
+    game = reg.game(name)
+    config = game.config(players, dict(options))
+    master = SeededRng(3)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+    header = Header(
+        master.fork("game-id").bytes(16),
+        game.name,
+        game.name,
+        "fairdeal-tests",
+        "0",
+        dict(config.options),
+        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players)),
+    )
+    seats = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    watcher = Session(game, None)
+    everyone = [*seats, watcher]
+    forgers = [Forger(s) for s in seats]
+    bots = [reg.bot(name).make() for _ in range(players)]
+    rng = random.Random(3)
+    tried = refused = 0
+    data = seats[0].start(header)
+    last_hash = b""
+    for step in range(5000):
+        for s in everyone:
+            s.receive(data)
+        last_hash = entry_hash(data)
+        w = seats[0].waiting()
+        if w is None:
+            break
+        # Every seat in turn attacks every other session with what is not owed.
+        before = [_snapshot(s) for s in everyone]
+        for attacker in seats:
+            for kind in KINDS:
+                if attacker.seat == w.seat and kind in w.kinds:
+                    continue
+                if attacker.seat == 0 and kind == ABORT:
+                    continue  # the host may end the game at any point: that is not an attack
+                forged = _forge(attacker, forgers[attacker.seat], kind, seats[0].seq, last_hash)
+                for victim in everyone:
+                    if victim is attacker:
+                        continue
+                    tried += 1
+                    with pytest.raises(RemoteProtocolError) as info:
+                        victim.receive(forged)
+                    assert info.value.seat == attacker.seat, (step, kind, attacker.seat, info.value)
+                    refused += 1
+        assert [_snapshot(s) for s in everyone] == before, f"a refused entry changed a session at {step}"
+        owner = seats[w.seat]
+        if w.decision:
+            view = owner.view()
+            assert view is not None
+            move = bots[w.seat].choose(game, view, w.seat, owner.legal_moves(), rng)
+            data = owner.make_move(move)
+        else:
+            due = owner.due()
+            assert due is not None
+            data = due
+    else:
+        raise AssertionError("the game did not end")
+    # every seat attacked every other session with about every kind, at every entry of the game
+    assert tried == refused >= step * players * (players - 1) * (len(KINDS) - 3)
+    for s in everyone:
+        assert s.finished and s.verdict is not None and s.verdict.fair, s.verdict
