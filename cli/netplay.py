@@ -151,11 +151,11 @@ def _finish(outcome: NetOutcome, log: _Log, as_json: bool, ui: UI, human: Termin
     ui.status.wait(None)
     if as_json:
         kinds = [s.kind for s in session.header.seats]
-        click.echo(json.dumps(result_object(session, kinds, log.path)))
+        click.echo(json.dumps(result_object(session, kinds, log.path, outcome.error)))
     else:
         if outcome.error and session.aborted is None:
             ui.say(f"The game ended early: {outcome.error}.", "bold")
-            ui.say("It cannot go on without that player; the log below keeps every move made so far.")
+            ui.say("The log below keeps every entry accepted up to there.")
         print_summary(ui, session, log.path, you=session.seat if human is not None else None)
     ok = session.finished and session.aborted is None and outcome.error is None
     sys.exit(0 if ok else 1)

@@ -29,8 +29,13 @@ def verdict_word(session: Session) -> str:
     return "fair" if session.verdict.fair else "cheating"
 
 
-def result_object(session: Session, seat_kinds: list[str], log: Path | None) -> dict[str, Any]:
-    """The JSON object that ``play --json``, ``host --json`` and ``join --json`` print."""
+def result_object(
+    session: Session, seat_kinds: list[str], log: Path | None, error: str | None = None
+) -> dict[str, Any]:
+    """The JSON object that ``play --json``, ``host --json`` and ``join --json`` print.
+
+    ``error`` says why this seat's game ended early when it did (None otherwise).
+    """
     r = session.result
     a = session.aborted
     return {
@@ -45,6 +50,7 @@ def result_object(session: Session, seat_kinds: list[str], log: Path | None) -> 
         "findings": [str(f) for f in session.verdict.findings] if session.verdict else [],
         "aborted": {"blame": a.blame, "reason": a.reason} if a else None,
         "log": str(log) if log else None,
+        "error": error,
     }
 
 
@@ -101,7 +107,9 @@ def summary(
             out.append((f"Standing: {r.standing}", PLAIN))
     v = session.verdict
     if v is not None and v.fair:
-        out.append((f"{ok} Fair game: every shuffle and every card checked.", GOOD))
+        out.append(
+            (f"{ok} Fair game: every shuffle replayed, every move checked with every card known.", GOOD)
+        )
     elif v is not None:
         out.append((f"{ko} CHEATING FOUND by the audit:", BAD))
         for f in v.findings:

@@ -128,7 +128,7 @@ def test_play_bots_json(tmp_path: Path) -> None:
     obj = json.loads(result.output)  # stdout is exactly one JSON object
     assert set(obj) == {
         "game", "seats", "names", "winner", "scores", "reason", "standing",
-        "verdict", "findings", "aborted", "log",
+        "verdict", "findings", "aborted", "log", "error",
     }  # fmt: skip
     assert obj["game"] == "ecarte"
     assert obj["verdict"] == "fair" and obj["findings"] == [] and obj["aborted"] is None
@@ -144,7 +144,7 @@ def test_play_bots_summary(tmp_path: Path) -> None:
     assert "wins:" in out or "No winner" in out
     assert "Scores: " in out and "Standing: " in out
     assert "(you)" not in out and "You win" not in out  # bots only: nobody here is "you"
-    assert "✔ Fair game: every shuffle and every card checked." in out
+    assert "✔ Fair game: every shuffle replayed, every move checked with every card known." in out
     assert f"Log: {log}" in out
     assert f"fairdeal verify {log}" in out and f"fairdeal replay {log}" in out
     assert "\x1b" not in out  # not a terminal: plain text

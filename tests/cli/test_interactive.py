@@ -99,7 +99,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
             child.terminate(force=True)
     assert child.exitstatus == 0
     assert "Bot 1 (classic) wins: Ann resigned." in end
-    assert "Fair game: every shuffle and every card checked." in end
+    assert "Fair game: every shuffle replayed, every move checked with every card known." in end
     assert f"fairdeal verify {log}" in end
     assert "Traceback" not in end
     verified = CliRunner().invoke(cli, ["verify", str(log)])

@@ -1,0 +1,350 @@
+"""Cheating peers against the real ``fairdeal host`` and ``fairdeal join``, over loopback TCP.
+
+* A guest that sends its audit opening mid-game (it would make every honest seat
+  publish its shuffle secrets) is refused and blamed; the host never opens.
+* A host that does the same is refused by a real joiner, which opens nothing.
+* A host that relays something else in place of a guest's own entry is caught by the
+  real joiner: it stops, keeps the evidence beside its log, and its log never blames it.
+* A guest that reneges (unseen at the table) is named by the real host at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from fairdeal import Game, GameState, Move, registry
+from fairdeal.core.deck import Opening
+from fairdeal.core.deck import encode as encode_deck
+from fairdeal.core.identity import Identity
+from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
+from fairdeal.core.session.logfile import parse_log
+from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.verify import verify_log
+from fairdeal.net import netplay, wire
+from fairdeal.net.driver import BotAgent, PeerGone, run_guest
+from fairdeal.net.invite import Invite, decode_invite
+from fairdeal.net.link import NetLink
+from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, NetObserver, host_game
+from fairdeal.net.stream import secure_connect
+from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
+from fairdeal.plugins.ecarte.model import TRICK, hand
+from fairdeal.storage import LogWriter
+
+RUN = "from fairdeal.cli.main import main; main()"
+LIMIT = 90  # seconds for any one process
+
+
+class Proc:
+    """A ``fairdeal`` command in its own process and home folder, with a log and ``--json``."""
+
+    def __init__(self, tmp: Path, label: str, args: Sequence[str]) -> None:
+        self.home = tmp / f"home-{label}"
+        self.log = tmp / f"{label}.fdlog"
+        env = {**os.environ, "FAIRDEAL_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", RUN, *args, "--log", str(self.log), "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        self.out = self.err = ""
+
+    def wait(self, limit: float = LIMIT) -> int:
+        try:
+            self.out, self.err = self.proc.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.out, self.err = self.proc.communicate()
+            raise AssertionError(f"timed out; stderr:\n{self.err}") from None
+        return self.proc.returncode
+
+    def result(self) -> dict[str, Any]:
+        lines = self.out.strip().splitlines()
+        assert lines, f"no JSON on stdout; stderr:\n{self.err}"
+        return dict(json.loads(lines[-1]))
+
+
+def _host(tmp: Path, *args: str) -> tuple[Proc, Invite]:
+    code_file = tmp / "invite.txt"
+    host = Proc(
+        tmp,
+        "host",
+        [
+            "host",
+            *args,
+            "--seat",
+            "bot",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--invite-file",
+            str(code_file),
+        ],
+    )
+    for _ in range(400):
+        if code_file.exists() and code_file.read_text().strip():
+            return host, decode_invite(code_file.read_text().strip())
+        if host.proc.poll() is not None:
+            break
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            host.proc.wait(timeout=0.05)
+    host.proc.kill()
+    raise AssertionError(f"no invite code; host stderr:\n{host.proc.communicate()[1]}")
+
+
+def _kinds(log: Path) -> list[tuple[int, str]]:
+    return [(e.seat, e.kind) for e in map(decode_envelope, parse_log(log.read_bytes()).entries)]
+
+
+def _reg() -> Any:
+    return registry.load()
+
+
+# -- a guest of our own making, against the real host -----------------------------------------------------
+async def _guest(invite: Invite, make: Any, agent: Any) -> Session:
+    me = Identity.generate()
+    stream = await trio.open_tcp_stream(invite.host, invite.port)
+    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
+    await s.send(wire.encode(wire.Hello(invite.session)))
+    welcome = wire.decode(await s.receive())
+    assert isinstance(welcome, wire.Welcome)
+    await s.send(wire.encode(wire.Ready("Mallory", "bot")))
+    session = make(welcome, me)
+    link = NetLink(s, role="guest", peer="the host")
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as n:
+            await n.start(link.run)
+            with contextlib.suppress(PeerGone):
+                await run_guest(session, agent, link, None)
+            await link.aclose("bye")
+    return session
+
+
+class EarlyOpener(GuestSession):
+    """A guest that sends its audit opening while it owes decryption shares mid-game."""
+
+    sent_at: int | None = None
+
+    def due(self) -> bytes | None:
+        w = self.waiting()
+        if (
+            self.sent_at is None
+            and w is not None
+            and w.seat == self.seat
+            and "shares" in w.what
+            and self.seq > 12
+        ):
+            self.sent_at = self.seq
+            deck = self.deck
+            assert deck._me is not None
+            kind, body = encode_deck(Opening(self.seat, deck._own_openings(deck._me)))
+            return self._envelope(kind, body)
+        return super().due()
+
+
+def test_a_guest_that_opens_its_shuffles_early_is_blamed_and_nobody_opens(tmp_path: Path) -> None:
+    host, invite = _host(tmp_path, "ecarte", "--option", "target=5")
+    reg = _reg()
+
+    def make(w: wire.Welcome, me: Identity) -> Session:
+        return EarlyOpener(reg.game(w.game), w.seat, me, welcome=w, name="Mallory", kind="bot")
+
+    agent = BotAgent(reg.bot("ecarte").make(), random.Random(1))
+    session = trio.run(_guest, invite, make, agent)
+    assert isinstance(session, EarlyOpener) and session.sent_at is not None
+    assert host.wait() == 1, host.err
+    result = host.result()
+    assert result["aborted"]["blame"] == 1 and "deck.opening refused" in result["aborted"]["reason"]
+    assert result["verdict"] == "undecided"
+    # Nobody published a shuffle opening: not the host, and the early one was never accepted.
+    assert all(kind != "deck.opening" for _, kind in _kinds(host.log))
+    assert session.aborted is not None and session.aborted.blame == 1
+    report = verify_log(host.log.read_bytes(), reg.game)
+    assert report.verdict == "undecided" and report.findings[0].seat == 1
+
+
+class Lenient(Ecarte):
+    """The reneging client's own copy of the rules, which lets its illegal play through."""
+
+    def is_legal(self, state: GameState, player: int, move: Move) -> bool:
+        return True
+
+
+class Renegade:
+    """Plays the classic bot, but once throws a card of another suit while holding the suit led."""
+
+    def __init__(self) -> None:
+        self.inner = ClassicBot()
+        self.cheated = False
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        assert isinstance(state, EcarteState)
+        t = state.table
+        led = t.top_card(TRICK)
+        if not self.cheated and led is not None:
+            mine = t.known(hand(player))
+            off = [x for x, c in mine if c.suit is not led.suit and c.suit is not state.trump]
+            if off and any(c.suit is led.suit and not t.is_public(x) for x, c in mine):
+                self.cheated = True
+                return Move("play", (off[0],))
+        return self.inner.choose(game, state, player, moves, rng)
+
+
+def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path) -> None:
+    host, invite = _host(tmp_path, "ecarte", "--option", "target=7")
+    cheat = Renegade()
+
+    def make(w: wire.Welcome, me: Identity) -> Session:
+        return GuestSession(Lenient(), w.seat, me, welcome=w, name="Mallory", kind="bot")
+
+    agent = BotAgent(cheat, random.Random(2))
+    trio.run(_guest, invite, make, agent)
+    assert cheat.cheated
+    assert host.wait() == 0, host.err
+    result = host.result()
+    assert result["verdict"] == "cheating", result
+    assert any(f.startswith("seat 1 at entry ") and "illegal move" in f for f in result["findings"]), result
+    report = verify_log(host.log.read_bytes(), _reg().game)
+    assert report.verdict == "cheating" and report.findings[0].seat == 1
+
+
+# -- a host of our own making, against the real joiner --------------------------------------------------
+class _Listening(NetObserver):
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.guest: Proc | None = None
+
+    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
+        self.guest = Proc(self.tmp, "guest", ["join", code, "--seat", "bot"])
+
+
+def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
+    """Host an Écarté game in this process (with whatever the test patched in) for a real joiner."""
+    reg = _reg()
+    game = reg.game("ecarte")
+    plan = HostPlan(
+        game,
+        "ecarte",
+        "fairdeal",
+        "0",
+        {"target": 5},
+        2,
+        Identity.generate(),
+        "Eve",
+        "bot",
+        BotAgent(reg.bot("ecarte").make(), random.Random(3)),
+        bind="127.0.0.1",
+        open_log=lambda header: LogWriter(tmp / "evil-host.fdlog"),
+    )
+    plan.timeouts.obligation = 5
+    obs = _Listening(tmp)
+
+    async def main() -> None:
+        with trio.fail_after(LIMIT):
+            await host_game(plan, obs)
+
+    trio.run(main)
+    assert obs.guest is not None
+    return obs.guest
+
+
+def test_a_host_that_opens_early_is_refused_by_the_joiner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class EarlyHost(GuardedSession):
+        """Sends its opening while it owes shares, and relays it without checking it itself."""
+
+        evil: bytes | None = None
+
+        def due(self) -> bytes | None:
+            w = self.waiting()
+            if self.evil is None and w is not None and w.seat == 0 and "shares" in w.what and self.seq > 12:
+                deck = self.deck
+                assert deck._me is not None
+                kind, body = encode_deck(Opening(0, deck._own_openings(deck._me)))
+                self.evil = self._envelope(kind, body)
+                return self.evil
+            return super().due()
+
+        def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
+            if data == self.evil:
+                return [EntryAccepted(self.seq, 0, "deck.opening", data)]
+            return super().receive(data, peer=peer)
+
+    monkeypatch.setattr(netplay, "GuardedSession", EarlyHost)
+    guest = _evil_host(tmp_path, monkeypatch)
+    assert guest.wait() == 1, guest.err
+    result = guest.result()
+    assert "deck.opening refused" in (result["error"] or ""), result
+    assert result["verdict"] == "undecided"
+    # The joiner opened nothing, and its log does not hold the host's early opening.
+    assert all(kind != "deck.opening" for _, kind in _kinds(guest.log))
+    report = verify_log(guest.log.read_bytes(), _reg().game)
+    assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
+
+
+class _Altering:
+    """The host's link to a guest, relaying a host-signed resignation in place of the guest's move."""
+
+    def __init__(self, link: Any, identity: Identity) -> None:
+        self.link, self.identity = link, identity
+        self.done = False
+
+    async def send_entry(self, data: bytes) -> None:
+        env = decode_envelope(data)
+        if not self.done and env.seat == 1 and env.kind == "move":
+            self.done = True
+            forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, 1, "resign", {})
+            data = forged.signed(self.identity).encode()
+        await self.link.send_entry(data)
+
+    async def receive_entry(self) -> bytes:
+        return bytes(await self.link.receive_entry())
+
+
+def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = netplay.run_host
+
+    async def altering_run_host(session: Session, header: Any, agent: Any, links: Any, *rest: Any) -> Any:
+        assert session.identity is not None
+        wrapped = {s: _Altering(link, session.identity) for s, link in links.items()}
+        return await real(session, header, agent, wrapped, *rest)
+
+    monkeypatch.setattr(netplay, "run_host", altering_run_host)
+    guest = _evil_host(tmp_path, monkeypatch)
+    assert guest.wait() == 1, guest.err
+    result = guest.result()
+    assert "the host altered your entry" in (result["error"] or ""), result
+    assert result["winner"] is None and result["aborted"] is None and result["verdict"] == "undecided"
+    # The evidence: what the guest signed, and what the host relayed in its place.
+    evidence = json.loads(Path(f"{guest.log}.evidence.json").read_text())
+    sent = decode_envelope(bytes.fromhex(evidence["sent"]))
+    relayed = decode_envelope(bytes.fromhex(evidence["relayed_instead"]))
+    header = decode_envelope(parse_log(guest.log.read_bytes()).entries[0])
+    identity = header.body["seats"][1]["identity"]
+    assert sent.seat == relayed.seat == 1 and sent.seq == relayed.seq
+    assert sent.kind == "move" and relayed.kind == "resign"
+    assert sent.verify(identity) and not relayed.verify(identity)
+    # The guest's log holds only what it accepted, and verify does not blame it.
+    entries = parse_log(guest.log.read_bytes()).entries
+    assert all(decode_envelope(e).kind != "resign" for e in entries)
+    report = verify_log(guest.log.read_bytes(), _reg().game)
+    assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
