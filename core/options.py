@@ -77,6 +77,15 @@ class Option:
             raise ConfigError(f"option {self.name} takes one of {', '.join(self.choices)}, not {raw!r}")
         return text
 
+    def check(self, value: object) -> OptionValue:
+        """``value`` as received from a peer: exactly of this option's type and within its range.
+
+        Unlike :meth:`parse`, nothing is converted: ``1`` is not ``true`` and ``"5"`` is not 5.
+        """
+        if type(value) is not self.kind or self.parse(value) != value:
+            raise ConfigError(f"option {self.name} takes {self.describe().split('=', 1)[1]}, not {value!r}")
+        return value  # type: ignore[return-value]
+
 
 @dataclass(frozen=True)
 class Config:
@@ -119,6 +128,27 @@ def make_config(
             raise ConfigError(f"unknown option {key!r} for {game_name}; valid options: {valid}")
         values[key] = opt.parse(value)
     return Config(players, values)
+
+
+def exact_config(
+    game_name: str,
+    schema: Sequence[Option],
+    players: int,
+    min_players: int,
+    max_players: int,
+    values: Mapping[str, object],
+) -> Config:
+    """Check option values that a peer sent (a log's header): every option of ``schema``,
+    named once, each exactly of its type and within its range; nothing else."""
+    by_name = {o.name: o for o in schema}
+    extra = sorted(set(values) - set(by_name))
+    if extra:
+        raise ConfigError(f"unknown option {extra[0]!r} for {game_name}")
+    missing = sorted(set(by_name) - set(values))
+    if missing:
+        raise ConfigError(f"option {missing[0]!r} is missing")
+    config = make_config(game_name, schema, players, min_players, max_players)
+    return Config(players, {**config.options, **{k: by_name[k].check(v) for k, v in values.items()}})
 
 
 def parse_assignments(items: Sequence[str]) -> dict[str, str]:

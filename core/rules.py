@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
 from .cards import Card
 from .errors import RemoteProtocolError
-from .options import Config, Option, make_config
+from .options import Config, Option, exact_config, make_config
 from .table import Table, Zone
 
 MAX_MOVE_ARGS = 16
@@ -163,6 +163,10 @@ class Game(ABC, Generic[S]):
     def config(self, players: int, raw: dict[str, object] | None = None) -> Config:
         """Validate a player count and raw option values into a Config."""
         return make_config(self.name, self.options, players, self.min_players, self.max_players, raw)
+
+    def exact_config(self, players: int, values: Mapping[str, object]) -> Config:
+        """Check a configuration a peer sent: every option, each exactly typed (no parsing)."""
+        return exact_config(self.name, self.options, players, self.min_players, self.max_players, values)
 
     @abstractmethod
     def rules_text(self) -> str:

@@ -265,7 +265,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     g = plan.game
     if not max(2, g.min_players) <= plan.players <= g.max_players:
         raise ConfigError(f"{g.name} is for {g.min_players} to {g.max_players} players, not {plan.players}")
-    g.config(plan.players, dict(plan.options))
+    plan.options = dict(g.config(plan.players, dict(plan.options)).options)  # every option, typed
     if not wire.valid_name(plan.name) or not wire.valid_kind(plan.kind):
         raise ConfigError("the host's name or seat kind is not valid")
     try:
@@ -447,7 +447,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
                     f"the host speaks protocol {welcome.protocol}, this fairdeal {wire.PROTOCOL}"
                 )
             prepared = plan.prepare(welcome)
-            prepared.game.config(welcome.players, dict(welcome.options))
+            prepared.game.exact_config(welcome.players, welcome.options)
         except ConfigError as exc:
             with contextlib.suppress(
                 FairdealError, trio.BrokenResourceError, trio.ClosedResourceError, OSError

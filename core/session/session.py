@@ -27,7 +27,7 @@ from ..dealer import Reveal, Verdict
 from ..deck import DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
-from ..errors import IllegalMove, LocalProtocolError, RemoteProtocolError
+from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
 from ..identity import Identity
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
@@ -387,7 +387,10 @@ class Session:
             raise RemoteProtocolError("bad signature on the header", seat=HOST)
         if header.game != self.game.name:
             raise RemoteProtocolError(f"the header is for {header.game}, not {self.game.name}", seat=HOST)
-        self.game.config(header.players, dict(header.options))  # raises ConfigError if invalid
+        try:
+            self.game.exact_config(header.players, header.options)
+        except ConfigError as exc:
+            raise RemoteProtocolError(f"bad header: {exc}", seat=HOST) from None
         if self.seat is not None:
             if self.seat >= header.players:
                 raise RemoteProtocolError(f"the header has no seat {self.seat}", seat=HOST)

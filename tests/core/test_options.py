@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from fairdeal.core.errors import ConfigError
-from fairdeal.core.options import Option, make_config, parse_assignments
+from fairdeal.core.options import Option, exact_config, make_config, parse_assignments
 
 SCHEMA = (
     Option("target", 5, "points to win", minimum=1, maximum=99),
@@ -62,3 +62,34 @@ def test_parse_assignments() -> None:
     assert parse_assignments(["a=1", " b = x "]) == {"a": "1", "b": "x"}
     with pytest.raises(ConfigError):
         parse_assignments(["novalue"])
+
+
+# -- options a peer sent (a log's header, a host's welcome): typed exactly, all of them ---------------------
+def _schema() -> tuple[Option, ...]:
+    return (
+        Option("flag", False, "a switch"),
+        Option("target", 5, "points", minimum=1, maximum=10),
+        Option("penalty", "seed", "kind", choices=("seed", "none")),
+    )
+
+
+def test_exact_config_takes_typed_values_only() -> None:
+    good = {"flag": True, "target": 7, "penalty": "none"}
+    assert exact_config("g", _schema(), 2, 2, 2, good).as_dict() == good
+    for key, bad in [
+        ("flag", 1),
+        ("flag", "true"),
+        ("target", True),
+        ("target", "7"),
+        ("target", 11),
+        ("penalty", " none"),
+        ("penalty", "other"),
+    ]:
+        with pytest.raises(ConfigError, match=key):
+            exact_config("g", _schema(), 2, 2, 2, {**good, key: bad})
+    with pytest.raises(ConfigError, match="missing"):
+        exact_config("g", _schema(), 2, 2, 2, {"flag": True, "target": 7})
+    with pytest.raises(ConfigError, match="unknown option"):
+        exact_config("g", _schema(), 2, 2, 2, {**good, "extra": 1})
+    with pytest.raises(ConfigError, match="players"):
+        exact_config("g", _schema(), 3, 2, 2, good)
