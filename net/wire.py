@@ -30,7 +30,7 @@ from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 1
+PROTOCOL: Final = 2
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024

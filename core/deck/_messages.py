@@ -32,12 +32,17 @@ class ShufflePass:
 
 @dataclass(frozen=True, slots=True)
 class ShareProof:
-    """A decryption share ``x·c1`` of ``token`` with its Chaum–Pedersen proof."""
+    """A decryption share ``x·c1`` of ``token`` with its Chaum–Pedersen proof.
+
+    ``to`` is the purpose bound into the proof: the seat the card opens to, or None when
+    it opens to everyone (so a verifier needs no game rules to check the proof).
+    """
 
     token: int
     share: bytes
     challenge: bytes
     response: bytes
+    to: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +55,12 @@ class Shares:
 
 @dataclass(frozen=True, slots=True)
 class RandomCommit:
-    """Commitment to a seat's contribution to joint random choice ``index``."""
+    """Commitment to a seat's contribution to joint random choice ``index`` in ``range(n)``."""
 
     seat: int
     index: int
     commitment: bytes
+    n: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ KEY, PASS, SHARES, COMMIT, REVEAL, LEAVE, OPENING = (
     KIND_LEAVE,
     KIND_OPENING,
 )
-PUBLIC = "public"
+PUBLIC = "public"  # the purpose bound into a share that opens a card to everyone
 
 #: The wire kind of each message type: what an obligation's category is named.
 MESSAGE_KIND: dict[type, str] = {
@@ -69,8 +69,9 @@ MESSAGE_KIND: dict[type, str] = {
 }
 
 
-def _private(seat: int) -> str:
-    return f"to seat {seat}"
+def _purpose(to: int | None) -> str:
+    """The purpose a share's proof is bound to: ``public``, or ``to seat N``."""
+    return PUBLIC if to is None else f"to seat {to}"
 
 
 class _Stream:
@@ -193,8 +194,9 @@ class DeckSeat:
         self._rounds: list[_Round] = []
         self._next_token = 0
         self._cts: dict[int, bytes] = {}  # live token -> ciphertext
-        # (token, seat) -> the purposes it is owed for; the first one is bound into its proof.
-        self._owed: dict[tuple[int, int], tuple[str, ...]] = {}
+        # (token, seat) -> whom it is owed to (a seat, or None: everyone); the first is bound
+        # into its proof.
+        self._owed: dict[tuple[int, int], tuple[int | None, ...]] = {}
         self._shares: dict[tuple[int, int], bytes] = {}  # (token, seat) -> published share
         self._mine: set[int] = set()  # tokens this seat is to decrypt and has not yet
         self._known: dict[int, Card] = {}
@@ -267,8 +269,8 @@ class DeckSeat:
             raise LocalProtocolError("this seat has left the game")
         return self._me
 
-    def _share_context(self, seat: int, token: int, ct: bytes, purpose: str) -> bytes:
-        return g.frame(b"share", self.game_id, seat, token, ct, purpose)
+    def _share_context(self, seat: int, token: int, ct: bytes, to: int | None) -> bytes:
+        return g.frame(b"share", self.game_id, seat, token, ct, _purpose(to))
 
     def _share_of(self, seat: int, x: bytes, c1: bytes) -> bytes:
         key = (seat, c1)
@@ -473,11 +475,10 @@ class DeckSeat:
             if r.to is not None and not (0 <= r.to < self.players and r.to not in self._left):
                 raise LocalProtocolError(f"cannot reveal to seat {r.to}")
         for r in rs:
-            purpose = PUBLIC if r.to is None else _private(r.to)
             for s in self._active():
                 key = (r.token, s)
-                if s != r.to and key not in self._shares and purpose not in self._owed.get(key, ()):
-                    self._owed[key] = (*self._owed.get(key, ()), purpose)
+                if s != r.to and key not in self._shares and r.to not in self._owed.get(key, ()):
+                    self._owed[key] = (*self._owed.get(key, ()), r.to)
             if (r.to is None or r.to == self.seat) and r.token not in self._known:
                 self._mine.add(r.token)
         self._decrypt(r.token for r in rs)
@@ -504,9 +505,10 @@ class DeckSeat:
             ct = self._cts[t]
             c1 = ct[:32]
             d = self._share_of(me.seat, me.x, c1)
-            ctx = self._share_context(me.seat, t, ct, self._owed[(t, me.seat)][0])
+            to = self._owed[(t, me.seat)][0]
+            ctx = self._share_context(me.seat, t, ct, to)
             e, z = g.dleq_prove(ctx, me.x, me.public, c1, d, me.seed)
-            out.append(ShareProof(t, d, e, z))
+            out.append(ShareProof(t, d, e, z, to))
         return Shares(me.seat, tuple(out))
 
     def card(self, token: int) -> Card | None:
@@ -574,7 +576,7 @@ class DeckSeat:
         """Commit to this seat's contribution to the random choice in progress."""
         me, c = self._my_choice()
         value = self._random_value(me, c.index)
-        return RandomCommit(me.seat, c.index, self._random_commitment(me.seat, c, value))
+        return RandomCommit(me.seat, c.index, self._random_commitment(me.seat, c, value), c.n)
 
     def random_reveal_message(self) -> RandomReveal:
         """Reveal the contribution, once every seat has committed."""
@@ -922,8 +924,8 @@ class DeckSeat:
             raise RemoteProtocolError("a token appears twice in one shares message", seat=s)
         for sp in m.shares:
             t = sp.token
-            purposes = self._owed.get((t, s))
-            if purposes is None:
+            owed_to = self._owed.get((t, s))
+            if owed_to is None:
                 if (t, s) in self._shares:
                     raise RemoteProtocolError(f"share for token {t} was already published", seat=s)
                 if t not in self._cts:
@@ -931,12 +933,17 @@ class DeckSeat:
                 raise RemoteProtocolError(
                     f"share for token {t} is not owed: seat {s} may not open it", seat=s
                 )
+            if sp.to != owed_to[0]:
+                raise RemoteProtocolError(
+                    f"share for token {t} is for {_purpose(sp.to)}, but it is owed {_purpose(owed_to[0])}",
+                    seat=s,
+                )
             if s == self.seat:
                 continue
             ct = self._cts[t]
             if not g.is_point(sp.share):
                 raise RemoteProtocolError(f"share for token {t} is not a valid group element", seat=s)
-            ctx = self._share_context(s, t, ct, purposes[0])
+            ctx = self._share_context(s, t, ct, owed_to[0])
             if not g.dleq_verify(ctx, self._keys[s], ct[:32], sp.share, sp.challenge, sp.response):
                 raise RemoteProtocolError(f"the proof of the share for token {t} does not verify", seat=s)
         for sp in m.shares:
@@ -955,6 +962,8 @@ class DeckSeat:
             raise RemoteProtocolError("seat takes no part in this random choice", seat=s)
         if s in self._commits:
             raise RemoteProtocolError("duplicate random commitment", seat=s)
+        if m.n != c.n:
+            raise RemoteProtocolError(f"commitment to a choice in range({m.n}), not range({c.n})", seat=s)
         if not (isinstance(m.commitment, bytes) and len(m.commitment) == 32):
             raise RemoteProtocolError("random commitment must be 32 bytes", seat=s)
         self._commits[s] = m.commitment

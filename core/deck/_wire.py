@@ -32,6 +32,8 @@ MAX_DECK = 1024
 MAX_INDEX = 2**32
 #: Most shuffle rounds in one game.
 MAX_ROUNDS = 4096
+#: Bound of the range of a joint random choice.
+MAX_CHOICE = 2**63
 DIGEST_BYTES = 32
 
 KIND_KEY = "deck.key"
@@ -54,9 +56,10 @@ def encode(msg: Message) -> tuple[str, dict[str, Any]]:
     if isinstance(msg, ShufflePass):
         return KIND_SHUFFLE, {"round": msg.round, "deck": list(msg.deck), "commitment": msg.commitment}
     if isinstance(msg, Shares):
-        return KIND_SHARES, {"shares": [[s.token, s.share, s.challenge, s.response] for s in msg.shares]}
+        rows = [[s.token, s.to, s.share, s.challenge, s.response] for s in msg.shares]
+        return KIND_SHARES, {"shares": rows}
     if isinstance(msg, RandomCommit):
-        return KIND_RANDOM_COMMIT, {"index": msg.index, "commitment": msg.commitment}
+        return KIND_RANDOM_COMMIT, {"index": msg.index, "n": msg.n, "commitment": msg.commitment}
     if isinstance(msg, RandomReveal):
         return KIND_RANDOM_REVEAL, {"index": msg.index, "value": msg.value}
     if isinstance(msg, Leave):
@@ -146,26 +149,34 @@ def _shares(r: _Reader, body: object) -> Message:
     out = []
     seen: set[int] = set()
     for item in r.seq(f["shares"], 1, MAX_DECK, "shares"):
-        row = r.seq(item, 4, 4, "share")
+        row = r.seq(item, 5, 5, "share")
         token = r.integer(row[0], MAX_INDEX, "token")
         if token in seen:
             raise r.fail(f"token {token} appears twice")
         seen.add(token)
+        to = None if row[1] is None else r.integer(row[1], MAX_PLAYERS, "share purpose (seat)")
         out.append(
             ShareProof(
                 token,
-                r.blob(row[1], POINT_BYTES, "share"),
-                r.scalar(row[2], "share proof e"),
-                r.scalar(row[3], "share proof z"),
+                r.blob(row[2], POINT_BYTES, "share"),
+                r.scalar(row[3], "share proof e"),
+                r.scalar(row[4], "share proof z"),
+                to,
             )
         )
     return Shares(r.seat, tuple(out))
 
 
 def _random_commit(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("index", "commitment"))
+    f = r.fields(body, ("index", "n", "commitment"))
+    n = r.integer(f["n"], MAX_CHOICE, "n")
+    if n < 1:
+        raise r.fail("n must be at least 1")
     return RandomCommit(
-        r.seat, r.integer(f["index"], MAX_INDEX, "index"), r.blob(f["commitment"], DIGEST_BYTES, "commitment")
+        r.seat,
+        r.integer(f["index"], MAX_INDEX, "index"),
+        r.blob(f["commitment"], DIGEST_BYTES, "commitment"),
+        n,
     )
 
 

@@ -11,7 +11,7 @@ from ..identity import PUBLIC_KEY_BYTES, fingerprint
 from ..options import OptionValue
 from .envelope import GAME_ID_BYTES
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_SEATS = 10
 MAX_NAME = 40
 MAX_TEXT = 200

@@ -20,7 +20,7 @@ from ..errors import ConfigError, FairdealError, RemoteProtocolError
 from ..rules import Game, Result
 from ._knowledge import REPLAYED
 from .envelope import decode_envelope
-from .header import Header
+from .header import PROTOCOL, Header
 from .logfile import parse_log
 from .session import Session
 
@@ -72,6 +72,18 @@ class Report:
         }
 
 
+def _other_protocol(entry: bytes) -> str | None:
+    """Why a log made by another version of the protocol cannot be checked here, if it was."""
+    try:
+        body = decode_envelope(entry).body
+    except RemoteProtocolError:
+        return None
+    protocol = body.get("protocol") if isinstance(body, dict) else None
+    if type(protocol) is int and protocol != PROTOCOL:
+        return f"the log was written with protocol {protocol}; this fairdeal checks protocol {PROTOCOL}"
+    return None
+
+
 def read_header(entry: bytes) -> Header:
     """The header of a log's first entry (format checks only)."""
     env = decode_envelope(entry)
@@ -84,6 +96,9 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
     entries = parsed.entries
     if not entries:
         return Report(UNDECIDED, 0, findings=(Finding(None, None, parsed.problem or "the log is empty"),))
+    other = _other_protocol(entries[0])
+    if other is not None:
+        return Report(UNDECIDED, len(entries), findings=(Finding(None, 0, other),))
     try:
         header = read_header(entries[0])
     except RemoteProtocolError as exc:

@@ -387,3 +387,25 @@ def test_crypto_dealer_names_a_cheat_in_its_audit() -> None:
     d.deliver = real  # type: ignore[method-assign]
     v = d.audit()
     assert not v.fair and v.findings[0].seat == 0 and v.findings[0].where == "shuffle round 0, pass 0"
+
+
+# ---- what an entry says about itself must be what is owed --------------------------------------------------
+
+
+def test_a_share_must_name_the_purpose_it_is_owed_for(kit: Any) -> None:
+    t, tokens = dealt(kit)  # private cards to seat 0: shares "to seat 0"
+    honest = t.seats[1].shares_message()
+    assert {sp.to for sp in honest.shares} == {0}
+    for to in (None, 2):
+        lie = replace(honest, shares=tuple(replace(sp, to=to) for sp in honest.shares))
+        t.refused_everywhere(lie, 1, "but it is owed to seat 0")
+    t.send(honest)
+
+
+def test_a_random_commitment_must_name_the_range_of_the_choice(kit: Any) -> None:
+    t = kit.Table(2, seed=2)
+    t.all(lambda s: s.begin_random(52))
+    honest = t.seats[0].random_commit_message()
+    assert honest.n == 52
+    t.refused_everywhere(replace(honest, n=51), 0, "range(51), not range(52)")
+    t.send(honest)

@@ -33,8 +33,8 @@ OPENING = PassOpening(0, (1, 0), (S, S), b"s" * 32)
 SAMPLES: list[Message] = [
     KeyShare(1, P, S, S),
     ShufflePass(2, 0, (P + P, P + P), b"c" * 32),
-    Shares(0, (ShareProof(3, P, S, S), ShareProof(9, P, S, S))),
-    RandomCommit(1, 4, b"c" * 32),
+    Shares(0, (ShareProof(3, P, S, S), ShareProof(9, P, S, S, 2))),
+    RandomCommit(1, 4, b"c" * 32, 52),
     RandomReveal(1, 4, b"v" * 32),
     Leave(2, S, (OPENING,)),
     Opening(0, (OPENING, PassOpening(3, (0,), (S,), b"t" * 32))),
@@ -94,11 +94,15 @@ def test_shuffle_fields_are_strict() -> None:
 
 def test_shares_fields_are_strict() -> None:
     refused("deck.shares", {"shares": []}, word="shares")
-    refused("deck.shares", {"shares": [[3, P, S, S], [3, P, S, S]]}, word="twice")
-    refused("deck.shares", {"shares": [[3, P, S]]}, word="share")
-    refused("deck.shares", {"shares": [[3, P, S, NONCANONICAL]]}, word="canonical")
-    refused("deck.shares", {"shares": [[3, P + b"x", S, S]]}, word="32 bytes")
-    refused("deck.shares", {"shares": [[-3, P, S, S]]}, word="token")
+    refused("deck.shares", {"shares": [[3, None, P, S, S], [3, None, P, S, S]]}, word="twice")
+    refused("deck.shares", {"shares": [[3, None, P, S]]}, word="share")
+    refused("deck.shares", {"shares": [[3, P, S, S]]}, word="share")  # the purpose is missing
+    refused("deck.shares", {"shares": [[3, None, P, S, NONCANONICAL]]}, word="canonical")
+    refused("deck.shares", {"shares": [[3, None, P + b"x", S, S]]}, word="32 bytes")
+    refused("deck.shares", {"shares": [[-3, None, P, S, S]]}, word="token")
+    refused("deck.shares", {"shares": [[3, 10, P, S, S]]}, word="purpose")
+    refused("deck.shares", {"shares": [[3, "everyone", P, S, S]]}, word="purpose")
+    refused("deck.shares", {"shares": [[3, True, P, S, S]]}, word="purpose")
 
 
 def test_openings_are_strict() -> None:
@@ -117,7 +121,10 @@ def test_openings_are_strict() -> None:
 
 
 def test_random_fields_are_strict() -> None:
-    refused("deck.random-commit", {"index": 0, "commitment": b"c"}, word="commitment")
+    refused("deck.random-commit", {"index": 0, "n": 2, "commitment": b"c"}, word="commitment")
+    refused("deck.random-commit", {"index": 0, "commitment": b"c" * 32}, word="fields")
+    refused("deck.random-commit", {"index": 0, "n": 0, "commitment": b"c" * 32}, word="at least 1")
+    refused("deck.random-commit", {"index": 0, "n": 2**63, "commitment": b"c" * 32}, word="n must")
     refused("deck.random-reveal", {"index": 0, "value": b"v" * 33}, word="value")
     refused("deck.random-reveal", {"index": "0", "value": b"v" * 32}, word="index")
 

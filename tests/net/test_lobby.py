@@ -152,9 +152,9 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             assert "wrong session id" in await _refusal(s)
             await expect("wrong session id")
             s = await _connect(port, Identity.from_seed(b"v" * 32))
-            await s.send(wire.encode(wire.Hello(SESSION, protocol=2)))
-            assert "protocol 2" in await _refusal(s)
-            await expect("protocol 2")
+            await s.send(wire.encode(wire.Hello(SESSION, protocol=1)))
+            assert "protocol 1 is not spoken here" in await _refusal(s)
+            await expect("protocol 1")
 
             # The host's own identity; a silent joiner after the handshake.
             s = await _connect(port, HOST)

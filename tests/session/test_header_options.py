@@ -64,3 +64,16 @@ def test_an_exactly_typed_header_is_accepted() -> None:
     session = Session(GAME, 1, GUEST)
     session.receive(_header_entry({**FULL, "trump_when_void": True}))
     assert session.header.options["trump_when_void"] is True
+
+
+def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
+    header = Header(
+        b"g" * 16, "ecarte", "ecarte", "fairdeal", "0", FULL,
+        (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)), protocol=1,
+    )  # fmt: skip
+    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, 0, HEADER, header.to_body()).signed(HOST)
+    report = verify_log(MAGIC + record(entry.encode()), lambda name: GAME)
+    assert report.verdict == "undecided"
+    assert "written with protocol 1" in report.findings[0].reason
+    with pytest.raises(RemoteProtocolError, match="unsupported protocol 1"):
+        Session(GAME, None).receive(entry.encode())
