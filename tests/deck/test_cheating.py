@@ -393,7 +393,7 @@ def test_crypto_dealer_names_a_cheat_in_its_audit() -> None:
 
 
 def test_a_share_must_name_the_purpose_it_is_owed_for(kit: Any) -> None:
-    t, tokens = dealt(kit)  # private cards to seat 0: shares "to seat 0"
+    t, _ = dealt(kit)  # private cards to seat 0: shares "to seat 0"
     honest = t.seats[1].shares_message()
     assert {sp.to for sp in honest.shares} == {0}
     for to in (None, 2):
