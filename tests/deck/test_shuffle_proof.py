@@ -672,3 +672,12 @@ def test_decoding_refuses_every_malformed_shape(honest: tuple[Pass, sp.ShufflePr
     _malformed({**good, "s": [b"\xff" * 32, *good["s"][1:]]}, word="canonical")
     with pytest.raises(LocalProtocolError):
         sp.decode_proof(good, 0, seat=4)
+
+
+def test_known_answer() -> None:
+    """The proof of a fixed pass with a fixed seed, byte for byte: the format does not drift."""
+    proof = make_pass(3, seed=1).prove()
+    raw = msgpack.packb(sp.encode_proof(proof), use_bin_type=True)
+    assert (
+        hashlib.sha256(raw).hexdigest() == "2c194f2b56ee9f1552fcc27425222215ea135879496ad976a0a52277d746791a"
+    )
