@@ -501,6 +501,8 @@ def test_invalid_proof_points_are_refused(honest: tuple[Pass, sp.ShuffleProof], 
         with pytest.raises(RemoteProtocolError, match="not a valid point") as info:
             sp.decode_proof(sp.encode_proof(bad), 9, seat=3)
         assert info.value.seat == 3
+        # without the decoder's point checks, the verifier still refuses it
+        assert not p.verify(sp.decode_proof(sp.encode_proof(bad), 9, seat=3, check_points=False))
 
 
 @pytest.mark.parametrize("kind", BAD_POINTS)
