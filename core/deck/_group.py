@@ -28,6 +28,12 @@ TAG_RANDOM_COMMIT = b"fairdeal/deck/random-commit/v1"
 TAG_RANDOM_RESULT = b"fairdeal/deck/random-result/v1"
 TAG_NONCE = b"fairdeal/deck/nonce/v1"
 TAG_SECRETS = b"fairdeal/deck/seat-secrets/v1"
+# The proof of a shuffle (``_shuffle_proof``).
+TAG_SHUFFLE_GENERATOR = b"fairdeal/deck/shuffle-generator/v1"
+TAG_SHUFFLE_STATEMENT = b"fairdeal/deck/shuffle-statement/v1"
+TAG_SHUFFLE_U = b"fairdeal/deck/shuffle-u/v1"
+TAG_SHUFFLE_CHALLENGE = b"fairdeal/deck/shuffle-challenge/v1"
+TAG_SHUFFLE_NONCE = b"fairdeal/deck/shuffle-nonce/v1"
 
 Part = bytes | int | str
 
