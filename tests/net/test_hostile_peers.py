@@ -229,12 +229,13 @@ class _Listening(NetObserver):
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.guest: Proc | None = None
+        self.outcome: Any = None
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
         self.guest = Proc(self.tmp, "guest", ["join", code, "--seat", "bot"])
 
 
-def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
+def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on_start: Any = None) -> Proc:
     """Host an Écarté game in this process (with whatever the test patched in) for a real joiner."""
     reg = _reg()
     game = reg.game("ecarte")
@@ -248,7 +249,7 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
         Identity.generate(),
         "Eve",
         "bot",
-        BotAgent(reg.bot("ecarte").make(), random.Random(3)),
+        agent or BotAgent(reg.bot("ecarte").make(), random.Random(3)),
         bind="127.0.0.1",
         open_log=lambda header: LogWriter(tmp / "evil-host.fdlog"),
     )
@@ -257,7 +258,11 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
 
     async def main() -> None:
         with trio.fail_after(LIMIT):
-            await host_game(plan, obs)
+            async with trio.open_nursery() as n:
+                if on_start is not None:
+                    n.start_soon(on_start, obs)
+                obs.outcome = await host_game(plan, obs)
+                n.cancel_scope.cancel()
 
     trio.run(main)
     assert obs.guest is not None
@@ -348,3 +353,39 @@ def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
     assert all(decode_envelope(e).kind != "resign" for e in entries)
     report = verify_log(guest.log.read_bytes(), _reg().game)
     assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
+
+
+class _Thinking:
+    """A host's player who takes their time; says when it is asked, and when it was cancelled."""
+
+    def __init__(self) -> None:
+        self.asked = trio.Event()
+        self.cancelled = False
+
+    async def decide(self, session: Session, moves: list[Move]) -> Move | None:
+        self.asked.set()
+        try:
+            await trio.sleep_forever()
+        finally:
+            self.cancelled = True
+        return None  # pragma: no cover
+
+
+def test_the_host_hears_at_once_that_a_joiner_left_while_its_player_thinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thinking = _Thinking()
+
+    async def kill_when_asked(obs: _Listening) -> None:
+        await thinking.asked.wait()
+        assert obs.guest is not None
+        obs.guest.proc.kill()
+
+    guest = _evil_host(tmp_path, monkeypatch, agent=thinking, on_start=kill_when_asked)
+    guest.wait()
+    # A decision has no time limit here: only the closed connection can have ended the game,
+    # and it did so while the host's player was still thinking (the decision was cancelled).
+    assert thinking.cancelled
+    report = verify_log((tmp_path / "evil-host.fdlog").read_bytes(), _reg().game)
+    assert report.verdict == "undecided" and report.findings[0].seat == 1
+    assert "left the game" in report.findings[0].reason
