@@ -22,7 +22,7 @@ HOST = Identity.from_seed(b"H" * 32)
 SESSION = b"sess-id!"
 LIMIT = 20
 FAST = Keepalive(interval=0.05, silence=0.5, close=0.5)
-SHORT = LobbyLimits(handshake=2.0, hello=2.0, pending=8)
+SHORT = LobbyLimits(first_message=1.0, handshake=2.0, hello=2.0, pending=8, report_burst=1000)
 
 
 class Recorder(LobbyObserver):
@@ -119,8 +119,12 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             await _raw(port, b"\xff\xff" + b"\x00" * 65535)
             await expect("")
             silent = await trio.open_tcp_stream("127.0.0.1", port)
-            await expect("handshake did not finish within 2 s")
+            await expect("sent no handshake within 1 s")
             await silent.aclose()
+            slow = await trio.open_tcp_stream("127.0.0.1", port)  # the first message, then nothing
+            await slow.send_all(encode_frame(bytes([9]) + bytes(31)))  # a valid X25519 key
+            await expect("handshake did not finish within 2 s")
+            await slow.aclose()
 
             # A failed handshake: another prologue.
             with pytest.raises(RemoteProtocolError):
@@ -139,6 +143,8 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             cipher = channel._send_cipher  # type: ignore[attr-defined]
             frame = encode_frame(cipher.encrypt_with_ad(b"", (2**31).to_bytes(4, "big") + b"x"))
             await s._stream.send_all(frame)  # type: ignore[attr-defined]
+            # A framing error inside the channel: the host still says why it closes.
+            assert "exceeds the limit" in await _refusal(s)
             await expect("exceeds the limit")
             await s.aclose()
 
@@ -162,7 +168,8 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             assert "host's own identity" in await _refusal(s)
             await expect("host's own identity")
             s = await _connect(port, Identity.from_seed(b"q" * 32))
-            await expect("did not answer within 2 s")
+            assert "did not send hello within 2 s" in await _refusal(s)
+            await expect("did not send hello within 2 s")
             await s.aclose()
 
             # A joiner that declines the welcome.

@@ -98,6 +98,11 @@ def _join(tmp: Path, label: str, code: str) -> Peer:
     return Peer(tmp, label, ["join", code, "--seat", "bot"])
 
 
+def _flat(text: str) -> str:
+    """``text`` with its line wrapping undone."""
+    return " ".join(text.split())
+
+
 def _check_logs(peers: Sequence[Peer], verdict: str = "fair") -> bytes:
     data = peers[0].log.read_bytes()
     for p in peers[1:]:
@@ -145,7 +150,7 @@ def test_bots_play_a_full_game_over_tcp(tmp_path: Path, game: str, players: int,
     _check_logs(peers)
     assert "took seat" in host.err and "The game begins" in host.err
     for g in guests:
-        assert "as the invite says" in g.err
+        assert "Connected directly to 127.0.0.1:" in g.err and "as the invite says" in _flat(g.err)
 
 
 def test_bad_codes_and_a_wrong_host_identity_stop_the_joiner(tmp_path: Path) -> None:
@@ -153,7 +158,7 @@ def test_bad_codes_and_a_wrong_host_identity_stop_the_joiner(tmp_path: Path) -> 
     assert damaged.wait() == 2 and "damaged or mistyped" in damaged.err
     host, code = _host(tmp_path, "ecarte", "--option", "target=1")
     real = decode_invite(code)
-    impostor = Invite(real.host, real.port, Identity.from_seed(b"x" * 32).fingerprint, real.session)
+    impostor = Invite(Identity.from_seed(b"x" * 32).fingerprint, real.secret, real.direct)
     wrong = _join(tmp_path, "wrong", impostor.encode())
     assert wrong.wait() == 2
     assert "host identity does not match the invite" in wrong.err
@@ -201,7 +206,7 @@ async def _garbage(port: int, session: bytes) -> None:
 def test_garbage_clients_cannot_break_the_lobby(tmp_path: Path) -> None:
     host, code = _host(tmp_path, "ecarte", "--option", "target=2")
     invite = decode_invite(code)
-    trio.run(_garbage, invite.port, invite.session)
+    trio.run(_garbage, invite.direct[0].port, invite.session)
     assert host.proc.poll() is None, "the host died"
     guest = _join(tmp_path, "guest", code)
     assert guest.wait() == 0, guest.err
@@ -244,7 +249,7 @@ class _Cheater:
 async def _cheat(invite: Invite, how: str) -> GuestSession:
     reg = registry.load()
     me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.host, invite.port)
+    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
     s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
     await s.send(wire.encode(wire.Hello(invite.session)))
     welcome = wire.decode(await s.receive())
