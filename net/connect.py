@@ -218,7 +218,7 @@ def _relayed(
             except RemoteProtocolError as exc:
                 if MISMATCH in exc.reason:
                     raise
-                last = exc
+                last = NetError(f"the peer on the relay did not complete the handshake ({exc.reason})")
                 continue
             return Connected(secure, "relay", str(relay))
         if isinstance(last, RelayError) and last.kind == "timeout":

@@ -23,6 +23,8 @@ from .relay import relay_connect
 RETRY_FIRST: Final = 1.0
 RETRY_MAX: Final = 30.0
 CONNECT_TIMEOUT: Final = 10.0
+READY_GRACE: Final = 1.0
+"""Seconds every door must have waited without a refusal before the relay is reported ready."""
 
 Offer = Callable[[trio.abc.Stream, str], None]
 
@@ -38,28 +40,37 @@ class DoorsObserver:
 
 
 class _Status:
-    """Edge-triggered reports: ready once every door waits, trouble once per bad spell."""
+    """Edge-triggered reports: ready once every door has waited :data:`READY_GRACE` seconds
+    without a refusal, trouble once per bad spell."""
 
     def __init__(self, relay: str, doors: int, observer: DoorsObserver) -> None:
         self.relay, self.observer = relay, observer
-        self.waiting: set[int] = set()
+        self.since: dict[int, float] = {}  # door -> when its request was sent
         self.doors = doors
         self.state: str | None = None
 
     def door_waiting(self, door: int) -> None:
-        self.waiting.add(door)
-        if len(self.waiting) == self.doors and self.state != "ready":
-            self.state = "ready"
-            self.observer.relay_ready(self.relay)
+        self.since[door] = trio.current_time()
 
     def door_paired(self, door: int) -> None:
-        self.waiting.discard(door)
+        self.since.pop(door, None)
 
     def door_failed(self, door: int, reason: str) -> None:
-        self.waiting.discard(door)
+        self.since.pop(door, None)
         if self.state != "trouble":
             self.state = "trouble"
             self.observer.relay_trouble(self.relay, reason)
+
+    async def watch(self) -> None:
+        while True:
+            await trio.sleep(READY_GRACE / 4)
+            now = trio.current_time()
+            steady = len(self.since) == self.doors and all(
+                now - t >= READY_GRACE for t in self.since.values()
+            )
+            if steady and self.state != "ready":
+                self.state = "ready"
+                self.observer.relay_ready(self.relay)
 
 
 async def keep_doors(invite: Invite, offer: Offer, observer: DoorsObserver | None = None) -> None:
@@ -68,6 +79,7 @@ async def keep_doors(invite: Invite, offer: Offer, observer: DoorsObserver | Non
         return
     status = _Status(str(invite.relay), invite.doors, observer or DoorsObserver())
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(status.watch)
         for door in range(invite.doors):
             nursery.start_soon(_door, invite, door, offer, status)
 

@@ -16,6 +16,7 @@ peer's bytes, the first of which may have arrived together with ``ok``.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 from collections.abc import Callable
@@ -152,6 +153,8 @@ def _os_reason(exc: BaseException) -> str:
     seen: list[BaseException] = [exc]
     while seen:
         e = seen.pop(0)
+        if isinstance(e, OSError) and e.errno:
+            return os.strerror(e.errno)
         if isinstance(e, OSError) and e.strerror:
             return e.strerror
         if isinstance(e, BaseExceptionGroup):

@@ -99,7 +99,7 @@ def test_codes_of_other_versions_say_so() -> None:
         decode_invite(v1)
     assert "format 1" in str(info.value) and "format 2" in str(info.value)
     future = _reencode(b"\x03" + _invite(*LAN).payload()[1:])
-    with pytest.raises(InviteError, match="another version.*format 3"):
+    with pytest.raises(InviteError, match=r"another version.*format 3"):
         decode_invite(future)
 
 

@@ -8,13 +8,9 @@ entry during the game, must never crash the host. Every wait is bounded.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
-import subprocess
-import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,99 +31,12 @@ from fairdeal.net.netplay import GuestSession, JoinPlan, NetOutcome, Prepared, j
 from fairdeal.net.secure import SecureChannel
 from fairdeal.net.stream import secure_connect
 
-RUN = "from fairdeal.cli.main import main; main()"
-LIMIT = 90  # seconds for any one process; games here take a few
-
-
-class Peer:
-    """One ``fairdeal`` process with its own home folder."""
-
-    def __init__(self, tmp: Path, label: str, args: Sequence[str]) -> None:
-        self.home = tmp / f"home-{label}"
-        self.log = tmp / f"{label}.fdlog"
-        env = {**os.environ, "FAIRDEAL_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", RUN, *args, "--log", str(self.log), "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
-        self.out = self.err = ""
-
-    def wait(self, limit: float = LIMIT) -> int:
-        try:
-            self.out, self.err = self.proc.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.out, self.err = self.proc.communicate()
-            raise AssertionError(f"timed out; stderr:\n{self.err}") from None
-        return self.proc.returncode
-
-    def result(self) -> dict[str, Any]:
-        lines = self.out.strip().splitlines()
-        assert lines, f"no JSON on stdout; stderr:\n{self.err}"
-        return json.loads(lines[-1])
-
-
-def _wait_for_code(path: Path, host: Peer, limit: float = 20) -> str:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if path.exists() and path.read_text().strip():
-            return path.read_text().strip()
-        if host.proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    host.proc.kill()
-    raise AssertionError(f"no invite code; host stderr:\n{host.proc.communicate()[1]}")
-
-
-def _host(tmp: Path, game: str, *extra: str) -> tuple[Peer, str]:
-    code_file = tmp / "invite.txt"
-    host = Peer(
-        tmp,
-        "host",
-        ["host", game, "--seat", "bot", "--bind", "127.0.0.1", "--port", "0", "--invite-file", str(code_file),
-         *extra],
-    )  # fmt: skip
-    return host, _wait_for_code(code_file, host)
-
-
-def _join(tmp: Path, label: str, code: str) -> Peer:
-    return Peer(tmp, label, ["join", code, "--seat", "bot"])
-
-
-def _flat(text: str) -> str:
-    """``text`` with its line wrapping undone."""
-    return " ".join(text.split())
-
-
-def _check_logs(peers: Sequence[Peer], verdict: str = "fair") -> bytes:
-    data = peers[0].log.read_bytes()
-    for p in peers[1:]:
-        assert p.log.read_bytes() == data, f"{p.log} differs from {peers[0].log}"
-    report = verify_log(data, registry.load().game)
-    assert report.verdict == verdict, report.findings
-    cmd = subprocess.run(
-        [sys.executable, "-c", RUN, "verify", str(peers[0].log)],
-        env={**os.environ, "FAIRDEAL_HOME": str(peers[0].home)},
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-    )
-    if "No such command" not in cmd.stderr:
-        assert cmd.returncode == {"fair": 0, "cheating": 1, "undecided": 2}[verdict], cmd.stdout + cmd.stderr
-    return data
-
-
-def _same_results(peers: Sequence[Peer]) -> dict[str, Any]:
-    results = [p.result() for p in peers]
-    for p, r in zip(peers, results, strict=True):
-        assert r.pop("log") == str(p.log)
-    assert all(r == results[0] for r in results)
-    return results[0]
-
+from .peers import LIMIT
+from .peers import check_logs as _check_logs
+from .peers import flat as _flat
+from .peers import host as _host
+from .peers import join as _join
+from .peers import same_results as _same_results
 
 GAMES = [
     ("ecarte", 2, ["--option", "target=3"]),
