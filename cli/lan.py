@@ -87,6 +87,7 @@ def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
 
     games = trio.run(run)
     if not live_ok and not quiet and games:
+        ui.say("Games on the local network:")
         for line in game_lines(games):
             ui.say(line, wrap=False)
     return games
@@ -96,6 +97,9 @@ def pick(ui: UI, seconds: float) -> LanGame:
     """The game the person picks by number from those found on the local network."""
     ui.say(f"No invite code: looking for games on the local network ({seconds:g} s)...")
     games = look(ui, seconds)
+    if not games:  # answers can be slow to come: look a while longer before giving up
+        ui.say(f"Nothing yet; looking {2 * seconds:g} s more...")
+        games = look(ui, 2 * seconds)
     if not games:
         raise ConfigError(
             "no game found on the local network; ask the host for an invite code (fairdeal join CODE), "

@@ -324,3 +324,35 @@ async def test_a_ping_flood_queues_nothing() -> None:
             assert h.alive
             assert h._queue_in.statistics().current_buffer_used <= 2  # type: ignore[attr-defined]
             await h.aclose()
+
+
+@pytest.mark.trio
+async def test_a_framing_error_that_comes_with_the_last_handshake_message_is_still_refused() -> None:
+    """The joiner's handshake message 3 and a broken record in one TCP segment: the host completes
+    the handshake, finds the record broken, and says so (``refused``) before it closes."""
+    from fairdeal.net.secure import MessageReceived, SecureChannel
+
+    rec = Recorder()
+    lobby = _lobby(rec)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as links:
+            links.start_soon(lobby.fill, listeners, links)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            channel = SecureChannel(Identity.from_seed(b"f" * 32), True)
+            await stream.send_all(channel.initiate())
+            while not channel.handshake_complete:
+                channel.receive_data(await stream.receive_some(65536))
+            cipher = channel._send_cipher  # type: ignore[attr-defined]
+            broken = encode_frame(cipher.encrypt_with_ad(b"", b"\x00\x00\x00\x00"))  # a zero record length
+            await stream.send_all(channel.data_to_send() + broken)
+            got: list[bytes] = []
+            while chunk := await stream.receive_some(65536):
+                got += [e.payload for e in channel.receive_data(chunk) if isinstance(e, MessageReceived)]
+            refused = wire.decode(got[0])
+            assert isinstance(refused, wire.Refused) and "length" in refused.reason, refused
+            await until(lambda: len(rec.drops) == 1)
+            assert refused.reason in rec.drops[0][1]
+            await stream.aclose()
+            links.cancel_scope.cancel()
