@@ -22,7 +22,8 @@ class Peer:
     """One ``fairdeal`` process with its own home folder.
 
     ``prefix`` runs it under another command (``ip netns exec NAME``); ``stdin`` is typed in
-    (as bytes of text); ``env`` adds variables; ``log`` False leaves out ``--log`` and ``--json``.
+    (as bytes of text); ``env`` adds variables; ``log`` False leaves out ``--log`` and ``--json``;
+    ``stderr_file`` sends stderr to a file that can be read while the process runs.
     """
 
     def __init__(
@@ -36,30 +37,50 @@ class Peer:
         env: Mapping[str, str] | None = None,
         log: bool = True,
         home: Path | None = None,
+        stderr_file: Path | None = None,
     ) -> None:
         self.home = home or tmp / f"home-{label}"
         self.log = tmp / f"{label}.fdlog"
         environ = {**os.environ, "FAIRDEAL_HOME": str(self.home), "PYTHONUNBUFFERED": "1", **(env or {})}
         extra = ["--log", str(self.log), "--json"] if log else []
+        self.stderr_file = stderr_file
+        self._err = open(stderr_file, "w") if stderr_file else None  # noqa: SIM115 - closed in wait
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-c", RUN, *args, *extra],
             env=environ,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self._err or subprocess.PIPE,
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             text=True,
         )
-        self._stdin = stdin
+        if stdin is not None:  # typed at once, as a person answering the prompt would
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(stdin)
+            self.proc.stdin.close()
+            self.proc.stdin = None  # communicate() must not touch it again
         self.out = self.err = ""
 
     def wait(self, limit: float = LIMIT) -> int:
         try:
-            self.out, self.err = self.proc.communicate(self._stdin, timeout=limit)
+            self.out, self.err = self.proc.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.out, self.err = self.proc.communicate()
-            raise AssertionError(f"timed out; stderr:\n{self.err}") from None
+            raise AssertionError(f"timed out; stderr:\n{self._stderr()}") from None
+        finally:
+            self._close_err()
+        self.err = self._stderr()
         return self.proc.returncode
+
+    def _stderr(self) -> str:
+        if self.stderr_file is None:
+            return self.err or ""
+        return self.stderr_file.read_text() if self.stderr_file.exists() else ""
+
+    def _close_err(self) -> None:
+        if self._err is not None:
+            self._err.close()
+            self._err = None
 
     def result(self) -> dict[str, Any]:
         lines = self.out.strip().splitlines()
@@ -69,7 +90,10 @@ class Peer:
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-        self.proc.communicate()
+        out, err = self.proc.communicate()
+        self.out = self.out or out or ""
+        self._close_err()
+        self.err = self._stderr() if self.stderr_file else self.err or err or ""
 
 
 def wait_for_code(path: Path, host: Peer, limit: float = 20) -> str:

@@ -113,14 +113,18 @@ def netns() -> Iterator[list[str]]:
 LAN_ENV = {"FAIRDEAL_LAN": "all", "FAIRDEAL_RELAY": "none"}
 
 
-def _lan_host(tmp: Path, prefix: list[str], *extra: str, label: str = "host") -> tuple[Peer, str]:
+def _lan_host(tmp: Path, prefix: list[str], game: str, *extra: str, label: str = "host") -> tuple[Peer, str]:
     code_file = tmp / f"{label}-invite.txt"
     peer = Peer(
-        tmp, label,
-        ["host", "ecarte", "--seat", "bot", "--option", "target=1", "--invite-file", str(code_file), *extra],
-        prefix=prefix, env=LAN_ENV,
+        tmp, label, ["host", game, "--seat", "bot", "--invite-file", str(code_file), *extra],
+        prefix=prefix, env=LAN_ENV, stderr_file=tmp / f"{label}.err",
     )  # fmt: skip
     return peer, wait_for_code(code_file, peer)
+
+
+def host_err(peer: Peer) -> str:
+    """What a running peer has written on stderr so far."""
+    return peer.stderr_file.read_text() if peer.stderr_file and peer.stderr_file.exists() else ""
 
 
 def _lan(tmp: Path, prefix: list[str], seconds: float = 5) -> tuple[list[dict[str, object]], str]:
@@ -133,34 +137,44 @@ def _lan(tmp: Path, prefix: list[str], seconds: float = 5) -> tuple[list[dict[st
 def test_a_game_announced_on_the_lan_is_found_and_joined_without_a_code(
     tmp_path: Path, netns: list[str]
 ) -> None:
-    host, code = _lan_host(tmp_path, netns)
+    host, code = _lan_host(tmp_path, netns, "snatch", "--players", "3")
+    invite = decode_invite(code)
     try:
         games, _ = _lan(tmp_path, netns)
         assert len(games) == 1, games
         g = games[0]
-        invite = decode_invite(code)
         assert (g["game"], g["seats_taken"], g["seats"], g["fingerprint"]) == (
-            "ecarte",
+            "snatch",
             1,
-            2,
+            3,
             invite.fingerprint,
         )
-        assert g["code"] == code and g["host"] == "Bot 0 (classic)"
-        guest = Peer(tmp_path, "guest", ["join", "--seat", "bot", "--wait", "5"], prefix=netns, env=LAN_ENV,
+        assert g["code"] == code and g["host"] == "Bot 0 (shrewd)"
+        first = Peer(tmp_path, "first", ["join", "--seat", "bot", "--wait", "3"], prefix=netns, env=LAN_ENV,
                      stdin="1\n")  # fmt: skip
-        assert guest.wait() == 0, guest.err
+        end = time.monotonic() + 60
+        while time.monotonic() < end and "took seat 1" not in flat(host_err(host)):
+            time.sleep(0.05)
+        games, _ = _lan(tmp_path, netns)  # the announcement follows the lobby
+        assert [(x["seats_taken"], x["seats"]) for x in games] == [(2, 3)], games
+        second = Peer(tmp_path, "second", ["join", "--seat", "bot", "--wait", "3"], prefix=netns, env=LAN_ENV,
+                      stdin="1\n")  # fmt: skip
+        assert first.wait() == 0, first.err
+        assert second.wait() == 0, second.err
         assert host.wait() == 0, host.err
     finally:
         host.kill()
-    same_results([host, guest])
-    check_logs([host, guest])
-    text = flat(guest.err)
+    peers = [host, first, second]
+    same_results(peers)
+    check_logs(peers)
+    text = flat(first.err)
     assert (
         "Join which game?" in text
-        and f"Joining ecarte hosted by Bot 0 (classic) ({invite.fingerprint})" in text
+        and f"Joining snatch hosted by Bot 0 (shrewd) ({invite.fingerprint})" in text
     )
     assert "Connected directly to 127.0.0.1:" in text and "as the announcement says" in text
     assert "Announced on the local network" in flat(host.err)
+    assert _lan(tmp_path, netns, 2)[0] == []  # withdrawn when the host stopped
 
 
 _ROGUE = textwrap.dedent(
@@ -192,7 +206,7 @@ _ROGUE = textwrap.dedent(
 @pytest.mark.slow
 def test_a_lying_announcement_seats_nobody_and_bad_ones_are_ignored(tmp_path: Path, netns: list[str]) -> None:
     # A real host that does not announce itself; the rogue announces its address under another identity.
-    real, code = _lan_host(tmp_path, netns, "--private", label="real")
+    real, code = _lan_host(tmp_path, netns, "ecarte", "--private", label="real")
     rogue_file = tmp_path / "rogue.py"
     rogue_file.write_text(_ROGUE)
     target = decode_invite(code).direct[0]
