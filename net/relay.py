@@ -16,6 +16,7 @@ peer's bytes, the first of which may have arrived together with ``ok``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -28,6 +29,7 @@ from .errors import RelayError
 from .invite import Endpoint
 
 OK: Final = b"ok\n"
+_QUICKACK: Final = getattr(socket, "TCP_QUICKACK", None)
 MAX_ANSWER: Final = 64
 """Longest line the relay may answer before ``ok`` (its own are 14 bytes at most)."""
 _TOKEN = re.compile(r"[0-9a-f]{64}")
@@ -64,10 +66,24 @@ class PrefixedStream(trio.abc.Stream):
             out, self._prefix = self._prefix[:n], self._prefix[n:]
             await trio.lowlevel.checkpoint()
             return out
-        return await self.stream.receive_some(max_bytes)
+        data = await self.stream.receive_some(max_bytes)
+        _quick_ack(self.stream)
+        return data
 
     async def aclose(self) -> None:
         await self.stream.aclose()
+
+
+def _quick_ack(stream: trio.SocketStream) -> None:
+    """Acknowledge at once what comes next (Linux; the kernel turns this off again by itself).
+
+    The relay does not disable Nagle's algorithm: it holds back a message while the one
+    before is unacknowledged, and a receiver that delays its acknowledgements (40 ms on
+    Linux) would stall every other message.
+    """
+    if _QUICKACK is not None:
+        with contextlib.suppress(OSError):
+            stream.socket.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
 
 
 def _shown(data: bytes) -> str:

@@ -76,10 +76,15 @@ class SecureStream:
 
     async def send(self, payload: bytes) -> None:
         """Send one message (1 byte .. 1 MiB)."""
+        await self.send_many([payload])
+
+    async def send_many(self, payloads: list[bytes]) -> None:
+        """Send messages in order with one write, so that they travel in as few TCP segments as
+        possible (a relay that does not disable Nagle's algorithm would delay the later ones)."""
         async with self._send_lock:
             if self._send_broken:
                 raise trio.BrokenResourceError("an earlier send was interrupted; the stream is unusable")
-            data = self._channel.send_message(payload)
+            data = b"".join(self._channel.send_message(p) for p in payloads)
             try:
                 await self._stream.send_all(data)
             except BaseException:
