@@ -42,13 +42,13 @@ def lan_interfaces(bind: str | None = None) -> tuple[bool, list[str] | None]:
 
 
 def _seats(g: LanGame) -> str:
-    return f"{g.taken}/{g.seats} seats" + (" (full)" if g.free <= 0 else "")
+    return f"{g.taken}/{g.seats}" + (" full" if g.free <= 0 else "")
 
 
 def game_lines(games: Sequence[LanGame]) -> list[str]:
     """One line a game, numbered from 1 (what ``join`` asks for)."""
     return [
-        f"  {i:>2}  {g.game:<13} {g.host_name:<16} {g.fingerprint}  {_seats(g):<16} "
+        f"  {i:>2}  {g.game:<13} {g.host_name:<16} {g.fingerprint}  {_seats(g) + ' seats':<12} "
         + ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
         for i, g in enumerate(games, 1)
     ]
@@ -56,8 +56,12 @@ def game_lines(games: Sequence[LanGame]) -> list[str]:
 
 def _table(games: Sequence[LanGame], seconds: float) -> Table:
     t = Table(title=f"Games on the local network (looking for {seconds:g} s)", title_justify="left")
-    for col in ("#", "game", "host", "fingerprint", "seats", "address"):
-        t.add_column(col)
+    t.add_column("#", justify="right")
+    t.add_column("game", overflow="fold")
+    t.add_column("host", overflow="fold")
+    t.add_column("fingerprint", no_wrap=True, min_width=23)  # compared by eye: never cut
+    t.add_column("seats", no_wrap=True)
+    t.add_column("address", overflow="fold")
     for i, g in enumerate(games, 1):
         where = ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
         t.add_row(str(i), g.game, Text(g.host_name), g.fingerprint, _seats(g), where)
