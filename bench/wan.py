@@ -36,7 +36,7 @@ from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
 from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Invite, decode_invite
+from fairdeal.net.invite import Endpoint, Invite, decode_invite
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 from fairdeal.net.wire import Lobby
@@ -179,7 +179,7 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
     async def guest(seat: int, proxy: DelayProxy) -> None:
         assert seating.invite is not None
         real = seating.invite
-        via = Invite("127.0.0.1", proxy.port, real.fingerprint, real.session)
+        via = Invite(real.fingerprint, real.secret, (Endpoint("127.0.0.1", proxy.port),))
 
         def prepare(w: object) -> Prepared:
             return Prepared(entry.game, agent(seat), f"Bot {seat}", f"bot:{bot.name}")
@@ -192,7 +192,8 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
         await seating.ready.wait()
         assert seating.invite is not None
         for seat in range(1, players):  # one after the other, so seat i has identity i
-            proxy = DelayProxy((seating.invite.host, seating.invite.port), delay, jitter, seed + seat)
+            target = seating.invite.direct[0]
+            proxy = DelayProxy((target.host, target.port), delay, jitter, seed + seat)
             await nursery.start(proxy.run)
             nursery.start_soon(guest, seat, proxy)
             while seating.seated < seat:
