@@ -252,7 +252,7 @@ class LanAnnouncer:
                 await trio.to_thread.run_sync(zc.update_service, info, abandon_on_cancel=True)
         except Exception as exc:  # mDNS is a convenience: its failure must not stop the game
             if self.on_error is not None:
-                self.on_error(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+                self.on_error(_why(exc))
         finally:
             if zc is not None:
                 with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_LIMIT):
@@ -305,8 +305,7 @@ async def browse(
     try:
         zc = await trio.to_thread.run_sync(_zeroconf, interfaces)
     except Exception as exc:
-        why = f"{type(exc).__name__}: {exc}"
-        raise FairdealError(f"cannot look for games on the local network ({why})") from None
+        raise FairdealError(f"cannot look for games on the local network ({_why(exc)})") from None
 
     def listing() -> list[LanGame]:
         return sorted(games.values(), key=lambda g: (g.game, g.host_name, g.instance))
@@ -355,6 +354,13 @@ def _close_browser(zc: Any, browser: Any) -> None:
             browser.cancel()
     finally:
         zc.close()
+
+
+def _why(exc: BaseException) -> str:
+    """What went wrong with the local network, in words (an OS reason, else the message)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or "the multicast service failed"
 
 
 __all__ = [

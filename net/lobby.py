@@ -462,8 +462,8 @@ class Lobby:
             self._drops.drop(address, "lost the connection")
         except FairdealError as exc:
             self._drops.drop(address, str(exc))
-        except Exception as exc:  # the host process never crashes on a peer's account
-            self._drops.drop(address, f"unexpected error ({type(exc).__name__})")
+        except Exception:  # the host process never crashes on a peer's account
+            self._drops.drop(address, "an unexpected error in this program")
         finally:
             if pending in self._pool:
                 self._pool.remove(pending)
