@@ -174,8 +174,45 @@ def link_vectors() -> list[dict[str, Any]]:
     ]
 
 
+# -- invite codes ------------------------------------------------------------------------------------------
+def invite_vectors() -> list[dict[str, Any]]:
+    from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite
+
+    fp = "fd1-xpwv-2qmp-ikbz-sqxk"
+    secret = seeded("table-secret", 16)
+    cases = [
+        ("ipv4, no relay", Invite(fp, secret, (Endpoint("192.168.1.20", 7700),))),
+        ("ipv6, no relay", Invite(fp, secret, (Endpoint("2001:db8::7", 443),))),
+        ("host name, no relay", Invite(fp, secret, (Endpoint("cards.example.org", 7700),))),
+        ("public relay only", Invite(fp, secret, (), PUBLIC_RELAY, 3)),
+        (
+            "two addresses and a given relay",
+            Invite(
+                fp,
+                secret,
+                (Endpoint("10.0.0.2", 7700), Endpoint("203.0.113.9", 7700)),
+                Endpoint("relay.example.net", 4001),
+                9,
+            ),
+        ),
+    ]
+    out = []
+    for name, invite in cases:
+        out.append(
+            {"name": name, "fingerprint": fp, "secret": hx(secret),
+             "direct": [[e.host, e.port] for e in invite.direct],
+             "relay": None if invite.relay is None else [invite.relay.host, invite.relay.port],
+             "doors": invite.doors, "payload": hx(invite.payload()), "code": invite.encode(),
+             "session": hx(invite.session),
+             "relay_tokens": [invite.relay_token(d) for d in range(invite.doors)],
+             "relay_sides": {"host": invite.relay_side("host"), "joiner": invite.relay_side("joiner")}}
+        )  # fmt: skip
+    return out
+
+
 def build() -> dict[str, Any]:
     return {
+        "invites.json": invite_vectors(),
         "deck.json": deck_vectors(),
         "envelopes.json": envelope_vectors(),
         "link.json": link_vectors(),

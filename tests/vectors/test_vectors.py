@@ -20,6 +20,7 @@ from fairdeal.core.deck import _group as g
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import Envelope, decode_envelope, entry_hash
 from fairdeal.net import wire
+from fairdeal.net.invite import Endpoint, Invite, decode_invite
 
 HERE = Path(__file__).resolve().parent
 
@@ -128,3 +129,17 @@ def test_link_messages(case: dict[str, Any]) -> None:
     assert type(msg).__name__ == case["type"]
     assert _plain(msg) == _fields(case["fields"])  # the bytes decode to these fields ...
     assert wire.encode(msg) == b(case["encoded"])  # ... and these fields encode to these bytes
+
+
+@pytest.mark.parametrize("case", load("invites.json"), ids=lambda c: c["name"])
+def test_invite_codes(case: dict[str, Any]) -> None:
+    direct = tuple(Endpoint(h, p) for h, p in case["direct"])
+    relay = None if case["relay"] is None else Endpoint(*case["relay"])
+    invite = Invite(case["fingerprint"], b(case["secret"]), direct, relay, case["doors"])
+    assert invite.payload() == b(case["payload"])
+    assert invite.encode() == case["code"]
+    assert decode_invite(case["code"]) == invite
+    assert decode_invite(case["code"].upper().replace("FD1:", "fd1: ")) == invite  # read as people type it
+    assert invite.session == b(case["session"])
+    assert [invite.relay_token(d) for d in range(invite.doors)] == case["relay_tokens"]
+    assert {r: invite.relay_side(r) for r in ("host", "joiner")} == case["relay_sides"]
