@@ -100,7 +100,7 @@ def check_lines(path: Path) -> set[int]:
                 lines.update(span(node.value))
             elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and _is_reason(node.elts[1]):
                 lines.update(span(node.elts[0]))  # a table of (condition, "reason") checked in a loop
-            elif isinstance(node, ast.For) and refuses([x for x in ast.walk(node) if isinstance(x, ast.Raise)]):
+            elif isinstance(node, ast.For) and any(isinstance(x, ast.Raise) for x in ast.walk(node)):
                 lines.add(node.lineno)  # a loop that checks every item
     return lines
 
