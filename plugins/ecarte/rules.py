@@ -26,6 +26,7 @@ from fairdeal import (
     Result,
     Step,
     Table,
+    TableView,
     Zone,
     ecarte_32,
 )
@@ -266,6 +267,9 @@ class Ecarte(Game[EcarteState]):
 
     def render(self, state: EcarteState, viewer: int | None) -> Sequence[Line]:
         return render.render(state, viewer)
+
+    def table_view(self, state: EcarteState, viewer: int | None) -> TableView:
+        return render.table_view(state, viewer)
 
 
 def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:

@@ -1,0 +1,44 @@
+"""Game positions for the table tests: each seat's view at the moments a seat decides."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from fairdeal.core.dealer import PlainDealer
+from fairdeal.core.replica import Replica
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.rules import Game, GameState, RandomPolicy
+from fairdeal.core.runner import Event, play_game
+from fairdeal.registry import load
+
+
+def game_named(name: str) -> Game:
+    return load().game(name)
+
+
+def positions(
+    game: Game,
+    players: int,
+    seed: int,
+    viewer: int = 0,
+    options: Mapping[str, object] | None = None,
+    limit: int = 400,
+) -> list[GameState]:
+    """``viewer``'s view after every move of a random game (at most ``limit`` of them)."""
+    config = game.config(players, dict(options or {}))
+    out: list[GameState] = []
+
+    def observe(event: Event, replicas: dict[int | None, Replica]) -> None:
+        if event.kind == "move" and len(out) < limit:
+            out.append(replicas[viewer].state.copy())
+
+    play_game(
+        game,
+        config,
+        PlainDealer(players, SeededRng(seed)),
+        [RandomPolicy() for _ in range(players)],
+        random.Random(seed),
+        observe=observe,
+    )
+    return out
