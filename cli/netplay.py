@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import trio
@@ -24,8 +25,8 @@ from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
-from .console import UI, describe_waiting
-from .flags import ascii_option, json_option, log_option, name_option, rule_options
+from .console import UI, describe_waiting, wants_table
+from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import SeatKind, bot_agent, default_name, parse_seat
@@ -222,6 +223,59 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
     return value
 
 
+# -- the full-screen table ---------------------------------------------------------------------------
+def _table_player(wanted: bool) -> Any:
+    """A :class:`~fairdeal.cli.tui.player.TablePlayer` when the table is wanted (imported only then)."""
+    if not wanted:
+        return None
+    from .tui.player import TablePlayer
+
+    return TablePlayer()
+
+
+def _run_table(
+    say: Say,
+    title: str,
+    rules: str,
+    ascii: bool,
+    player: Any,
+    invite_file: Path | None,
+    log: _Log,
+    fn: Callable[..., Awaitable[NetOutcome]],
+    plan: Any,
+) -> NetOutcome:
+    """Run ``fn(plan, observer)`` as the guest of the full-screen table; like :func:`_run` after it."""
+    from .tui.app import TableApp
+    from .tui.netview import TableNetObserver
+
+    observer = TableNetObserver(player, invite_file, _write_atomically)
+    app = TableApp(title, player, lambda: fn(plan, observer), ascii=ascii, rules_text=rules)
+    observer.app = app
+
+    def finish() -> list[tuple[str, str]]:
+        from .outcome import summary
+
+        session = player.session
+        return summary(session, log.path, ascii=ascii) if session is not None else []
+
+    app.finish = finish
+    app.run()
+    if app.interrupted or app.outcome is None:
+        say("Interrupted: you left the game.")
+        sys.exit(130)
+    try:
+        return app.outcome.unwrap()  # type: ignore[no-any-return]
+    except BaseExceptionGroup as group:
+        ours = group.subgroup(FairdealError)
+        while isinstance(ours, BaseExceptionGroup):
+            ours = ours.exceptions[0]
+        if ours is not None:
+            raise _with_hint(ours) from None
+        raise
+    except FairdealError as exc:
+        raise _with_hint(exc) from None
+
+
 # -- host -------------------------------------------------------------------------------------------
 @cli.command()
 @click.argument("game")
@@ -285,6 +339,7 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
 )
 @json_option
 @ascii_option
+@plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def host(
@@ -302,6 +357,7 @@ def host(
     move_timeout: float | None,
     as_json: bool,
     ascii: bool,
+    plain: bool,
     seed: int | None,
 ) -> None:
     """Host GAME over the network: print an invite code, wait for the players, play.
@@ -329,7 +385,8 @@ def host(
     master: Rng | None = SeededRng(seed) if seed is not None else None
     identity = load_identity()[0]
     ui = _ui(ascii, as_json)
-    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui)
+    table = _table_player(kind.human and wants_table(plain, as_json))
+    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui, table)
     say = ui.say
     log = _Log(log_path)
     plan = HostPlan(
@@ -353,8 +410,11 @@ def host(
         open_log=log.open,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
-    observer = TerminalNetObserver(ui, human, invite_file)
-    outcome = _run(say, host_game, plan, observer)
+    if table is not None:
+        outcome = _run_table(say, g.title, g.rules_text(), ascii, table, invite_file, log, host_game, plan)
+    else:
+        observer = TerminalNetObserver(ui, human, invite_file)
+        outcome = _run(say, host_game, plan, observer)
     _finish(outcome, log, as_json, ui, human)
 
 
@@ -377,8 +437,11 @@ def _seat_agent(
     reg: object,
     master: Rng | None,
     ui: UI,
+    table: Any = None,
 ) -> tuple[Agent, TerminalAgent | None, str]:
-    """The agent of this process's seat, the terminal agent if human, and the seat's name."""
+    """The agent of this process's seat, the terminal agent if human (in line mode), and the seat's name."""
+    if kind.human and table is not None:
+        return table, None, _clean_name(name or default_name())
     if kind.human:
         human = TerminalAgent(ui)
         return human, human, _clean_name(name or default_name())
@@ -416,6 +479,7 @@ def _clean_name(name: str) -> str:
 )
 @json_option
 @ascii_option
+@plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def join(
@@ -426,6 +490,7 @@ def join(
     connect_timeout: float,
     as_json: bool,
     ascii: bool,
+    plain: bool,
     seed: int | None,
 ) -> None:
     """Join a game from the invite CODE the host gave you, and play.
@@ -455,6 +520,7 @@ def join(
     human_seat = seat.strip() == "human"
     identity = load_identity()[0] if human_seat else Identity.generate()
     observer = TerminalNetObserver(ui)
+    table = _table_player(human_seat and wants_table(plain, as_json))
 
     def prepare(welcome: wire.Welcome) -> Prepared:
         if welcome.game not in reg.games:
@@ -466,7 +532,7 @@ def join(
         if entry.version != welcome.version:
             say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
         kind = parse_seat(seat, welcome.game, reg)
-        agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui)
+        agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui, table)
         observer.human = human
         return Prepared(entry.game, agent, seat_name, kind.label)
 
@@ -479,5 +545,8 @@ def join(
         open_log=log.open,
     )
     say(f"Joining the game at {invite.address} ...")
-    outcome = _run(say, join_game, plan, observer)
+    if table is not None:
+        outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, join_game, plan)
+    else:
+        outcome = _run(say, join_game, plan, observer)
     _finish(outcome, log, as_json, ui, observer.human)

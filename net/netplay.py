@@ -32,6 +32,7 @@ from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import HEADER, EntryAccepted, Event, Session
 
 from . import wire
+from .chat import ChatRoom
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
 from .invite import Invite
 from .link import Keepalive, LinkStats, NetLink
@@ -74,6 +75,12 @@ class NetObserver(LobbyObserver):
 
     def events(self, session: Session, events: Sequence[Event]) -> None:
         """Entries were accepted (moves, game over, audit, abort)."""
+
+    def chat_ready(self, say: Callable[[str], bool]) -> None:
+        """The game started: ``say(text)`` sends a line of chat to the table."""
+
+    def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
+        """A line of chat, checked (``fingerprint`` is the seat's, from the game's header)."""
 
 
 @dataclass(frozen=True)
@@ -315,8 +322,11 @@ async def _play_host(
         obs.events(s, events)
 
     obs.starting(header, 0)
-    for link in links.values():
+    room = ChatRoom(header, 0, plan.identity, links, obs.chat)
+    for seat, link in links.items():
         link.start_game()
+        link.on_chat = room.from_link(seat)
+    obs.chat_ready(room.say)
     try:
         result = await run_host(session, header, plan.agent, links, observe, plan.timeouts)
     finally:
@@ -469,6 +479,9 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         if not started:
             started = True
             obs.starting(s.header, welcome.seat)
+            room = ChatRoom(s.header, welcome.seat, plan.identity, {0: link}, obs.chat)
+            link.on_chat = room.from_link(0)
+            obs.chat_ready(room.say)
         events.extend(new)
         write(s, new)
         obs.events(s, new)

@@ -31,8 +31,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from fairdeal.core.cards import Card, Suit
 from fairdeal.core.rules import Move
-from fairdeal.core.tableview import TableView
+from fairdeal.core.tableview import Seat, TableView
 
 from ..console import describe_waiting
 from ..render import reflow, to_ascii
@@ -65,10 +66,16 @@ class TableArea(Widget):
     """The table itself, drawn by :func:`draw_table` to the widget's size; clicks map to cards and piles."""
 
     DEFAULT_CSS = "TableArea { width: 1fr; height: 1fr; padding: 0 1; }"
+    can_focus = True
 
     def __init__(self) -> None:
         super().__init__()
         self.drawn = Drawn([], [])
+
+    def on_key(self, event: events.Key) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        app.table_key(event)
 
     def render(self) -> Text:
         app = self.app
@@ -288,6 +295,7 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         self._update_bars()
+        self.query_one(TableArea).focus()
         loop = asyncio.get_running_loop()
         trio.lowlevel.start_guest_run(
             self._trio_main,
@@ -346,7 +354,14 @@ class TableApp(App[None]):
 
     def _refresh_now(self) -> None:
         self._refresh_due = False
+        p = self.player
+        if p is not None and p.session is not None and not self.rules_text:
+            game = p.session.game
+            self.game_title = to_ascii(game.title) if self.ascii else game.title
+            self.rules_text = game.rules_text()
         self._take_news()
+        # In the lobby the table area takes the whole width: the invite code stays on one line.
+        self.query_one(SidePanel).display = not (self.lobby_lines and self.table_view() is None)
         picker = self.picker()
         if picker is not None and self.selected is None and picker.cards:
             self.selected = picker.cards[0]
@@ -496,9 +511,14 @@ class TableApp(App[None]):
             picker = self.picker()
             view = self.table_view()
             what = Text("Your turn", style="bold green")
-            if view is not None and view.status:
+            status = view.status if view is not None else ()
+            if status and status[0] == Seat(s.seat if s.seat is not None else -1):
+                status = status[1:]
+                if status and isinstance(status[0], str) and status[0].startswith("to "):
+                    status = (status[0][3:], *status[1:])
+            if status:
                 what.append(": ")
-                what.append_text(words_text(view.status, self.names, self.ascii))
+                what.append_text(words_text(status, self.names, self.ascii))
             if picker is not None and picker.single is not None:
                 what.append(" — Enter: " + picker.single.words, style="bold")
             return what
@@ -508,17 +528,18 @@ class TableApp(App[None]):
             if self.ascii
             else "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"[int(time.monotonic() * 8) % 10]
         )
-        return Text(f"{spin} {(waiting or '').capitalize()}", style="italic")
+        waiting = waiting or ""
+        return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
 
     def _keys_line(self) -> Text:
         p = self.player
         parts = []
-        if p is not None and p.deciding:
-            parts.append("←→ card  1-9 place  Enter play  8c name")
-        parts.append("/ chat  F1 help  F2 rules")
-        parts.append(f"F6 auto {'on' if p is not None and p.auto else 'off'}")
+        picker = self.picker()
+        if picker is not None and picker.cards:
+            parts.append("←→ card · 8c name · key: place")
+        parts += ["/ chat", "F1 help", "F2 rules", f"F6 auto:{'on' if p is not None and p.auto else 'off'}"]
         parts.append("^Q resign")
-        return Text("  ·  ".join(parts), style="dim")
+        return Text(" · ".join(parts), style="dim")
 
     def action_lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
         """The actions bar: where the selected card can go, its moves without a place, the buttons."""
@@ -568,10 +589,8 @@ class TableApp(App[None]):
         return "" if card is None else card.text(self.ascii)
 
     # -- input ---------------------------------------------------------------------------------------
-    def on_key(self, event: events.Key) -> None:
-        chat = self.query_one("#chat", Input)
-        if chat.has_focus or len(self.screen_stack) > 1:
-            return
+    def table_key(self, event: events.Key) -> None:
+        """A key pressed while the table has the focus."""
         key = event.key
         if key in ("slash", "colon"):
             self._open_chat()
@@ -661,9 +680,7 @@ class TableApp(App[None]):
             and c.rank == rank
             and c.suit.value == suit
         ]
-        from .picking import card_name
-
-        name = card_name(rank, suit)
+        name = Card(rank, Suit(suit)).text(self.ascii)
         if not matches:
             self.flash = f"{name} cannot be played now"
             return
@@ -723,7 +740,7 @@ class TableApp(App[None]):
         chat = self.query_one("#chat", Input)
         chat.display = False
         self.query_one("#keys", Static).display = True
-        self.set_focus(None)
+        self.query_one(TableArea).focus()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         pass

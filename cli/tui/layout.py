@@ -129,11 +129,17 @@ def words_text(words: Words, names: Namer, ascii: bool, style: str = "") -> Text
     return out
 
 
-def card_text(card: Card | None, token: int | None, marks: Marks) -> Text:
-    """One card as the table shows it: its face on a light ground, or its back."""
+def card_text(card: Card | None, token: int | None, marks: Marks, pad: bool = False) -> Text:
+    """One card as the table shows it: its face on a light ground, or its back.
+
+    ``pad``: a wider card (a space either side), when the table has room.
+    """
     if card is None:
-        return Text("##" if marks.ascii else "▒▒", style="" if marks.ascii else BACK)
+        back = "##" if marks.ascii else "▒▒"
+        return Text(f"{back}{back[0]}" if pad else back, style="" if marks.ascii else BACK)
     face = card.text(marks.ascii)
+    if pad and not marks.ascii:
+        face = f" {face} " if len(face) == 2 else f"{face} "
     style = "" if marks.ascii else (RED if card.suit.red else BLACK)
     if token is not None and token in marks.fresh:
         style += " underline"
@@ -151,7 +157,7 @@ def _short(name: str, room: int) -> str:
 
 
 # -- piles -------------------------------------------------------------------------------------------
-def _pile_items(pile: Pile, names: Namer, marks: Marks) -> list[tuple[Text, int | None]]:
+def _pile_items(pile: Pile, names: Namer, marks: Marks, pad: bool) -> list[tuple[Text, int | None]]:
     """The pieces of a pile's card row: (text, token), to be set one after another."""
     dash = "-" if marks.ascii else "—"
     times = "x" if marks.ascii else "×"
@@ -159,7 +165,7 @@ def _pile_items(pile: Pile, names: Namer, marks: Marks) -> list[tuple[Text, int 
         return [(Text(dash, style=LABEL), None)]
     if pile.spread is Spread.STACKED:
         tok, card = pile.tokens[-1], pile.cards[-1]
-        items = [(card_text(card, tok, marks), tok)]
+        items = [(card_text(card, tok, marks, pad), tok)]
         if pile.size > 1:
             items.append((Text(f"{times}{pile.size}", style=LABEL), None))
         return items
@@ -174,14 +180,14 @@ def _pile_items(pile: Pile, names: Namer, marks: Marks) -> list[tuple[Text, int 
         piece = Text()
         if pile.who:
             piece.append(_short(names(pile.who[i]), WHO_ROOM) + " ", style=LABEL)
-        piece.append_text(card_text(card, tok, marks))
+        piece.append_text(card_text(card, tok, marks, pad))
         if pile.tags and pile.tags[i]:
             piece.append(f" {pile.tags[i]}", style="italic")
         items.append((piece, tok))
     return items
 
 
-def _pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block:
+def _pile_block(pile: Pile, names: Namer, marks: Marks, room: int, pad: bool = False) -> _Block:
     """A pile as a block: its label (with its key when lit) over its cards, wrapped to ``room``."""
     head = _Line()
     key = marks.lit.get(pile.zone) if pile.zone is not None else None
@@ -192,7 +198,7 @@ def _pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block:
         head.add(Text(pile.label, style="dim" if dim else LABEL), zone=pile.zone)
     rows = [_Line()]
     gap = "  " if pile.who else " "
-    for piece, tok in _pile_items(pile, names, marks):
+    for piece, tok in _pile_items(pile, names, marks, pad):
         row = rows[-1]
         need = piece.cell_len + (len(gap) if row.width else 0)
         if row.width and row.width + need > room:
@@ -265,9 +271,9 @@ def _header(region: Region, view: TableView, names: Namer, marks: Marks, room: i
 
 
 def _region_lines(
-    region: Region, view: TableView, names: Namer, marks: Marks, width: int, inline: bool
+    region: Region, view: TableView, names: Namer, marks: Marks, width: int, inline: bool, pad: bool = False
 ) -> list[_Line]:
-    blocks = [_pile_block(p, names, marks, width) for p in region.piles]
+    blocks = [_pile_block(p, names, marks, width, pad) for p in region.piles]
     lines: list[_Line] = []
     if region.owner is not None:
         head = _header(region, view, names, marks, width)
@@ -320,7 +326,9 @@ def _pack(groups: list[list[_Line]], width: int) -> list[_Line]:
 def _compose(
     view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int, form: int
 ) -> list[_Line]:
-    """The whole table in one of the forms: 0 roomy, 1 no blank lines, 2 others on one line, 3 all tight."""
+    """The whole table in one of the forms: 0 wide cards, 1 blank lines between areas, 2 the others
+    on one line each, 3 all tight."""
+    pad = form == 0
     mine = [r for r in view.regions if r.owner is not None and r.owner == viewer]
     middle = [r for r in view.regions if r.owner is None]
     others = [r for r in view.regions if r.owner is not None and r.owner != viewer]
@@ -329,18 +337,18 @@ def _compose(
         others.sort(key=lambda r: ((r.owner or 0) - viewer) % max(n, viewer + 1))
     sections: list[list[_Line]] = []
     if others:
-        groups = [_region_lines(r, view, names, marks, width, inline=form >= 2) for r in others]
+        groups = [_region_lines(r, view, names, marks, width, form >= 2, pad) for r in others]
         if len(groups) > 2 and all(len(g) <= 2 for g in groups):
             sections.append(_pack(groups, width))
         else:
             sections.append([ln for g in groups for ln in g])
     for r in middle:
-        sections.append(_region_lines(r, view, names, marks, width, inline=False))
+        sections.append(_region_lines(r, view, names, marks, width, False, pad))
     for r in mine:
-        sections.append(_region_lines(r, view, names, marks, width, inline=form >= 3))
+        sections.append(_region_lines(r, view, names, marks, width, form >= 3, pad))
     out: list[_Line] = []
     for i, s in enumerate(sections):
-        if i and form == 0:
+        if i and form <= 1:
             out.append(_Line())
         out.extend(s)
     return out
@@ -364,6 +372,8 @@ def draw_table(
     lines: list[_Line] = []
     for form in range(4):
         lines = _compose(view, viewer, names, marks, width, form)
+        if form == 0 and len(lines) * 2 > height:
+            continue  # wide cards only where there is plenty of room
         if len(lines) <= height and all(ln.width <= width for ln in lines):
             break
     if len(lines) > height:
