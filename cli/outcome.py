@@ -80,7 +80,7 @@ def _named(text: str, names: list[str], you: int | None) -> str:
     def name(m: re.Match[str]) -> str:
         seat = int(m.group(1))
         if seat == you:
-            return "You" if m.start() == 0 else "you"
+            return "you"
         return names[seat] if 0 <= seat < len(names) else m.group(0)
 
     return _SEAT_WORD.sub(name, text)
@@ -132,7 +132,12 @@ def summary(
         blame = f" {dash} {_who(session, a.blame, you)} is blamed" if a.blame is not None else ""
         out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
     elif r is not None:
-        reason = _named(r.reason, names, you)
+        text = r.reason
+        if r.winner is not None and text.startswith(f"seat {r.winner} "):
+            text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
+        reason = _named(text, names, you)
+        if you is not None and 0 <= you < len(names) and reason == f"{names[you]} resigned":
+            reason = "You resigned"
         if r.winner is None:
             out.append((_sentence(f"No winner: {reason}"), HEAD))
         elif r.winner == you:

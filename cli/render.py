@@ -94,8 +94,9 @@ def _parts(line: Line, ascii: bool, names: Namer | None) -> list[Text]:
     for seg in line:
         if isinstance(seg, Seat):
             name = (names or seat_words)(seg.seat)
-            if name == "You" and any(p.plain.strip() for p in parts):
-                name = "you"  # "won by you", but "You to play"
+            before = "".join(p.plain for p in parts).rstrip()
+            if name == "You" and before[-1:].islower():
+                name = "you"  # "won by you", but "You to play" and "Points: You 0"
             parts.append(styled(name, ascii))
         elif isinstance(seg, Card):
             parts.append(card_text(seg, ascii))

@@ -114,8 +114,8 @@ def words_text(words: Words, names: Namer, ascii: bool, style: str = "") -> Text
     for w in words:
         if isinstance(w, Seat):
             piece = Text(names(w.seat))
-            if piece.plain == "You" and out.plain.strip():
-                piece = Text("you")
+            if piece.plain == "You" and out.plain.rstrip()[-1:].islower():
+                piece = Text("you")  # "won by you", but "Points: You 0"
         elif isinstance(w, Card):
             piece = Text(w.text(ascii), style="" if ascii else ("bold red" if w.suit.red else "bold"))
         else:

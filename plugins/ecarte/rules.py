@@ -256,7 +256,7 @@ class Ecarte(Game[EcarteState]):
             w,
             state.scores,
             f"seat {w} reached {state.rules.target} points, the last for {state.why}",
-            f"seat {w} wins {state.scores[w]} to {state.scores[1 - w]} after {deals}",
+            f"{state.scores[w]} to {state.scores[1 - w]} for seat {w} after {deals}",
         )
 
     def describe(self, state: EcarteState, player: int, move: Move) -> str:
