@@ -41,6 +41,7 @@ from .layout import Drawn, Marks, draw_table, screen_order, words_text
 from .picking import CardKeys, Choice, Picker
 from .player import TablePlayer
 
+TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
@@ -278,6 +279,8 @@ class TableApp(App[None]):
         self._cancel: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self.waiting_text = "starting"
+        self._trio_started = False
+        self._trio_finished = asyncio.Event()
         self.lobby_lines: list[str] = []
         if player is not None:
             player.app = self
@@ -297,6 +300,7 @@ class TableApp(App[None]):
         self._update_bars()
         self.query_one(TableArea).focus()
         loop = asyncio.get_running_loop()
+        self._trio_started = True
         trio.lowlevel.start_guest_run(
             self._trio_main,
             run_sync_soon_threadsafe=loop.call_soon_threadsafe,
@@ -320,7 +324,16 @@ class TableApp(App[None]):
 
     def _trio_done(self, outcome: Any) -> None:
         self.outcome = outcome
+        self._trio_finished.set()
         self.call_later(self._game_done)
+
+    async def on_unmount(self) -> None:
+        """The app is closing: the game must not outlive it (trio runs on this loop)."""
+        if self._trio_started and not self._trio_finished.is_set():
+            self.interrupted = self.interrupted or self.outcome is None
+            self.stop_game()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._trio_finished.wait(), TRIO_STOP_LIMIT)
 
     def _game_done(self) -> None:
         if self.interrupted:
@@ -340,7 +353,8 @@ class TableApp(App[None]):
             return
         if self._token is not None and self._cancel is not None:
             scope = self._cancel
-            self._token.run_sync_soon(scope.cancel)
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(scope.cancel)
 
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
@@ -555,6 +569,7 @@ class TableApp(App[None]):
             piece = Text()
             piece.append(f" {key} ", style="reverse bold")
             piece.append(f" {label}", style=style)
+            piece.truncate(max(8, width), overflow="ellipsis")
             if rows[-1].cell_len and rows[-1].cell_len + 2 + piece.cell_len > width:
                 rows.append(Text())
             if rows[-1].cell_len:

@@ -256,18 +256,23 @@ def _flow(blocks: list[_Block], width: int, gap: int = 2) -> list[_Line]:
 
 
 # -- regions -----------------------------------------------------------------------------------------
-def _header(region: Region, view: TableView, names: Namer, marks: Marks, room: int) -> _Line:
-    line = _Line()
+def _header(region: Region, view: TableView, names: Namer, marks: Marks, room: int) -> list[_Line]:
+    """The seat's name, the turn marker and its notes; notes that do not fit go on further lines."""
+    lines = [_Line()]
     assert region.owner is not None
     name = _short(names(region.owner), NAME_ROOM)
-    line.add(Text(name, style="bold"))
-    for note in region.notes:
-        line.add(Text(" · ", style=LABEL))
-        line.add(words_text(note, names, marks.ascii, "italic"))
+    lines[0].add(Text(name, style="bold"))
     if view.turn == region.owner:
-        line.add(Text(" <" if marks.ascii else " ◀", style=TURN))
-        line.add(Text(" to play" if not view.status else "", style=TURN))
-    return line
+        lines[0].add(Text(" <" if marks.ascii else " ◀", style=TURN))
+    for note in region.notes:
+        text = words_text(note, names, marks.ascii, "italic")
+        if lines[-1].width + 3 + text.cell_len > room:
+            lines.append(_Line())
+            lines[-1].add("  ")
+        else:
+            lines[-1].add(Text(" · ", style=LABEL))
+        lines[-1].add(text)
+    return lines
 
 
 def _region_lines(
@@ -276,7 +281,8 @@ def _region_lines(
     blocks = [_pile_block(p, names, marks, width, pad) for p in region.piles]
     lines: list[_Line] = []
     if region.owner is not None:
-        head = _header(region, view, names, marks, width)
+        heads = _header(region, view, names, marks, width)
+        head = heads[-1]
         if inline and blocks and all(b.height == 2 for b in blocks):
             # One line: the name, then each pile as "label cards".
             for p in region.piles:
@@ -295,8 +301,10 @@ def _region_lines(
                 row_text.rstrip()
                 head.text.append_text(row_text)
                 head.hits.extend(Hit(0, h.x0 + x0, h.x1 + x0, h.token, h.zone) for h in row.hits)
-            return [head]
-        lines.append(head)
+            if head.width <= width:
+                return heads
+            heads = _header(region, view, names, marks, width)  # too wide on one line: as blocks
+        lines.extend(heads)
     lines.extend(_flow(blocks, width))
     return lines
 
@@ -324,10 +332,10 @@ def _pack(groups: list[list[_Line]], width: int) -> list[_Line]:
 
 
 def _compose(
-    view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int, form: int
+    view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int, height: int, form: int
 ) -> list[_Line]:
-    """The whole table in one of the forms: 0 wide cards, 1 blank lines between areas, 2 the others
-    on one line each, 3 all tight."""
+    """The whole table in one of the forms: 0 wide cards, 1 piles as blocks, 2 the others on one
+    line each, 3 your own area on one line too."""
     pad = form == 0
     mine = [r for r in view.regions if r.owner is not None and r.owner == viewer]
     middle = [r for r in view.regions if r.owner is None]
@@ -346,11 +354,14 @@ def _compose(
         sections.append(_region_lines(r, view, names, marks, width, False, pad))
     for r in mine:
         sections.append(_region_lines(r, view, names, marks, width, form >= 3, pad))
+    sections = [sec for sec in sections if sec]
     out: list[_Line] = []
-    for i, s in enumerate(sections):
-        if i and form <= 1:
+    # A blank line between the others, the middle and your own area, when the height allows.
+    spaced = sum(len(sec) for sec in sections) + len(sections) - 1 <= height
+    for i, sec in enumerate(sections):
+        if i and spaced:
             out.append(_Line())
-        out.extend(s)
+        out.extend(sec)
     return out
 
 
@@ -371,7 +382,7 @@ def draw_table(
     width, height = max(1, width), max(0, height)
     lines: list[_Line] = []
     for form in range(4):
-        lines = _compose(view, viewer, names, marks, width, form)
+        lines = _compose(view, viewer, names, marks, width, height, form)
         if form == 0 and len(lines) * 2 > height:
             continue  # wide cards only where there is plenty of room
         if len(lines) <= height and all(ln.width <= width for ln in lines):

@@ -93,7 +93,8 @@ class Picker:
             taken |= set(RANK_KEYS) | {"t"}
         out = []
         for b in buttons:
-            key = next((ch for ch in b.words.lower() if ch.isalpha() and ch not in taken), "")
+            # The action's first free letter (pass: p, stand: s), else one of its words'.
+            key = next((ch for ch in (b.verb + b.words).lower() if ch.isalpha() and ch not in taken), "")
             if key:
                 taken.add(key)
             out.append(Choice(b.index, None, None, b.verb, b.words, key))

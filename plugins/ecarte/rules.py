@@ -255,7 +255,7 @@ class Ecarte(Game[EcarteState]):
         return Result(
             w,
             state.scores,
-            f"seat {w} reached {state.rules.target} points, the last for {state.why}",
+            f"seat {w} reached {_points(state.rules.target)}, the last for {state.why}",
             f"{state.scores[w]} to {state.scores[1 - w]} for seat {w} after {deals}",
         )
 
@@ -270,6 +270,10 @@ class Ecarte(Game[EcarteState]):
 
     def table_view(self, state: EcarteState, viewer: int | None) -> TableView:
         return render.table_view(state, viewer)
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
 
 
 def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:

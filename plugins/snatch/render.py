@@ -143,7 +143,9 @@ def table_view(state: SnatchState, viewer: int | None) -> TableView:
     )
     if first is not None and trump is not first:
         facts.append((f"first suit {first.symbol}",))
-    facts.append((price_line(state).replace("Snatch price: ", "snatch costs "),))
+    cost = state.count + 1
+    back = f" (1 for {first.symbol})" if first is not None and trump is not first else ""
+    facts.append((f"snatch costs {_cards(cost)}{back}",))
     facts.append((f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",))
     status: Words = ()
     if waiting is not None:

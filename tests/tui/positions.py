@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
-from fairdeal.core.rules import Game, GameState, RandomPolicy
+from fairdeal.core.rules import Decide, Game, GameState, RandomPolicy
 from fairdeal.core.runner import Event, play_game
 from fairdeal.registry import load
 
@@ -25,13 +25,14 @@ def positions(
     options: Mapping[str, object] | None = None,
     limit: int = 400,
 ) -> list[GameState]:
-    """``viewer``'s view after every move of a random game (at most ``limit`` of them)."""
+    """``viewer``'s view each time some seat is to decide, in a random game (at most ``limit`` of them)."""
     config = game.config(players, dict(options or {}))
     out: list[GameState] = []
 
     def observe(event: Event, replicas: dict[int | None, Replica]) -> None:
-        if event.kind == "move" and len(out) < limit:
-            out.append(replicas[viewer].state.copy())
+        replica = replicas[viewer]
+        if len(out) < limit and isinstance(replica.need(), Decide):
+            out.append(replica.state.copy())
 
     play_game(
         game,
