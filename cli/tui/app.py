@@ -253,7 +253,7 @@ class TableApp(App[None]):
         *,
         ascii: bool = False,
         rules_text: str = "",
-        chat: Callable[[str], None] | None = None,
+        chat: Callable[[str], object] | None = None,
     ) -> None:
         super().__init__()
         self.game_title = to_ascii(title) if ascii else title

@@ -66,7 +66,7 @@ async def _play_whole_game(name: str, players: int, options: dict[str, object], 
             assert picker is not None
             before = player.moves
             ways.add(await _one_move(app, picker, rng, pilot))
-            await until(lambda: player.moves is not before, pilot, "the move to be taken")
+            await until(lambda b=before: player.moves is not b, pilot, "the move to be taken")
         await until(lambda: isinstance(app.screen, EndScreen), pilot, "the end screen")
         await pilot.press("enter")
     outcomes = app.outcome.unwrap()
