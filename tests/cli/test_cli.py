@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -273,3 +275,28 @@ def test_id(home: Path) -> None:
     second = run("id")
     assert second.output.strip() == fingerprint
     assert (home / "config" / "identity.key").exists()
+
+
+def test_lazy_commands_show_their_own_short_help() -> None:
+    """``fairdeal --help`` lists the commands without importing them: the words are the commands' own."""
+    from fairdeal.cli.main import LAZY_COMMANDS
+
+    ctx = click.Context(cli)
+    limit = 80 - 6 - max(len(n) for n in cli.list_commands(ctx))
+    for name, (_, short) in LAZY_COMMANDS.items():
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        assert command.get_short_help_str(limit) == short, name
+
+
+def test_help_and_games_do_not_import_the_game_machinery() -> None:
+    import subprocess
+
+    code = (
+        "import sys; from fairdeal.cli.main import cli\n"
+        "try:\n    cli(['--help'])\nexcept SystemExit: pass\n"
+        "heavy = ('trio', 'textual', 'fairdeal.net', 'fairdeal.core.session')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
