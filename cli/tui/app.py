@@ -590,8 +590,14 @@ class TableApp(App[None]):
             for i, (zone, key) in enumerate(places.items()):
                 style = "reverse" if self.placing and i == self.place_cursor else ""
                 add(labels.get(zone, zone), key, style)
-            for c in picker.actions(sel):
-                add(c.words, "Enter" if len(picker.actions(sel)) == 1 and not places else c.verb[:1], "")
+            numbered = {c.index: k for k, c in picker.action_keys(sel).items()}
+            n_places = len(places)
+            for i, c in enumerate(picker.actions(sel)):
+                walking = self.placing and self.place_cursor == n_places + i
+                key = numbered.get(c.index) or (
+                    "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
+                )
+                add(c.words, key, "reverse" if walking else "")
             del first
         for b in picker.buttons:
             add(b.words, b.key or "?")
@@ -637,6 +643,8 @@ class TableApp(App[None]):
         elif sel is not None and key in picker.places(sel).values() and not self.typing.typed:
             zone = next(z for z, k in picker.places(sel).items() if k == key)
             self._play(picker.at(sel, zone))
+        elif sel is not None and key in picker.action_keys(sel) and not self.typing.typed:
+            self._play(picker.action_keys(sel)[key])
         elif len(key) == 1 and picker.button(key) is not None and not self.typing.typed:
             self._play(picker.button(key))
         elif len(key) == 1:

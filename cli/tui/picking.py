@@ -77,7 +77,12 @@ class Picker:
                 if first != card:
                     self.alias[card] = first
                 card = first
-            key = (card, p.target, p.verb) if p.card is not None else ("button", w)
+            # A card's moves without a place differ by their words too ("call hearts", "call spades").
+            key = (
+                (card, p.target, p.verb, w if p.target is None else "")
+                if p.card is not None
+                else ("button", w)
+            )
             if key in seen_move:
                 continue
             seen_move.add(key)
@@ -118,6 +123,14 @@ class Picker:
     def actions(self, token: int) -> list[Choice]:
         """The moves that take ``token`` without a place."""
         return [c for c in self.for_card(token) if c.target is None]
+
+    def action_keys(self, token: int) -> dict[str, Choice]:
+        """Keys for ``token``'s moves without a place: ``1``, ``2``… when it has no places (the
+        digits are free then); none when it has a single one (Enter takes it) or has places."""
+        actions = self.actions(token)
+        if len(actions) < 2 or self.places(token):
+            return {}
+        return {k: c for k, c in zip(TARGET_KEYS, actions, strict=False)}
 
     def button(self, key: str) -> Choice | None:
         return next((b for b in self.buttons if b.key == key), None)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
+from importlib import metadata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairdeal import registry
 from fairdeal.cli.tui.layout import Marks, draw_table, screen_order
 from fairdeal.cli.tui.picking import CardKeys, Picker
 from fairdeal.core.rules import GameState
@@ -134,3 +136,36 @@ def test_cards_are_typed_by_name() -> None:
     assert keys.feed("q") == ("more", None) and keys.feed("s") == ("card", (12, "S"))
     assert keys.feed("x") == ("no", None)
     assert keys.feed("8") == ("more", None) and keys.feed("z") == ("no", None)
+
+
+def test_a_third_party_game_gets_the_table_from_its_description(
+    example_entry_points: list[metadata.EntryPoint],
+) -> None:
+    """The example plugin describes its table; the front end draws it with no code of its own."""
+    game = registry.load(example_entry_points).game("crazy-eights")
+    states = positions(game, 3, seed=2, limit=40)
+    seen_eight_choice = False
+    for state in states:
+        view = game.table_view(state, 0)
+        drawn = draw_table(view, 0, _names, 50, 19)
+        text = "\n".join(line.plain for line in drawn.lines)
+        assert "Discard" in text and "Stock" in text and "Hand" in text
+        if getattr(game.next_step(state), "player", None) == 0:
+            moves = list(game.legal_moves(state, 0))
+            t = state.table
+            picker = Picker(
+                [game.move_parts(state, 0, m) for m in moves],
+                [game.describe(state, 0, m) for m in moves],
+                view,
+                0,
+                screen_order(view, 0),
+                {tok: t.card(tok) for tok in t.all_tokens()},
+                {tok: z for tok in t.all_tokens() if (z := t.zone_of(tok)) is not None},
+            )
+            assert {moves[c.index] for c in picker.choices} >= {m for m in moves if m.action == "eight"}
+            for token in picker.cards:
+                if len(picker.actions(token)) > 1:  # an eight: one choice per suit, keys 1-4
+                    seen_eight_choice = True
+                    assert len(picker.action_keys(token)) == len(picker.actions(token))
+    assert states
+    del seen_eight_choice  # whether an eight came up depends on the deal
