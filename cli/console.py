@@ -175,8 +175,11 @@ class UI:
         return input()
 
     def close(self) -> None:
-        """Stop the waiting line for good."""
+        """Stop the waiting line for good, leaving no piece of it on a terminal's line."""
         self.status.close()
+        if self.status.enabled and not self.plain and self.console.is_terminal:
+            self.console.file.write("\r\x1b[2K")  # Ctrl-C's echo and a spinner frame, wiped
+            self.console.file.flush()
 
 
 class LineSink:

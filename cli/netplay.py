@@ -170,6 +170,16 @@ _HINTS = (
         "code and compare fingerprints (the host's `fairdeal id`).",
     ),
     (
+        "is not a fairdeal host",
+        "Another program listens at that address and port: check the code with your host (the port "
+        "is the one `fairdeal host` printed).",
+    ),
+    (
+        "handshake did not finish",
+        "Nothing at that address answered as a fairdeal host: check the address and port with your "
+        "host, and that its `fairdeal host` is still waiting.",
+    ),
+    (
         "connection refused",
         "Nobody is listening there: check that the host is still waiting in `fairdeal host` and that "
         "you have the newest code it printed.",
@@ -197,8 +207,11 @@ def _with_hint(exc: FairdealError) -> FairdealError:
     return exc
 
 
-def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> NetOutcome:
-    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is."""
+def _run(
+    say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object, log: _Log | None = None
+) -> NetOutcome:
+    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is
+    (and its path printed)."""
     try:
         return trio.run(fn, *args)
     except KeyboardInterrupt:
@@ -213,7 +226,12 @@ def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> N
             raise
     except FairdealError as exc:
         raise _with_hint(exc) from None
-    say("Interrupted: you left the game.")
+    _interrupted(say, log)
+
+
+def _interrupted(say: Say, log: _Log | None) -> None:
+    where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
+    say(f"Interrupted: you left the game.{where}")
     sys.exit(130)
 
 
@@ -261,8 +279,7 @@ def _run_table(
     app.finish = finish
     app.run()
     if app.interrupted or app.outcome is None:
-        say("Interrupted: you left the game.")
-        sys.exit(130)
+        _interrupted(say, log)
     try:
         return app.outcome.unwrap()  # type: ignore[no-any-return]
     except BaseExceptionGroup as group:
@@ -414,7 +431,7 @@ def host(
         outcome = _run_table(say, g.title, g.rules_text(), ascii, table, invite_file, log, host_game, plan)
     else:
         observer = TerminalNetObserver(ui, human, invite_file)
-        outcome = _run(say, host_game, plan, observer)
+        outcome = _run(say, host_game, plan, observer, log=log)
     _finish(outcome, log, as_json, ui, human)
 
 
@@ -548,5 +565,5 @@ def join(
     if table is not None:
         outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, join_game, plan)
     else:
-        outcome = _run(say, join_game, plan, observer)
+        outcome = _run(say, join_game, plan, observer, log=log)
     _finish(outcome, log, as_json, ui, observer.human)
