@@ -376,9 +376,6 @@ class TableApp(App[None]):
         self._take_news()
         # In the lobby the table area takes the whole width: the invite code stays on one line.
         self.query_one(SidePanel).display = not (self.lobby_lines and self.table_view() is None)
-        picker = self.picker()
-        if picker is not None and self.selected is None and picker.cards:
-            self.selected = picker.cards[0]
         self._update_bars()
         for w in (self.query_one(TableArea), self.query_one(SidePanel), self.query_one(Bar)):
             w.refresh()
@@ -515,7 +512,8 @@ class TableApp(App[None]):
     def _status_line(self) -> Text:
         p = self.player
         if self.flash:
-            return Text(self.flash, style="bold yellow")
+            lead = Text("Your turn — ", style="bold green") if p is not None and p.deciding else Text()
+            return lead + Text(self.flash, style="bold yellow")
         if self.outcome is not None:
             return Text("Game over.", style="bold")
         if p is None or p.session is None:
@@ -579,6 +577,8 @@ class TableApp(App[None]):
             parts.append((len(rows) - 1, x0, rows[-1].cell_len, key))
 
         sel = self.selected
+        if sel is None and picker.cards:
+            rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
         if sel is not None and picker.for_card(sel):
             first = picker.for_card(sel)[0]
             card = self._card_of(sel)
@@ -638,6 +638,8 @@ class TableApp(App[None]):
         elif key in ("enter", "space", " "):
             self._enter(picker)
         elif key == "escape":
+            if not self.placing and not self.typing.typed:
+                self.selected = None  # digits start a card's name again
             self.placing = False
             self.typing = CardKeys()
         elif sel is not None and key in picker.places(sel).values() and not self.typing.typed:
@@ -663,7 +665,10 @@ class TableApp(App[None]):
             return
         if not picker.cards:
             return
-        i = picker.cards.index(sel) if sel in picker.cards else -1
+        if sel not in picker.cards:
+            self.selected = picker.cards[0 if step > 0 else -1]
+            return
+        i = picker.cards.index(sel)
         self.selected = picker.cards[(i + step) % len(picker.cards)]
 
     def _enter(self, picker: Picker) -> None:
@@ -672,6 +677,9 @@ class TableApp(App[None]):
             return
         sel = self.selected
         if sel is None:
+            if picker.cards:
+                self.selected = picker.cards[0]
+                self.flash = "Choose a card (←→ or its name), then where it goes; Enter plays it"
             return
         options = [*(picker.at(sel, z) for z in picker.places(sel)), *picker.actions(sel)]
         options = [o for o in options if o is not None]
@@ -714,7 +722,7 @@ class TableApp(App[None]):
         self.placing = False
         only = [*picker.places(self.selected), *picker.actions(self.selected)]
         if len(only) > 1:
-            self.flash = f"{name}: now where it goes (a key, or ←→ and Enter)"
+            self.flash = f"{name}: now where it goes (its key, or ←→ and Enter; Esc: another card)"
 
     def clicked(self, token: int | None, zone: str | None) -> None:
         picker = self.picker()
