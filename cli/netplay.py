@@ -29,6 +29,7 @@ from .console import UI, describe_waiting, wants_table
 from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
+from .render import option_text
 from .seats import SeatKind, bot_agent, default_name, parse_seat
 from .terminal import TerminalAgent
 
@@ -86,7 +87,7 @@ class TerminalNetObserver(NetObserver):
         self.say(f"Connected: the host is {invite.fingerprint}, as the invite says.")
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
+        opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
         self.say(
             f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
             f"{f' ({opts})' if opts else ''}."

@@ -187,6 +187,12 @@ def reflow(text: str, width: int) -> list[str]:
     return out
 
 
+def option_text(name: str, value: object) -> str:
+    """An option as a player types it on the command line: ``trump_when_void=true``."""
+    shown = ("true" if value else "false") if isinstance(value, bool) else value
+    return f"{name}={shown}"
+
+
 def card_key(card: Card) -> str:
     """The key :func:`card_token` gives for ``card``."""
     return (rank_text(card.rank) + card.suit.value).lower()
@@ -201,6 +207,7 @@ __all__ = [
     "line_rich",
     "line_text",
     "lines_text",
+    "option_text",
     "reflow",
     "seat_words",
     "styled",

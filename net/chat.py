@@ -14,9 +14,8 @@ dropped, never shown; chat never stops a game.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Mapping
-
-import trio
 
 from fairdeal.core.identity import Identity, verify_signature
 from fairdeal.core.session.header import Header
@@ -49,7 +48,7 @@ class ChatRoom:
         identity: Identity,
         links: Mapping[int, NetLink],
         heard: Heard,
-        clock: Callable[[], float] = trio.current_time,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.header, self.seat, self.identity = header, seat, identity
         self.links, self.heard, self.clock = links, heard, clock
@@ -59,7 +58,10 @@ class ChatRoom:
         self.dropped = 0
 
     def say(self, text: str) -> bool:
-        """Sign and send a line (cleaned and cut to the limit); False if it could not go."""
+        """Sign and send a line (cleaned and cut to the limit); False if it could not go.
+
+        Call it from the trio side (it queues on the links).
+        """
         words = wire.clean_text(text, wire.MAX_CHAT).strip()
         if not words or words == "-" or not self._room(self.seat):
             return False

@@ -459,6 +459,8 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         keepalive=plan.keepalive,
         on_control=lambda m: obs.lobby(m) if isinstance(m, wire.Lobby) else None,
     )
+    early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
+    link.on_chat = lambda m: early.append(m) if len(early) < 16 else None
     rng = plan.rng.fork(f"seat-{welcome.seat}") if plan.rng else None
     session = GuestSession(
         prepared.game,
@@ -481,6 +483,8 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
             obs.starting(s.header, welcome.seat)
             room = ChatRoom(s.header, welcome.seat, plan.identity, {0: link}, obs.chat)
             link.on_chat = room.from_link(0)
+            for line in early:
+                link.on_chat(line)
             obs.chat_ready(room.say)
         events.extend(new)
         write(s, new)

@@ -763,8 +763,9 @@ class TableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()[:CHAT_LIMIT]
         event.input.value = ""
-        if text and self.send_chat is not None:
-            self.send_chat(text)
+        if text and self.send_chat is not None and self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self.send_chat, text)  # the links belong to trio
         self._close_chat()
 
     def _close_chat(self) -> None:

@@ -18,6 +18,7 @@ from fairdeal.net.invite import Invite
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import NetObserver
 
+from ..render import option_text
 from .app import TableApp
 from .player import TablePlayer
 
@@ -85,7 +86,7 @@ class TableNetObserver(NetObserver):
         self._lobby([])
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
+        opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
         self.head.append(
             f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
             f"{f' ({opts})' if opts else ''}."

@@ -413,3 +413,22 @@ def test_many_short_moves_take_two_columns() -> None:
     out.truncate()
     agent.show_moves(None, [f"put {c} on side stack {k} (ends your turn)" for c in cards for k in (1, 2)])  # type: ignore[arg-type]
     assert len(out.getvalue().splitlines()) == 25  # too wide for two columns: one a line
+
+
+def test_options_are_written_as_typed_on_the_command_line() -> None:
+    from fairdeal.cli.render import option_text
+
+    assert option_text("trump_when_void", False) == "trump_when_void=false"  # never Python's False
+    assert option_text("target", 7) == "target=7"
+
+
+def test_rules_text_flows_to_the_width_there_is() -> None:
+    from fairdeal.cli.render import reflow
+    from fairdeal.plugins.spite_malice.text import RULES
+
+    for width in (40, 60, 100):
+        lines = reflow(RULES, width)
+        assert all(len(x) <= width for x in lines)
+        lone = [x for x in lines if len(x.split()) == 1]
+        assert len(lone) <= 2, lone  # wrapped once, not twice: no lone words on every other line
+    assert " ".join(reflow(RULES, 60)).split() == RULES.split()
