@@ -528,6 +528,8 @@ class TableApp(App[None]):
                 status = status[1:]
                 if status and isinstance(status[0], str) and status[0].startswith("to "):
                     status = (status[0][3:], *status[1:])
+                if status == ("play",):
+                    status = ()  # "Your turn: play" says nothing more than "Your turn"
             if status:
                 what.append(": ")
                 what.append_text(words_text(status, self.names, self.ascii))
@@ -722,7 +724,7 @@ class TableApp(App[None]):
         self.placing = False
         only = [*picker.places(self.selected), *picker.actions(self.selected)]
         if len(only) > 1:
-            self.flash = f"{name}: now where it goes (its key, or ←→ and Enter; Esc: another card)"
+            self.flash = f"{name}: press a place's key, or ←→ and Enter (Esc: another card)"
 
     def clicked(self, token: int | None, zone: str | None) -> None:
         picker = self.picker()

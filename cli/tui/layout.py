@@ -219,6 +219,85 @@ def _pile_block(pile: Pile, names: Namer, marks: Marks, room: int, pad: bool = F
     return _Block([head, *rows])
 
 
+def _box(card: Card | None, token: int | None, marks: Marks, empty: bool = False) -> list[Text]:
+    """A card drawn as a small box, three lines of five cells: its face, its back, or an empty place."""
+    if empty:
+        return [Text(x, style=LABEL) for x in ("╭╌╌╌╮", "╎   ╎", "╰╌╌╌╯")]
+    border = "grey50"
+    if token is not None and token in marks.fresh:
+        border = "yellow"
+    if token is not None and token == marks.selected:
+        border = "bold bright_white"
+    if card is None:
+        face = Text("▒▒▒", style=BACK)
+    else:
+        text = card.text()
+        style = RED if card.suit.red else BLACK
+        if token is not None and token in marks.fresh:
+            style += " underline"
+        if token is not None and token == marks.selected:
+            style += " reverse"
+        face = Text(text.rjust(3), style=style)
+    middle = Text("│", style=border) + face + Text("│", style=border)
+    return [Text("╭───╮", style=border), middle, Text("╰───╯", style=border)]
+
+
+def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block:
+    """A pile with its cards drawn as boxes (when the table has room): label, boxes, who played them."""
+    head = _Line()
+    key = marks.lit.get(pile.zone) if pile.zone is not None else None
+    if key is not None:
+        head.add(Text(f"{key} {pile.label}", style=LIT), zone=pile.zone)
+    else:
+        dim = marks.selected is not None and marks.lit
+        head.add(Text(pile.label, style="dim" if dim else LABEL), zone=pile.zone)
+    times = "×"
+    items: list[tuple[list[Text], int | None, str]] = []  # (box lines, token, caption)
+    count = ""
+    if not pile.tokens:
+        items.append((_box(None, None, marks, empty=True), None, ""))
+    elif pile.spread is Spread.STACKED or (all(c is None for c in pile.cards) and not pile.who):
+        items.append((_box(pile.cards[-1], pile.tokens[-1], marks), pile.tokens[-1], ""))
+        count = f"{times}{pile.size}" if pile.size > 1 else ""
+    else:
+        for i, (tok, card) in enumerate(zip(pile.tokens, pile.cards, strict=True)):
+            caption = _short(names(pile.who[i]), 5) if pile.who else ""
+            if pile.tags and pile.tags[i]:
+                caption = (caption[:3] + "*") if caption else "*"
+            items.append((_box(card, tok, marks), tok, caption))
+    captions = any(c for _, _, c in items)
+    rows: list[_Line] = []
+    band: list[_Line] = []
+    gap = 1 if captions else 0  # names under the cards need a space between them
+    for box, tok, caption in items:
+        if not band or band[0].width + gap + 5 > room:
+            band = [_Line() for _ in range(4 if captions else 3)]
+            rows.extend(band)
+        elif gap:
+            for line in band:
+                line.add(" ")
+        for r in range(3):
+            band[r].add(box[r], token=tok, zone=pile.zone)
+        if captions:
+            band[3].add(Text(caption.center(5)[:5], style=LABEL), token=tok, zone=pile.zone)
+    middle = rows[1]
+    if count:
+        middle.add(Text(f" {count}", style=LABEL))
+    if pile.tags and any(pile.tags):
+        tag = next(t for t in pile.tags if t)
+        middle.add(Text(f" *{tag}", style="italic"))
+    if pile.note:
+        note = words_text(pile.note, names, marks.ascii, "italic")
+        if middle.width + 1 + note.cell_len <= room:
+            middle.add(" ")
+            middle.add(note)
+        else:
+            extra = _Line()
+            extra.add(note)
+            rows.append(extra)
+    return _Block([head, *rows])
+
+
 def _flow(blocks: list[_Block], width: int, gap: int = 2) -> list[_Line]:
     """Blocks set side by side, wrapping to the next band when the width is full."""
     out: list[_Line] = []
@@ -276,9 +355,19 @@ def _header(region: Region, view: TableView, names: Namer, marks: Marks, room: i
 
 
 def _region_lines(
-    region: Region, view: TableView, names: Namer, marks: Marks, width: int, inline: bool, pad: bool = False
+    region: Region,
+    view: TableView,
+    names: Namer,
+    marks: Marks,
+    width: int,
+    inline: bool,
+    pad: bool = False,
+    big: bool = False,
 ) -> list[_Line]:
-    blocks = [_pile_block(p, names, marks, width, pad) for p in region.piles]
+    if big:
+        blocks = [_big_pile_block(p, names, marks, width) for p in region.piles]
+    else:
+        blocks = [_pile_block(p, names, marks, width, pad) for p in region.piles]
     lines: list[_Line] = []
     if region.owner is not None:
         heads = _header(region, view, names, marks, width)
@@ -334,9 +423,11 @@ def _pack(groups: list[list[_Line]], width: int) -> list[_Line]:
 def _compose(
     view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int, height: int, form: int
 ) -> list[_Line]:
-    """The whole table in one of the forms: 0 wide cards, 1 piles as blocks, 2 the others on one
-    line each, 3 your own area on one line too."""
-    pad = form == 0
+    """The whole table in one of the forms: 0 cards drawn as boxes, 1 wide cards, 2 piles as blocks,
+    3 the others on one line each, 4 your own area on one line too."""
+    big = form == 0
+    pad = form == 1
+    form = max(0, form - 1)
     mine = [r for r in view.regions if r.owner is not None and r.owner == viewer]
     middle = [r for r in view.regions if r.owner is None]
     others = [r for r in view.regions if r.owner is not None and r.owner != viewer]
@@ -345,15 +436,19 @@ def _compose(
         others.sort(key=lambda r: ((r.owner or 0) - viewer) % max(n, viewer + 1))
     sections: list[list[_Line]] = []
     if others:
-        groups = [_region_lines(r, view, names, marks, width, form >= 2, pad) for r in others]
+        many = len(others) > 2  # many players: each on one line, set in columns
+        groups = [
+            _region_lines(r, view, names, marks, width, form >= 2 or many, pad and not many, big and not many)
+            for r in others
+        ]
         if len(groups) > 2 and all(len(g) <= 2 for g in groups):
             sections.append(_pack(groups, width))
         else:
             sections.append([ln for g in groups for ln in g])
     for r in middle:
-        sections.append(_region_lines(r, view, names, marks, width, False, pad))
+        sections.append(_region_lines(r, view, names, marks, width, False, pad, big))
     for r in mine:
-        sections.append(_region_lines(r, view, names, marks, width, form >= 3, pad))
+        sections.append(_region_lines(r, view, names, marks, width, form >= 3, pad, big))
     sections = [sec for sec in sections if sec]
     out: list[_Line] = []
     # A blank line between the others, the middle and your own area, when the height allows.
@@ -381,9 +476,11 @@ def draw_table(
     marks = marks or Marks()
     width, height = max(1, width), max(0, height)
     lines: list[_Line] = []
-    for form in range(4):
+    for form in range(5):
+        if form == 0 and marks.ascii:
+            continue  # boxes need the box-drawing characters
         lines = _compose(view, viewer, names, marks, width, height, form)
-        if form == 0 and len(lines) * 2 > height:
+        if form == 1 and len(lines) * 2 > height:
             continue  # wide cards only where there is plenty of room
         if len(lines) <= height and all(ln.width <= width for ln in lines):
             break
