@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import trio
+from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -110,6 +111,7 @@ class SidePanel(Widget):
             for line in text.wrap(app.console, width, overflow="fold"):
                 rows.append(line)
         title = Text("What happened", style="bold underline")
+        rows = [app._plain(r) for r in rows]
         keep = rows[-max(0, height - 1) :] if height > 1 else []
         return Text("\n").join([title, *keep])
 
@@ -127,7 +129,7 @@ class Bar(Widget):
         app = self.app
         assert isinstance(app, TableApp)
         lines, self.parts = app.action_lines(self.content_size.width)
-        return Text("\n").join(lines[: self.content_size.height])
+        return Text("\n").join(app._plain(line) for line in lines[: self.content_size.height])
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
@@ -312,6 +314,8 @@ class TableApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one(SidePanel)
         side.styles.width = 28 if event.size.width < 100 else 40
+        if self.ascii:
+            side.styles.border_left = ("ascii", "grey")
         self.schedule_refresh()
 
     # -- the trio guest ------------------------------------------------------------------------------
@@ -485,9 +489,18 @@ class TableApp(App[None]):
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
         width = self.size.width or 80
-        self.query_one("#title", Static).update(self._title_line(width))
-        self.query_one("#status", Static).update(self._status_line())
-        self.query_one("#keys", Static).update(self._keys_line())
+        self.query_one("#title", Static).update(self._plain(self._title_line(width)))
+        self.query_one("#status", Static).update(self._plain(self._status_line()))
+        self.query_one("#keys", Static).update(self._plain(self._keys_line()))
+
+    def _plain(self, text: Text) -> Text:
+        """``text`` in ASCII with ``--ascii`` (its styles kept), else as it is."""
+        if not self.ascii or text.plain.isascii():
+            return text
+        out = Text()
+        for span_text, style in _pieces(text):
+            out.append(to_ascii(span_text.replace("←→", "<->")), style=style)
+        return out
 
     def _title_line(self, width: int) -> Text:
         view = self.table_view()
@@ -833,6 +846,14 @@ class TableApp(App[None]):
 
     def on_ready(self) -> None:
         self.set_interval(0.25, self.tick)
+
+
+def _pieces(text: Text) -> list[tuple[str, str]]:
+    """The runs of ``text`` with one style each, as (text, style)."""
+    return [(seg.text, str(seg.style or "")) for seg in text.render(_CONSOLE)]
+
+
+_CONSOLE = Console(width=10_000, color_system=None)
 
 
 def help_lines() -> list[str]:
