@@ -27,8 +27,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -41,6 +40,7 @@ from ..render import reflow, to_ascii
 from .layout import Drawn, Marks, draw_table, screen_order, words_text
 from .picking import CardKeys, Choice, Picker
 from .player import TablePlayer
+from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
 
 TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
@@ -138,90 +138,6 @@ class Bar(Widget):
             if y == event.y and x0 <= event.x - 1 < x1:
                 app.press_key(key)
                 return
-
-
-class TextScreen(ModalScreen[None]):
-    """Help or the rules: text that flows to the width, scrolled with the arrows; any of Esc, q closes."""
-
-    BINDINGS: ClassVar = [Binding("escape,q,enter", "dismiss", "Close")]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1; }
-    """
-
-    def __init__(self, title: str, lines: list[str]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.lines = lines
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
-            box.border_title = self.title_text
-            box.border_subtitle = "Esc closes · ↑↓ PgUp PgDn scroll"
-            yield Static(Text("\n".join(self.lines)))
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
-
-    def on_resize(self, event: events.Resize) -> None:
-        app = self.app
-        if isinstance(app, TableApp) and self.title_text.startswith("Rules"):
-            width = max(20, event.size.width - 6)
-            self.query_one(Static).update(Text("\n".join(reflow(app.rules_text, width))))
-
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question."""
-
-    BINDINGS: ClassVar = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
-    DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Static { width: auto; max-width: 70; border: round $warning; padding: 1 2; }
-    """
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        yield Static(Text(f"{self.question}\n\n[y] yes   [n] no"))
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class EndScreen(ModalScreen[None]):
-    """The end of the game: the result, the audit, the log. Any of Enter, Esc, q leaves."""
-
-    BINDINGS: ClassVar = [Binding("enter,escape,q,space", "leave", "Leave")]
-    DEFAULT_CSS = """
-    EndScreen { align: center bottom; }
-    EndScreen > Static { width: 100%; height: auto; max-height: 80%; border: round $success; padding: 0 1; }
-    """
-
-    def __init__(self, lines: list[tuple[str, str]]) -> None:
-        super().__init__()
-        self.lines = lines
-
-    def compose(self) -> ComposeResult:
-        text = Text()
-        for i, (line, style) in enumerate(self.lines):
-            if i:
-                text.append("\n")
-            text.append(line, style=style)
-        box = Static(text)
-        box.border_title = "Game over"
-        box.border_subtitle = "Enter leaves (the summary stays in your terminal)"
-        yield box
-
-    def action_leave(self) -> None:
-        self.app.exit()
 
 
 # -- the app -----------------------------------------------------------------------------------------
@@ -854,31 +770,6 @@ def _pieces(text: Text) -> list[tuple[str, str]]:
 
 
 _CONSOLE = Console(width=10_000, color_system=None)
-
-
-def help_lines() -> list[str]:
-    return [
-        "Picking a move",
-        "  ← →          choose one of your cards that can be played (it shows reversed)",
-        "  8c, 10h, qs  choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)",
-        "  1-9, 0       put the chosen card on the place showing that key (lit in green)",
-        "  Enter        play the only move, or walk the chosen card's places with ← → and Enter",
-        "  a click      choose a card; click a lit place to put it there",
-        "  letters      the buttons below the table (stand, propose, pass, ...), as they show",
-        "  Esc          back out of choosing a place",
-        "",
-        "The table",
-        "  The other players are along the top, the middle below them, your own cards at the",
-        "  bottom. Underlined cards moved since your last move. The panel on the right says",
-        "  what happened, every card shown named; older lines are dim.",
-        "",
-        "Other keys",
-        "  /            chat: type a message to the table, Enter sends, Esc closes",
-        "  F1 or ?      this help       F2  the rules of the game",
-        "  F6           play single forced moves at once (on/off)",
-        "  Ctrl-Q       resign (on your turn) or leave the game; asks first",
-        "  Ctrl-C       stop at once; the log so far is kept and its path printed",
-    ]
 
 
 __all__ = ["Ending", "TableApp"]
