@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from fairdeal.cli.tui.app import EndScreen, TableApp
+from fairdeal.cli.tui.app import EndScreen, TableApp, TableArea
 from fairdeal.cli.tui.picking import Picker
 
 from .harness import table_app, until
@@ -21,6 +21,15 @@ def _card_keys(app: TableApp, token: int) -> list[str]:
     assert card is not None
     rank = {1: "a", 11: "j", 12: "q", 13: "k"}.get(card.rank, str(card.rank))
     return [*rank, card.suit.value.lower()]
+
+
+async def _click(pilot: object, area: TableArea, which: object) -> bool:
+    """Click the first thing on the table ``which(hit)`` accepts; False if none shows."""
+    hit = next((h for h in area.drawn.hits if which(h)), None)  # type: ignore[operator]
+    if hit is None:
+        return False
+    await pilot.click(TableArea, offset=(hit.x0 + 1, hit.y))  # type: ignore[attr-defined]  # 1: padding
+    return True
 
 
 async def _one_move(app: TableApp, picker: Picker, rng: random.Random, pilot: object) -> str:
@@ -38,6 +47,16 @@ async def _one_move(app: TableApp, picker: Picker, rng: random.Random, pilot: ob
     middle = [t for t in picker.cards if any(picker.keys.get(z) in ("1", "2", "3") for z in picker.places(t))]
     token = middle[0] if middle and rng.random() < 0.8 else rng.choice(picker.cards)
     how = rng.random()
+    area = app.query_one(TableArea)
+    if how < 0.25 and await _click(pilot, area, lambda h: h.token == token):
+        places = picker.places(token)
+        if places:
+            zone = rng.choice(sorted(places))
+            if await _click(pilot, area, lambda h: h.zone == zone and h.token is None):
+                return "click a card, click a place"
+        elif len(picker.actions(token)) == 1:
+            await _click(pilot, area, lambda h: h.token == token)  # a second click plays it
+            return "click a card twice"
     if how < 0.5:
         await press("escape", *_card_keys(app, token))  # by name: Esc first, digits are places after a pick
     else:  # by arrows from where the selection is
@@ -57,7 +76,7 @@ async def _one_move(app: TableApp, picker: Picker, rng: random.Random, pilot: ob
     return "card then walk"
 
 
-async def _play_whole_game(name: str, players: int, options: dict[str, object], seed: int) -> None:
+async def _play_whole_game(name: str, players: int, options: dict[str, object], seed: int) -> set[str]:
     app, player = table_app(name, players, seed, options)
     rng = random.Random(seed)
     ways: set[str] = set()
@@ -78,12 +97,14 @@ async def _play_whole_game(name: str, players: int, options: dict[str, object], 
     assert session.finished and session.result is not None
     assert session.verdict is not None and session.verdict.fair
     assert ways, "no move was made at the table"
+    return ways
 
 
 def test_spite_malice_by_keys() -> None:
     import asyncio
 
-    asyncio.run(_play_whole_game("spite-malice", 2, {"target": 1}, seed=3))
+    ways = asyncio.run(_play_whole_game("spite-malice", 2, {"target": 1}, seed=3))
+    assert "click a card, click a place" in ways and "card then place 1" in ways
 
 
 def test_ecarte_by_keys() -> None:
