@@ -14,6 +14,16 @@ every type, length and bound is checked, and anything else raises
     both           ping     {n} / pong {n}                    keepalive
     both           bye      {reason}                          leaving; the sender closes next
     both           chat     {seat, n, text, sig}              a line to the table (signed by its seat)
+
+A game that survives a drop (see ``docs/protocol.md``, "Coming back"):
+
+    guest -> host  rejoin   {protocol, session, software, seat, entries, last}   instead of hello
+    guest -> host  watch    {protocol, session, software, entries, last}         instead of hello
+    host -> guest  sync     {entries, grace}                  then the entries after the joiner's
+    host -> guest  away     {seat, seconds}                   a seat's link dropped; held that long
+    host -> guest  back     {seat}                            it came back
+    both           adjourn  {seat, agree}                     a player proposes/agrees (or declines)
+    host -> guest  adjourned {entries}                        every player agreed: the game stops here
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 2
+PROTOCOL: Final = 3
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024
@@ -43,6 +53,11 @@ MAX_REASON: Final = 200
 MAX_SOFTWARE: Final = 64
 MAX_OPTIONS: Final = 64
 MAX_COUNTER: Final = 2**32
+MAX_GRACE: Final = 7 * 24 * 3600
+"""Seconds a host may hold a dropped seat (a week: an adjourned game is resumed, not held)."""
+HASH_BYTES: Final = 32
+NO_ENTRY: Final = bytes(HASH_BYTES)
+"""The ``last`` of a joiner that holds no entry yet."""
 MAX_CHAT: Final = 300
 """Characters of one chat message."""
 SIGNATURE_BYTES: Final = 64
@@ -86,6 +101,7 @@ class Welcome:
     distribution: str
     version: str
     options: Mapping[str, bool | int | str] = field(default_factory=dict)
+    grace: int = 120
     protocol: int = PROTOCOL
 
 
@@ -165,7 +181,88 @@ class Chat:
     sig: bytes
 
 
-Message = Hello | Welcome | Refused | Ready | Lobby | Entry | Ping | Pong | Bye | Chat
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    """A seat comes back: it holds ``entries`` entries of the log, the last of which hashes to ``last``."""
+
+    session: bytes
+    seat: int
+    entries: int
+    last: bytes = NO_ENTRY
+    software: str = "fairdeal"
+    protocol: int = PROTOCOL
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """A watcher asks to follow the game; it holds ``entries`` entries already (0: none)."""
+
+    session: bytes
+    entries: int = 0
+    last: bytes = NO_ENTRY
+    software: str = "fairdeal"
+    protocol: int = PROTOCOL
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """The host holds ``entries`` entries; those the joiner lacks follow, then the game goes on.
+
+    ``grace``: the seconds the host holds a seat whose link dropped."""
+
+    entries: int
+    grace: int
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """Seat ``seat``'s link dropped: the host holds the seat ``seconds`` more."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Seat ``seat`` came back."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Adjourn:
+    """Seat ``seat`` proposes or agrees to stop and go on later (``agree``), or declines."""
+
+    seat: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Adjourned:
+    """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
+
+    entries: int
+
+
+Message = (
+    Hello
+    | Welcome
+    | Refused
+    | Ready
+    | Lobby
+    | Entry
+    | Ping
+    | Pong
+    | Bye
+    | Chat
+    | Rejoin
+    | Watch
+    | Sync
+    | Away
+    | Back
+    | Adjourn
+    | Adjourned
+)
 
 _TAGS: Final[dict[type, str]] = {
     Hello: "hello",
@@ -178,6 +275,13 @@ _TAGS: Final[dict[type, str]] = {
     Pong: "pong",
     Bye: "bye",
     Chat: "chat",
+    Rejoin: "rejoin",
+    Watch: "watch",
+    Sync: "sync",
+    Away: "away",
+    Back: "back",
+    Adjourn: "adjourn",
+    Adjourned: "adjourned",
 }
 
 
@@ -194,6 +298,7 @@ def _fields(msg: Message) -> dict[str, Any]:
             "distribution": msg.distribution,
             "version": msg.version,
             "options": dict(sorted(msg.options.items())),
+            "grace": msg.grace,
         }
     if isinstance(msg, Refused | Bye):
         return {"reason": msg.reason}
@@ -212,6 +317,33 @@ def _fields(msg: Message) -> dict[str, Any]:
         return {"n": msg.n}
     if isinstance(msg, Chat):
         return {"seat": msg.seat, "n": msg.n, "text": msg.text, "sig": msg.sig}
+    if isinstance(msg, Rejoin):
+        return {
+            "protocol": msg.protocol,
+            "session": msg.session,
+            "software": msg.software,
+            "seat": msg.seat,
+            "entries": msg.entries,
+            "last": msg.last,
+        }
+    if isinstance(msg, Watch):
+        return {
+            "protocol": msg.protocol,
+            "session": msg.session,
+            "software": msg.software,
+            "entries": msg.entries,
+            "last": msg.last,
+        }
+    if isinstance(msg, Sync):
+        return {"entries": msg.entries, "grace": msg.grace}
+    if isinstance(msg, Away):
+        return {"seat": msg.seat, "seconds": msg.seconds}
+    if isinstance(msg, Back):
+        return {"seat": msg.seat}
+    if isinstance(msg, Adjourn):
+        return {"seat": msg.seat, "agree": msg.agree}
+    if isinstance(msg, Adjourned):
+        return {"entries": msg.entries}
     raise LocalProtocolError(f"not a link message: {type(msg).__name__}")
 
 
@@ -286,7 +418,9 @@ def _unpack(data: bytes, peer: str | None) -> Any:
 
 _FIELDS: Final[dict[str, frozenset[str]]] = {
     "hello": frozenset({"protocol", "session", "software"}),
-    "welcome": frozenset({"protocol", "seat", "players", "game", "distribution", "version", "options"}),
+    "welcome": frozenset(
+        {"protocol", "seat", "players", "game", "distribution", "version", "options", "grace"}
+    ),
     "refused": frozenset({"reason"}),
     "ready": frozenset({"name", "kind"}),
     "lobby": frozenset({"seats"}),
@@ -295,6 +429,13 @@ _FIELDS: Final[dict[str, frozenset[str]]] = {
     "pong": frozenset({"n"}),
     "bye": frozenset({"reason"}),
     "chat": frozenset({"seat", "n", "text", "sig"}),
+    "rejoin": frozenset({"protocol", "session", "software", "seat", "entries", "last"}),
+    "watch": frozenset({"protocol", "session", "software", "entries", "last"}),
+    "sync": frozenset({"entries", "grace"}),
+    "away": frozenset({"seat", "seconds"}),
+    "back": frozenset({"seat"}),
+    "adjourn": frozenset({"seat", "agree"}),
+    "adjourned": frozenset({"entries"}),
 }
 
 
@@ -332,6 +473,7 @@ def decode(data: bytes, *, peer: str | None = None) -> Message:
             distribution=c.text(obj["distribution"], MAX_TEXT, "distribution"),
             version=c.text(obj["version"], MAX_TEXT, "version"),
             options=c.options(obj["options"]),
+            grace=c.integer(obj["grace"], 0, MAX_GRACE + 1, "grace"),
             protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
         )
     if kind == "refused":
@@ -357,6 +499,42 @@ def decode(data: bytes, *, peer: str | None = None) -> Message:
             text=c.text(obj["text"], MAX_CHAT, "text"),
             sig=sig,
         )
+    if kind == "rejoin":
+        return Rejoin(
+            session=_session(c, obj["session"]),
+            seat=c.integer(obj["seat"], 1, MAX_SEATS, "seat"),
+            entries=c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
+            last=_hash(c, obj["last"]),
+            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
+            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
+        )
+    if kind == "watch":
+        return Watch(
+            session=_session(c, obj["session"]),
+            entries=c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
+            last=_hash(c, obj["last"]),
+            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
+            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
+        )
+    if kind == "sync":
+        return Sync(
+            c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
+            c.integer(obj["grace"], 0, MAX_GRACE + 1, "grace"),
+        )
+    if kind == "away":
+        return Away(
+            c.integer(obj["seat"], 0, MAX_SEATS, "seat"),
+            c.integer(obj["seconds"], 0, MAX_GRACE + 1, "seconds"),
+        )
+    if kind == "back":
+        return Back(c.integer(obj["seat"], 0, MAX_SEATS, "seat"))
+    if kind == "adjourn":
+        agree = obj["agree"]
+        if not isinstance(agree, bool):
+            raise c.fail("agree must be true or false")
+        return Adjourn(c.integer(obj["seat"], 0, MAX_SEATS, "seat"), agree)
+    if kind == "adjourned":
+        return Adjourned(c.integer(obj["entries"], 1, MAX_COUNTER, "entries"))
     n = c.integer(obj["n"], 0, MAX_COUNTER, "n")
     return Ping(n) if kind == "ping" else Pong(n)
 
@@ -364,6 +542,12 @@ def decode(data: bytes, *, peer: str | None = None) -> Message:
 def _session(c: _Check, v: object) -> bytes:
     if not isinstance(v, bytes) or len(v) != SESSION_ID_BYTES:
         raise c.fail(f"session must be {SESSION_ID_BYTES} bytes")
+    return v
+
+
+def _hash(c: _Check, v: object) -> bytes:
+    if not isinstance(v, bytes) or len(v) != HASH_BYTES:
+        raise c.fail(f"last must be {HASH_BYTES} bytes")
     return v
 
 
@@ -400,8 +584,14 @@ def valid_name(name: str) -> bool:
 __all__ = [
     "MAX_CONTROL",
     "MAX_ENTRY",
+    "MAX_GRACE",
     "MAX_MESSAGE",
+    "NO_ENTRY",
     "PROTOCOL",
+    "Adjourn",
+    "Adjourned",
+    "Away",
+    "Back",
     "Bye",
     "Chat",
     "Entry",
@@ -413,6 +603,9 @@ __all__ = [
     "Pong",
     "Ready",
     "Refused",
+    "Rejoin",
+    "Sync",
+    "Watch",
     "Welcome",
     "clean_text",
     "decode",

@@ -163,6 +163,13 @@ def link_vectors() -> list[dict[str, Any]]:
         wire.Ping(7),
         wire.Pong(7),
         wire.Bye("the game is over"),
+        wire.Rejoin(seeded("session", 8), 2, 41, seeded("last", 32), "fairdeal 0.1.0"),
+        wire.Watch(seeded("session", 8), 0, wire.NO_ENTRY, "fairdeal 0.1.0"),
+        wire.Sync(57, 120),
+        wire.Away(2, 114),
+        wire.Back(2),
+        wire.Adjourn(1, True),
+        wire.Adjourned(57),
     ]
     return [
         {

@@ -23,7 +23,7 @@ def raw(obj: dict[str, Any]) -> bytes:
 
 def welcome(options: dict[Any, Any]) -> dict[str, Any]:
     return {"type": "welcome", "protocol": wire.PROTOCOL, "seat": 1, "players": 2, "game": "ecarte",
-            "distribution": "fairdeal", "version": "1", "options": options}  # fmt: skip
+            "distribution": "fairdeal", "version": "1", "options": options, "grace": 120}  # fmt: skip
 
 
 def test_an_entry_of_one_byte_is_the_smallest() -> None:
