@@ -111,6 +111,26 @@ class LogWriter:
         self._file.write(MAGIC)
         self._file.flush()
 
+    @classmethod
+    def reopen(cls, path: Path) -> LogWriter:
+        """Go on appending to the log at ``path`` (a resumed seat): a torn last record, left by a
+        crash in the middle of a write, is cut off first. Returns the writer; the entries already
+        in the file are read with :func:`~fairdeal.core.session.logfile.parse_log`."""
+        from fairdeal.core.session.logfile import parse_log
+
+        data = path.read_bytes()
+        parsed = parse_log(data)
+        if not data.startswith(MAGIC):
+            raise ConfigError(f"{path} is not a fairdeal log")
+        if parsed.problem and "cut short" not in parsed.problem:
+            raise ConfigError(f"the log {path} is damaged ({parsed.problem}); it cannot be continued")
+        writer = cls.__new__(cls)
+        writer.path = path
+        writer._file = open(path, "r+b")  # noqa: SIM115 - kept open for the game
+        writer._file.truncate(len(data) - parsed.trailing)
+        writer._file.seek(0, os.SEEK_END)
+        return writer
+
     def append(self, entry: bytes) -> None:
         if self._file is None:
             raise ValueError("the log is closed")
