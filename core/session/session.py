@@ -74,8 +74,13 @@ class Audited:
 
 @dataclass(frozen=True, slots=True)
 class Aborted:
+    """The host ended the game blaming ``blame`` (None: nobody). ``evidence``, when given, is an
+    entry the blamed seat signed for a place of the log that holds another entry of its own:
+    it signed two different entries for one sequence number (it equivocated)."""
+
     blame: int | None
     reason: str
+    evidence: bytes | None = None
 
 
 Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
@@ -154,6 +159,9 @@ class Session:
         self._rng = rng or SystemRng()
         self._c = _Core()
         self._outstanding: bytes | None = None  # our entry, sent to the host, not yet relayed back
+        #: (hash, seat) of every accepted entry, by sequence number: an abort's evidence is checked
+        #: against them.
+        self._history: list[tuple[bytes, int]] = []
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
@@ -291,11 +299,19 @@ class Session:
             raise IllegalMove("you can resign on your own turn")
         return self._envelope(RESIGN, {})
 
-    def abort(self, blame: int | None, reason: str) -> bytes:
-        """The host ends the game, blaming ``blame`` (a seat or None) for ``reason``."""
+    def abort(self, blame: int | None, reason: str, evidence: bytes | None = None) -> bytes:
+        """The host ends the game, blaming ``blame`` (a seat or None) for ``reason``; ``evidence``: an
+        entry ``blame`` signed for a place where the log holds another of its entries."""
         if self.seat != HOST:
             raise LocalProtocolError("only the host records an abort")
-        return self._envelope(ABORT, {"blame": blame, "reason": reason[:200]})
+        body: dict[str, Any] = {"blame": blame, "reason": reason[:200]}
+        if evidence is not None:
+            body["evidence"] = evidence
+        return self._envelope(ABORT, body)
+
+    def entry_hash(self, seq: int) -> bytes:
+        """The hash of accepted entry ``seq``."""
+        return self._history[seq][0]
 
     # -- receiving --------------------------------------------------------------------------------
     def sent(self, data: bytes) -> None:
@@ -343,6 +359,7 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
+        self._history.append((c.last_hash, env.seat))
         self._outstanding = None
         return events
 
@@ -483,7 +500,7 @@ class Session:
             raise RemoteProtocolError("only the host may record an abort", seat=env.seat)
         if not (
             isinstance(body, dict)
-            and set(body) == {"blame", "reason"}
+            and set(body) in ({"blame", "reason"}, {"blame", "reason", "evidence"})
             and isinstance(body["reason"], str)
             and len(body["reason"]) <= 200
             and (
@@ -496,9 +513,35 @@ class Session:
             )
         ):
             raise RemoteProtocolError("malformed abort entry", seat=env.seat)
-        c.abort = Aborted(body["blame"], body["reason"])
+        evidence = body.get("evidence")
+        if "evidence" in body:
+            self._check_equivocation(c, body["blame"], evidence)
+        c.abort = Aborted(body["blame"], body["reason"], evidence)
         c.phase = "aborted"
         events.append(c.abort)
+
+    def _check_equivocation(self, c: _Core, blame: int | None, evidence: Any) -> None:
+        """The abort's evidence must be an entry ``blame`` signed for a place of this log that holds a
+        different entry of ``blame``'s own: two signed entries for one sequence number. Else the
+        host blames without proof, and it is the host's entry that is refused."""
+        assert c.header is not None
+
+        def bad(why: str) -> RemoteProtocolError:
+            return RemoteProtocolError(f"the abort's evidence {why}", seat=HOST)
+
+        if blame is None or not isinstance(evidence, bytes):
+            raise bad("must be an entry of the blamed seat")
+        try:
+            other = decode_envelope(evidence)
+        except RemoteProtocolError:
+            raise bad("is not an entry") from None
+        if other.game_id != c.header.game_id or other.seat != blame or not other.seq < c.seq:
+            raise bad(f"is not an entry of seat {blame} for a place of this game's log")
+        if not other.verify(c.header.seats[blame].identity):
+            raise bad(f"is not signed by seat {blame}")
+        held, author = self._history[other.seq]
+        if author != blame or held == entry_hash(evidence):
+            raise bad(f"does not differ from seat {blame}'s own entry {other.seq}")
 
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None

@@ -142,6 +142,15 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
             tuple(_audit_finding(f, entries) for f in verdict.findings),
             checked,
         )
+    a = observer.aborted
+    if a is not None and a.evidence is not None:
+        # The abort carries an entry the blamed seat signed for a place where the log holds another
+        # of its own (the session checked it): two signed entries for one sequence number.
+        place = decode_envelope(a.evidence).seq
+        reason = f"signed two different entries for entry {place} (equivocation; the other is in the abort)"
+        return Report(
+            CHEATING, len(entries), header, observer.result, (Finding(a.blame, place, reason),), checked
+        )
     missing = _missing(observer, parsed.problem)
     if missing is not None:
         return Report(UNDECIDED, len(entries), header, observer.result, (missing,), checked)

@@ -144,3 +144,61 @@ def test_a_resignation_keeps_the_scores_the_table_shows(stepper: Any) -> None:
     t.deliver(t.seats[w.seat].resign())
     for s in t.everyone:
         assert s.result is not None and s.result.scores == shown and "resigned" in s.result.reason
+
+
+def _second_move(t: Any) -> tuple[int, bytes, bytes]:
+    """A seat's move as delivered, and another move it signed for the same place (an equivocation)."""
+    t.run_until(_owes("to move"))
+    w = t.seats[0].waiting()
+    mover = t.seats[w.seat]
+    moves = mover.legal_moves()
+    assert len(moves) > 1
+    first, second = mover.make_move(moves[0]), mover.make_move(moves[1])
+    t.deliver(first)
+    return w.seat, first, second
+
+
+def test_an_abort_proves_equivocation_with_the_other_signed_entry(ecarte: Any) -> None:
+    t = ecarte
+    seat, first, second = _second_move(t)
+    assert decode_envelope(first).seq == decode_envelope(second).seq and first != second
+    t.deliver(t.seats[0].abort(seat, "signed two entries for one place", evidence=second))
+    for s in t.everyone:
+        assert s.aborted is not None and s.aborted.blame == seat and s.aborted.evidence == second
+    report = verify_log(MAGIC + b"".join(record(e) for e in t.log), lambda name: t.game)
+    assert report.verdict == CHEATING
+    f = report.findings[0]
+    assert (f.seat, f.entry) == (seat, decode_envelope(first).seq) and "equivocation" in f.reason
+
+
+def test_evidence_that_proves_nothing_is_the_hosts_fault(ecarte: Any) -> None:
+    t = ecarte
+    seat, first, second = _second_move(t)
+    other = 1 - seat
+    env = decode_envelope(second)
+
+    def signed(**change: Any) -> bytes:
+        fields = {"seq": env.seq, "prev": env.prev, "seat": env.seat, "game_id": env.game_id, **change}
+        by = t.ids[fields.pop("by", fields["seat"])]
+        e = Envelope(FORMAT_VERSION, fields["game_id"], fields["seq"], fields["prev"], fields["seat"],
+                     env.kind, env.body)  # fmt: skip
+        return e.signed(by).encode()
+
+    def abort(blame: Any, evidence: Any) -> bytes:
+        return t.forge(0, "abort", {"blame": blame, "reason": "equivocation", "evidence": evidence})
+
+    cases = [
+        (abort(seat, first), "does not differ"),  # the very entry the log holds
+        (abort(other, second), "not an entry of seat"),  # blames a seat that did not sign it
+        (abort(None, second), "must be an entry of the blamed seat"),
+        (abort(seat, None), "must be an entry of the blamed seat"),
+        (abort(seat, b"\x00garbage"), "is not an entry"),
+        (abort(seat, signed(by=other)), "not signed by seat"),  # the host cannot sign in a guest's name
+        (abort(seat, signed(seq=t.seats[0].seq)), "for a place of this game's log"),  # not yet a place
+        (abort(seat, signed(game_id=bytes(16))), "for a place of this game's log"),
+        (abort(seat, signed(seq=1)), "does not differ from seat"),  # entry 1 is not this seat's own
+    ]
+    if seat == 0:  # the host's own key entry is entry 1; the other seat's is entry 2
+        cases[-1] = (abort(seat, signed(seq=2)), "does not differ from seat")
+    for data, words in cases:
+        _refused(t, data, 0, "evidence", words)
