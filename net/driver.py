@@ -12,7 +12,6 @@ local play, Noise streams over TCP for network play).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -27,18 +26,8 @@ from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session
 
-
-class PeerGone(FairdealError):
-    """The other side of a link went away."""
-
-
-class Link(Protocol):
-    """A channel of log entries to one peer."""
-
-    async def send_entry(self, data: bytes) -> None: ...
-
-    async def receive_entry(self) -> bytes: ...
-
+from ._links import Link, PeerGone
+from .roster import AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale
 
 #: What an agent returns to resign instead of moving.
 RESIGN = None
@@ -75,9 +64,13 @@ class Timeouts:
 
 @dataclass
 class SeatOutcome:
+    """How a seat's game went: its session, why it ended early (if it did), every event;
+    ``adjourned`` when every player agreed to stop and go on later."""
+
     session: Session
     error: str | None = None
     events: list[Event] = field(default_factory=list)
+    adjourned: bool = False
 
 
 async def _produce(session: Session, agent: Agent) -> bytes | None:
@@ -96,22 +89,38 @@ async def _produce(session: Session, agent: Agent) -> bytes | None:
 
 
 async def run_guest(
-    session: Session, agent: Agent, link: Link, observe: Observer | None = None
+    session: Session,
+    agent: Agent,
+    link: Link,
+    observe: Observer | None = None,
+    *,
+    resend: bool = False,
+    before_send: Callable[[bytes], None] | None = None,
 ) -> SeatOutcome:
-    """A guest seat: apply the host's entries in order, answer with what this seat owes."""
+    """A guest seat: apply the host's entries in order, answer with what this seat owes.
+
+    An entry sent and not yet relayed back (``session.outstanding``: the link dropped, or
+    the seat resumed) is awaited, never built again; with ``resend`` (the host said it does
+    not hold it) it is sent again first, byte for byte. ``before_send`` sees every entry
+    before it leaves (a seat keeps its decisions, to send them again after a crash).
+    """
     out = SeatOutcome(session)
-    awaiting_echo = False
+    awaiting_echo = session.outstanding is not None
+    if awaiting_echo and resend:
+        await link.send_entry(session.outstanding)  # type: ignore[arg-type]
     while not session.finished:
         if not awaiting_echo:
             data = await _produce(session, agent)
             if data is not None:
+                if before_send is not None:
+                    before_send(data)
                 await link.send_entry(data)
                 session.sent(data)  # what comes back must be these very bytes (or the host's abort)
                 awaiting_echo = True
                 continue
         entry = await link.receive_entry()
         events = session.receive(entry, peer="host")
-        awaiting_echo = False  # strict turns: what arrives after our entry is our entry, accepted
+        awaiting_echo = session.outstanding is not None  # strict turns: after our entry comes our entry
         out.events.extend(events)
         if observe is not None:
             observe(session, events)
@@ -122,41 +131,36 @@ async def run_host(
     session: Session,
     header: Header,
     agent: Agent,
-    links: Mapping[int, Link],
+    links: Mapping[int, Link] | Roster,
     observe: Observer | None = None,
     timeouts: Timeouts | None = None,
 ) -> SeatOutcome:
     """The host seat: sequence the game, check every entry, send each to every guest.
 
-    A peer's bad entry, silence or departure ends the game with an ``abort`` blaming its
-    seat; a failure of this program ends it with an ``abort`` blaming nobody. Either way
-    the log holds every accepted entry and says how the game ended.
+    ``links`` is a :class:`~fairdeal.net.roster.Roster` (seats that drop are held for its
+    grace period and come back; watchers follow) or simply the guests' links by seat. A
+    session that holds entries already (a resumed host) goes on from there.
+
+    A peer's bad entry, silence, or departure beyond the grace period ends the game with an
+    ``abort`` blaming its seat (an entry signed for a place already taken carries the
+    other as evidence); a failure of this program ends it with an ``abort`` blaming
+    nobody. Either way the log holds every accepted entry and says how the game ended.
+    When every player agrees to adjourn, it returns with ``adjourned`` set and no entry
+    written.
     """
     timeouts = timeouts or Timeouts()
+    roster = links if isinstance(links, Roster) else Roster(links)
     out = SeatOutcome(session)
-    send, inbox = trio.open_memory_channel[tuple[int, bytes | Exception]](math.inf)
-
-    async def pump(seat: int, link: Link) -> None:
-        while True:
-            try:
-                data = await link.receive_entry()
-            except (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                await send.send((seat, exc))
-                return
-            await send.send((seat, data))
 
     async def publish(data: bytes, events: list[Event]) -> None:
         out.events.extend(events)
         if observe is not None:
             observe(session, events)
-        for link in links.values():
-            # A broken link is noticed by its pump, which aborts the game there.
-            with contextlib.suppress(PeerGone, trio.BrokenResourceError, trio.ClosedResourceError):
-                await link.send_entry(data)
+        await roster.publish(data)
 
-    async def abort(blame: int | None, reason: str) -> None:
+    async def abort(blame: int | None, reason: str, evidence: bytes | None = None) -> None:
         out.error = reason if blame is None else f"seat {blame}: {reason}"
-        data = session.abort(blame, reason)
+        data = session.abort(blame, reason, evidence)
         await publish(data, session.receive(data))
 
     async def own_entry(build: Callable[[], Awaitable[bytes | None]]) -> str | None:
@@ -179,11 +183,31 @@ async def run_host(
     async def next_entry() -> bytes | None:
         return await _produce(session, agent)
 
-    async def write_or_hear(deciding: bool) -> tuple[str | None, tuple[int, bytes | Exception] | None]:
+    owed = _Owed()
+
+    def benign(item: Item) -> bool:
+        """Settle what needs no entry and ends nothing: a link that dropped within the grace period,
+        a seat back, an entry sent again. True when ``item`` was one of those."""
+        if isinstance(item, Gone):
+            if roster.links.get(item.seat) is not item.link:
+                return True  # a link already replaced by a newer one
+            if roster.grace > 0:
+                roster.drop(item.seat, item.link, item.reason)
+                return True
+            return False
+        if isinstance(item, Back):
+            owed.restart(item.seat)
+            return True
+        if isinstance(item, Heard):
+            late = stale(roster.backlog, lambda: session.header, item.seat, item.data)
+            return late is not None and late[0] == "again"
+        return False
+
+    async def write_or_hear(deciding: bool) -> tuple[str | None, Item | None]:
         """Write the host seat's entry; while its player thinks, the guests are still heard:
-        one that leaves (or writes out of turn) ends the game at once, not after the move."""
+        one that leaves for good (or writes out of turn) ends the game at once, not after the move."""
         result: list[str | None] = []
-        heard: list[tuple[int, bytes | Exception]] = []
+        heard: list[Item] = []
         async with trio.open_nursery() as thinking:
 
             async def write() -> None:
@@ -191,55 +215,103 @@ async def run_host(
                 thinking.cancel_scope.cancel()
 
             async def listen() -> None:
-                heard.append(await inbox.receive())
-                thinking.cancel_scope.cancel()
+                while True:
+                    item = await roster.inbox.receive()
+                    if not benign(item):
+                        heard.append(item)
+                        thinking.cancel_scope.cancel()
+                        return
 
             thinking.start_soon(write)
             if deciding:
                 thinking.start_soon(listen)
         return (result[0] if result else None), (heard[0] if heard else None)
 
+    async def settle(item: Item) -> str | None:
+        """Act on what the inbox brought; returns "stop" when the game ended (or was adjourned)."""
+        if benign(item):
+            return None
+        if isinstance(item, AdjournAgreed):
+            out.adjourned = True
+            return "stop"
+        if isinstance(item, Expired):
+            if not roster.is_away(item.seat):
+                return None
+            await abort(item.seat, f"did not come back within {roster.grace:g} s ({item.reason})")
+            return "stop"
+        if isinstance(item, Gone):  # no grace period: gone is gone
+            await abort(item.seat, f"left the game ({item.reason})" if item.reason else "left the game")
+            return "stop"
+        assert isinstance(item, Heard)
+        seat, data = item.seat, item.data
+        try:
+            claimed = decode_envelope(data, peer=f"seat {seat}").seat
+            if claimed != seat:
+                raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
+            late = stale(roster.backlog, lambda: session.header, seat, data)
+            if late is not None and late[0] == "equivocation":
+                await abort(seat, late[1], evidence=data)
+                return "stop"
+            events = session.receive(data)
+        except RemoteProtocolError as exc:
+            await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat
+            return "stop"
+        except FairdealError as exc:  # this program failed while settling a peer's entry
+            return f"the host could not go on: {exc}"
+        await publish(data, events)
+        return None
+
     failure: str | None = None
     async with trio.open_nursery() as nursery:
-        for seat, link in links.items():
-            nursery.start_soon(pump, seat, link)
-        failure = await own_entry(first_entry)
-        while failure is None and not session.finished:
+        roster.start(nursery)
+        if session.seq == 0:
+            failure = await own_entry(first_entry)
+        while failure is None and not session.finished and not out.adjourned:
             w = session.waiting()
             assert w is not None
+            owed.now(session.seq, w.seat)
+            item: Item
             if w.seat == session.seat:
                 failure, heard = await write_or_hear(w.decision)
-                if heard is None:
+                if failure is not None or heard is None:
                     continue
-                seat, item = heard
+                item = heard
             else:
                 limit = timeouts.move if w.decision else timeouts.obligation
-                with trio.move_on_after(limit) as scope:
-                    seat, item = await inbox.receive()
+                deadline = math.inf if roster.is_away(w.seat) else owed.since + limit
+                with trio.move_on_at(deadline) as scope:
+                    item = await roster.inbox.receive()
                 if scope.cancelled_caught:
                     await abort(w.seat, f"timed out waiting for {w.what}")
                     break
-            if isinstance(item, Exception):
-                await abort(seat, f"left the game ({item})" if str(item) else "left the game")
+            verdict = await settle(item)
+            if verdict == "stop":
                 break
-            try:
-                claimed = decode_envelope(item, peer=f"seat {seat}").seat
-                if claimed != seat:
-                    raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
-                events = session.receive(item)
-            except RemoteProtocolError as exc:
-                await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat
-                break
-            except FairdealError as exc:  # this program failed while settling a peer's entry
-                failure = f"the host could not go on: {exc}"
-                break
-            await publish(item, events)
+            failure = verdict
         if failure is not None:
             if session.seq > 0 and not session.finished:
                 await abort(None, failure)
             out.error = failure
+        roster.stop()
         nursery.cancel_scope.cancel()
     return out
+
+
+class _Owed:
+    """Since when the entry owed now has been owed (restarted when its seat comes back)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int] | None = None
+        self.since = 0.0
+
+    def now(self, seq: int, seat: int) -> None:
+        if self.key != (seq, seat):
+            self.key = (seq, seat)
+            self.since = trio.current_time()
+
+    def restart(self, seat: int) -> None:
+        if self.key is not None and self.key[1] == seat:
+            self.since = trio.current_time()
 
 
 __all__ = [
@@ -248,6 +320,7 @@ __all__ = [
     "BotAgent",
     "Link",
     "PeerGone",
+    "Roster",
     "SeatOutcome",
     "Timeouts",
     "run_guest",

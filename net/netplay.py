@@ -423,7 +423,9 @@ async def _play_host(
         done = session.aborted is None and session.finished
         with trio.CancelScope(shield=True):
             await _close_links(links, "the game is over" if done else "the game has ended")
-    return NetOutcome(result.session, result.error, result.events, {s: k.stats for s, k in links.items()})
+    return NetOutcome(
+        result.session, result.error, result.events, links={s: k.stats for s, k in links.items()}
+    )
 
 
 # -- joining ---------------------------------------------------------------------------------------
@@ -595,7 +597,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
     if not started:
         raise NetError(f"the game did not start: {error or 'the host closed the lobby'}")
-    return NetOutcome(session, error, events, {0: link.stats})
+    return NetOutcome(session, error, events, links={0: link.stats})
 
 
 __all__ = [

@@ -322,6 +322,11 @@ class Session:
         """
         self._outstanding = data
 
+    @property
+    def outstanding(self) -> bytes | None:
+        """The entry this seat sent (:meth:`sent`) that has not come back yet, if any."""
+        return self._outstanding
+
     def _check_echo(self, data: bytes, env: Envelope) -> None:
         mine = self._outstanding
         if mine is None or data == mine or (env.kind == ABORT and env.seat == HOST):

@@ -1,0 +1,301 @@
+"""The host's seats over time: links that drop and come back, watchers, and the log they catch up on.
+
+:class:`Roster` is what :func:`~fairdeal.net.driver.run_host` sequences with. It keeps
+every entry of the log (the *backlog*), the current link of each guest seat, and the
+watchers. Everything a guest link reports goes to one inbox, in order: an entry
+(:class:`Heard`), a dropped link (:class:`Gone`), a seat back (:class:`Back`), a seat whose
+grace period ran out (:class:`Expired`), every player's agreement to adjourn
+(:class:`AdjournAgreed`).
+
+A seat whose link drops is *away*: with a grace period the host holds it (and the game
+goes on as long as it does not wait on that seat); :meth:`Roster.attach` takes it back
+on a new link once the seat has proved who it is, after sending it every entry it
+lacks; after the grace period :class:`Expired` ends the game. A watcher gets the same
+catch-up (:meth:`Roster.watch`) and every entry after it, and can never write one.
+
+Entries are handed out exactly once and in order: :meth:`publish` appends to the backlog
+and takes the links to send to in the same step, and a link joins the roster only once
+its catch-up reaches the end of the backlog, in one step too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+import trio
+
+from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
+from fairdeal.core.session.header import Header
+
+from ._links import Link, PeerGone
+
+NO_GRACE: Final = 0.0
+_BROKEN = (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError)
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """Seat ``seat`` sent ``data`` on ``link``."""
+
+    seat: int
+    link: Link
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """The link of seat ``seat`` closed (``reason``)."""
+
+    seat: int
+    link: Link
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Seat ``seat`` came back on a new link."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expired:
+    """Seat ``seat`` did not come back within the grace period."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdjournAgreed:
+    """Every player agreed to stop and go on later."""
+
+
+Item = Heard | Gone | Back | Expired | AdjournAgreed
+
+
+class RosterObserver(Protocol):
+    def away(self, seat: int, seconds: float, reason: str) -> None:
+        """Seat ``seat``'s link dropped: it is held ``seconds`` more."""
+
+    def back(self, seat: int) -> None:
+        """Seat ``seat`` is back."""
+
+
+class _Away:
+    __slots__ = ("deadline", "reason")
+
+    def __init__(self, deadline: float, reason: str) -> None:
+        self.deadline, self.reason = deadline, reason
+
+
+def _close(link: Link, reason: str) -> None:
+    fail = getattr(link, "fail", None)
+    if fail is not None:
+        fail(reason)
+
+
+class Roster:
+    """The host's guest links by seat, its watchers, and the backlog of entries (see the module)."""
+
+    def __init__(
+        self,
+        links: Mapping[int, Link],
+        *,
+        grace: float = NO_GRACE,
+        watchers: int = 0,
+        backlog: list[bytes] | None = None,
+        observer: RosterObserver | None = None,
+    ) -> None:
+        self.links: dict[int, Link] = dict(links)
+        self.grace = grace
+        self.max_watchers = watchers
+        self.backlog: list[bytes] = list(backlog or [])
+        self.observer = observer
+        self.watchers: set[Link] = set()
+        self.away: dict[int, _Away] = {}
+        self._send, self.inbox = trio.open_memory_channel[Item](math.inf)
+        self._nursery: trio.Nursery | None = None
+        self.closed = False
+
+    # -- running ----------------------------------------------------------------------------------
+    def start(self, nursery: trio.Nursery) -> None:
+        """Start hearing the links (those given and those attached later) in ``nursery``, which must
+        run until :meth:`stop`."""
+        self._nursery = nursery
+        for seat, link in self.links.items():
+            nursery.start_soon(self._pump, seat, link)
+        for seat, away in self.away.items():
+            nursery.start_soon(self._expire, seat, away)
+
+    async def _pump(self, seat: int, link: Link) -> None:
+        while True:
+            try:
+                data = await link.receive_entry()
+            except _BROKEN as exc:
+                self._send.send_nowait(Gone(seat, link, str(exc)))
+                return
+            self._send.send_nowait(Heard(seat, link, data))
+
+    async def _expire(self, seat: int, away: _Away) -> None:
+        await trio.sleep_until(away.deadline)
+        if self.away.get(seat) is away:
+            self._send.send_nowait(Expired(seat, away.reason))
+
+    async def _watch(self, link: Link) -> None:
+        """A watcher writes nothing: whatever it sends, or its leaving, ends its place."""
+        with contextlib.suppress(*_BROKEN):
+            await link.receive_entry()
+            _close(link, "a watcher cannot write entries")
+        self.watchers.discard(link)
+
+    # -- the log ----------------------------------------------------------------------------------
+    async def publish(self, data: bytes) -> None:
+        """Append an accepted entry and send it to every guest and watcher that is here."""
+        self.backlog.append(data)
+        targets = [*self.links.values(), *self.watchers]  # taken in the same step as the append
+        for link in targets:
+            # A broken link is noticed by its pump (a watcher's by its watch).
+            with contextlib.suppress(*_BROKEN):
+                await link.send_entry(data)
+
+    def stop(self) -> None:
+        """The game is over (or adjourned): nobody is taken back or let in any more."""
+        self.closed = True
+
+    def refusal(self, entries: int, last: bytes) -> str | None:
+        """Why a peer that holds ``entries`` entries, the last hashing to ``last``, cannot catch up."""
+        if self.closed or self._nursery is None:
+            return "the game is not going on (it is over, or not running yet)"
+        if entries > len(self.backlog):
+            return (
+                f"you hold {entries} entries and the host {len(self.backlog)}: "
+                "your log is not this game's, or the host lost entries"
+            )
+        held = GENESIS if entries == 0 else entry_hash(self.backlog[entries - 1])
+        if last != held:
+            return f"your log differs from the host's at entry {entries - 1}: it is not this game's log"
+        return None
+
+    async def _catch_up(self, link: Link, entries: int) -> None:
+        i = entries
+        while i < len(self.backlog):  # the backlog may grow meanwhile: sent up to its very end
+            await link.send_entry(self.backlog[i])
+            i += 1
+
+    # -- seats ------------------------------------------------------------------------------------
+    def is_away(self, seat: int) -> bool:
+        return seat in self.away
+
+    def drop(self, seat: int, link: Link, reason: str) -> bool:
+        """``link`` of ``seat`` closed. True when it was the seat's current link (now away)."""
+        if self.links.get(seat) is not link:
+            return False
+        del self.links[seat]
+        if self.grace > 0:
+            away = _Away(trio.current_time() + self.grace, reason)
+            self.away[seat] = away
+            if self._nursery is not None:
+                self._nursery.start_soon(self._expire, seat, away)
+            if self.observer is not None:
+                self.observer.away(seat, self.grace, reason)
+        return True
+
+    def hold(self, seats: list[int], reason: str) -> None:
+        """Start with ``seats`` away (a resumed host waits for every guest to come back)."""
+        for seat in seats:
+            self.away[seat] = _Away(trio.current_time() + self.grace, reason)
+
+    async def attach(self, seat: int, link: Link, entries: int, last: bytes) -> str | None:
+        """Take ``seat`` back on ``link`` (its identity proved by the caller): send it the entries after
+        its ``entries``, then everything new. Returns a refusal instead when its log does not fit."""
+        why = self.refusal(entries, last)
+        if why is not None:
+            return why
+        old = self.links.pop(seat, None)
+        if old is not None:  # a link the host still thought alive: the newer connection wins
+            _close(old, "replaced by a newer connection of the same seat")
+        await self._catch_up(link, entries)
+        if self.closed or self._nursery is None:
+            return "the game is over"
+        self.links[seat] = link  # in the same step as the catch-up's last check: nothing missed
+        was_away = self.away.pop(seat, None) is not None
+        self._nursery.start_soon(self._pump, seat, link)
+        if was_away:
+            self._send.send_nowait(Back(seat))
+            if self.observer is not None:
+                self.observer.back(seat)
+        return None
+
+    async def watch(self, link: Link, entries: int, last: bytes) -> str | None:
+        """Let a watcher follow the game from its ``entries`` on; a refusal when it may not."""
+        if self.max_watchers <= 0:
+            return "this table takes no watchers"
+        if len(self.watchers) >= self.max_watchers:
+            return f"this table has its {self.max_watchers} watchers already"
+        why = self.refusal(entries, last)
+        if why is not None:
+            return why
+        await self._catch_up(link, entries)
+        if self.closed or self._nursery is None:
+            return "the game is over"
+        self.watchers.add(link)
+        self._nursery.start_soon(self._watch, link)
+        return None
+
+    def adjourn(self) -> None:
+        """Every player agreed to adjourn: the host stops at the next entry."""
+        self._send.send_nowait(AdjournAgreed())
+
+    def close_all(self, reason: str) -> None:
+        for link in [*self.links.values(), *self.watchers]:
+            _close(link, reason)
+
+
+# -- entries that come late ---------------------------------------------------------------------------
+def stale(
+    backlog: list[bytes], header: Callable[[], Header], seat: int, data: bytes
+) -> tuple[str, Any] | None:
+    """What an entry of ``seat`` for a place already in the log is, if it is one:
+
+    * ``("again", None)``: the very entry the log holds there (sent again after a drop):
+      nothing to do, it is never applied twice;
+    * ``("equivocation", reason)``: another entry, signed by ``seat``, for a place that
+      holds an entry of ``seat``'s own: two signed entries for one sequence number;
+    * None: not a late entry (or not one these rules settle): the session judges it.
+    """
+    try:
+        env = decode_envelope(data)
+    except RemoteProtocolError:
+        return None
+    if not env.seq < len(backlog) or env.seat != seat:
+        return None
+    held = backlog[env.seq]
+    if data == held:
+        return ("again", None)
+    try:
+        mine = decode_envelope(held).seat == seat
+    except RemoteProtocolError:  # pragma: no cover - the backlog holds accepted entries only
+        return None
+    h = header()
+    if mine and env.game_id == h.game_id and env.verify(h.seats[seat].identity):
+        return ("equivocation", f"signed two different entries for entry {env.seq}")
+    return None
+
+
+__all__ = [
+    "AdjournAgreed",
+    "Back",
+    "Expired",
+    "Gone",
+    "Heard",
+    "Item",
+    "Roster",
+    "RosterObserver",
+    "stale",
+]
