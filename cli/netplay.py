@@ -446,6 +446,21 @@ def _run_table(
     callback=_positive,
     help="Seconds a player has to choose a move (default: no limit).",
 )
+@click.option(
+    "--grace",
+    type=click.FloatRange(0, 7 * 24 * 3600),
+    default=120.0,
+    show_default=True,
+    help="Seconds to hold the seat of a player whose connection drops, waiting for them to come back "
+    "(0: the game stops at once, blaming them).",
+)
+@click.option(
+    "--watchers",
+    type=click.IntRange(0, 1000),
+    default=16,
+    show_default=True,
+    help="How many may watch the game (fairdeal watch CODE); 0 lets nobody watch.",
+)
 @json_option
 @ascii_option
 @plain_option
@@ -467,6 +482,8 @@ def host(
     log_path: Path | None,
     timeout: float,
     move_timeout: float | None,
+    grace: float,
+    watchers: int,
     as_json: bool,
     ascii: bool,
     plain: bool,
@@ -537,6 +554,8 @@ def host(
         ),
         rng=master,
         open_log=log.open,
+        grace=grace,
+        watchers=watchers,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
     if private:

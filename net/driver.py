@@ -191,7 +191,10 @@ async def run_host(
         if isinstance(item, Gone):
             if roster.links.get(item.seat) is not item.link:
                 return True  # a link already replaced by a newer one
-            if roster.grace > 0:
+            if item.seat in session.departed:  # out of the game: nothing more is owed by it
+                roster.links.pop(item.seat, None)
+                return True
+            if roster.grace > 0 and not item.left:
                 roster.drop(item.seat, item.link, item.reason)
                 return True
             return False
@@ -235,11 +238,11 @@ async def run_host(
             out.adjourned = True
             return "stop"
         if isinstance(item, Expired):
-            if not roster.is_away(item.seat):
+            if not roster.is_away(item.seat) or item.seat in session.departed:
                 return None
             await abort(item.seat, f"did not come back within {roster.grace:g} s ({item.reason})")
             return "stop"
-        if isinstance(item, Gone):  # no grace period: gone is gone
+        if isinstance(item, Gone):  # it said goodbye, or there is no grace period: gone is gone
             await abort(item.seat, f"left the game ({item.reason})" if item.reason else "left the game")
             return "stop"
         assert isinstance(item, Heard)

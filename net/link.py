@@ -86,7 +86,10 @@ class NetLink:
     """One peer's end of a host-guest connection, after the lobby exchange.
 
     ``role`` is this end's role: a ``host`` end accepts entries only after
-    :meth:`start_game` and never lobby updates; a ``guest`` end accepts both.
+    :meth:`start_game` and never lobby updates; a ``guest`` end accepts both. A host end
+    with ``writes=False`` is a watcher's: anything it sends but keepalive and ``bye``
+    closes it. ``on_adjourn`` gets the ``adjourn`` votes that arrive (a host end: from its
+    seat; a guest end: relayed by the host).
     """
 
     def __init__(
@@ -97,16 +100,21 @@ class NetLink:
         peer: str,
         keepalive: Keepalive | None = None,
         on_control: Callable[[wire.Message], None] | None = None,
+        writes: bool = True,
     ) -> None:
         self.stream = stream
         self.role = role
+        self.writes = writes
         self.peer = peer
         self.keepalive = keepalive or Keepalive()
         self.on_control = on_control
         #: Called with each chat message that arrives (none set: chat is ignored).
         self.on_chat: Callable[[wire.Chat], None] | None = None
+        self.on_adjourn: Callable[[wire.Adjourn], None] | None = None
         self.stats = LinkStats()
         self.error: str | None = None
+        #: The peer said ``bye``: it left on purpose (not a dropped connection).
+        self.left = False
         self.closed = trio.Event()
         self._game_started = role == "guest"
         self._entries_in, self._entries_out = trio.open_memory_channel[bytes](math.inf)
@@ -241,6 +249,8 @@ class NetLink:
                 return
 
     def _dispatch(self, msg: wire.Message) -> None:
+        if not self.writes and isinstance(msg, wire.Entry | wire.Chat | wire.Adjourn):
+            raise RemoteProtocolError(f"a watcher cannot send {_tag(msg)} messages", peer=self.peer)
         if isinstance(msg, wire.Entry):
             if not self._game_started:
                 raise RemoteProtocolError("sent a log entry before the game started", peer=self.peer)
@@ -254,11 +264,15 @@ class NetLink:
         elif isinstance(msg, wire.Pong):
             pass  # any message shows the peer is alive
         elif isinstance(msg, wire.Bye):
+            self.left = True
             self.fail(f"{self.peer} left: {msg.reason}")
         elif isinstance(msg, wire.Chat):
             if self.on_chat is not None:
                 self.on_chat(msg)
-        elif isinstance(msg, wire.Lobby) and self.role == "guest":
+        elif isinstance(msg, wire.Adjourn) and self._game_started:
+            if self.on_adjourn is not None:
+                self.on_adjourn(msg)
+        elif isinstance(msg, wire.Lobby | wire.Away | wire.Back | wire.Adjourned) and self.role == "guest":
             if self.on_control is not None:
                 self.on_control(msg)
         else:

@@ -14,6 +14,10 @@ the others):
    ``bye``; the joiner is then seated, its :class:`NetLink` started, and every seated
    joiner gets a ``lobby`` update.
 
+Once the game runs, a seat that comes back or a watcher sends ``rejoin`` or ``watch``
+instead of ``hello``: after the same checks (protocol, session id) its link is started
+and handed to :attr:`Lobby.on_late`, which takes it or says why not.
+
 At most ``LobbyLimits.pending`` connections are admitted at once. When one more arrives,
 the connection that made the least progress gives way to it: one that has not sent its
 first handshake message yet (the oldest such first), else the one whose last step is the
@@ -55,6 +59,9 @@ OWN_IDENTITY: Final = "that is the host's own identity (join with another profil
 _SUMMARY_REASONS: Final = 4
 
 Offer = Callable[[trio.abc.Stream, str], None]
+Late = Callable[[wire.Rejoin | wire.Watch, bytes, NetLink], Awaitable[str | None]]
+"""Takes a late joiner's link (a seat coming back, or a watcher) given its first message and proved
+identity; returns a refusal instead when it may not come in."""
 Source = Callable[[Offer], Awaitable[None]]
 """A source of connections (the relay doors): runs until cancelled, offering each connection."""
 
@@ -96,10 +103,11 @@ class Table:
     version: str
     options: Mapping[str, bool | int | str]
     players: int
+    grace: int = 120
 
     def welcome(self, seat: int) -> wire.Welcome:
         return wire.Welcome(
-            seat, self.players, self.game, self.distribution, self.version, dict(self.options)
+            seat, self.players, self.game, self.distribution, self.version, dict(self.options), self.grace
         )
 
 
@@ -265,6 +273,8 @@ class Lobby:
         self._drops = _Drops(self.observer, self.limits)
         self._links: trio.Nursery | None = None
         self._accepting: trio.Nursery | None = None
+        #: Who takes seats coming back and watchers once the game runs (None: nobody yet).
+        self.on_late: Late | None = None
 
     # -- state ------------------------------------------------------------------------------------
     def lobby(self) -> wire.Lobby:
@@ -349,6 +359,25 @@ class Lobby:
                 accepting.cancel_scope.cancel()
         return dict(self._seated)
 
+    async def serve(
+        self,
+        listeners: Sequence[trio.SocketListener],
+        links: trio.Nursery,
+        sources: Sequence[Source] = (),
+        accepting: trio.Nursery | None = None,
+    ) -> None:
+        """Admit connections for a game that runs already (a resumed host): nobody is seated, seats
+        come back and watchers come in through :attr:`on_late`. Runs in ``accepting``."""
+        self._links = links
+        self._started = True
+        assert accepting is not None
+        self._accepting = accepting
+        for listener in listeners:
+            accepting.start_soon(self._accept_loop, listener)
+        for source in sources:
+            accepting.start_soon(source, self.offer)
+        accepting.start_soon(self._drops.run)
+
     def offer(self, stream: trio.abc.Stream, address: str) -> None:
         """Admit a connection from a source (it is closed if the lobby does not run)."""
         if self._accepting is None:
@@ -409,6 +438,9 @@ class Lobby:
                 )
                 pending.step(2, trio.current_time() + limits.hello)
                 hello = wire.decode(await secure.receive(), peer=address)
+                if isinstance(hello, wire.Rejoin | wire.Watch):
+                    handed_off = await self._late(secure, hello, pending, address)
+                    return
                 if not isinstance(hello, wire.Hello):
                     raise _Refuse(f"the first message must be hello, not {type(hello).__name__.lower()}")
                 if hello.protocol != wire.PROTOCOL:
@@ -472,6 +504,39 @@ class Lobby:
             if not handed_off:
                 await trio.aclose_forcefully(secure if secure is not None else stream)  # type: ignore[arg-type]
 
+    async def _late(
+        self, secure: SecureStream, msg: wire.Rejoin | wire.Watch, pending: _Pending, address: str
+    ) -> bool:
+        """A seat coming back or a watcher: checked like a hello, then handed to :attr:`on_late`.
+        True when its link took the stream over."""
+        what = "seat coming back" if isinstance(msg, wire.Rejoin) else "watcher"
+        if msg.protocol != wire.PROTOCOL:
+            raise _Refuse(f"protocol {msg.protocol} is not spoken here (this host speaks {wire.PROTOCOL})")
+        if msg.session != self.session:
+            raise _Refuse("wrong session id: the invite code is for another game, or an old one")
+        if self.on_late is None or not self._started:
+            raise _Refuse("the game has not started: join it with its code")
+        if secure.peer_identity == self.identity.public_key:
+            raise _Refuse(OWN_IDENTITY)
+        pending.step(3, trio.current_time() + self.limits.hello)
+        secure.on_receive_error = None
+        watcher = isinstance(msg, wire.Watch)
+        link = NetLink(
+            secure, role="host", peer=secure.peer_fingerprint, keepalive=self.keepalive, writes=not watcher
+        )
+        assert self._links is not None
+        await self._links.start(link.run)
+        try:
+            why = await self.on_late(msg, secure.peer_identity, link)
+        except Exception:  # the host process never crashes on a peer's account
+            why = "an unexpected error in this program"
+        if why is not None:
+            self._drops.drop(address, f"{what} refused: {why}")
+            with contextlib.suppress(FairdealError):
+                link.send(wire.Refused(wire.clean_text(why)))
+            await link.aclose(why)
+        return True
+
     def _overdue(self, p: _Pending) -> str:
         """Why a connection whose scope was cancelled is dropped."""
         if p.evicted:
@@ -503,6 +568,7 @@ __all__ = [
     "OWN_IDENTITY",
     "TABLE_FULL",
     "Joiner",
+    "Late",
     "Lobby",
     "LobbyLimits",
     "LobbyObserver",

@@ -7,6 +7,14 @@ seat is filled, writes the header and drives the game with
 the offered seat and plays with :func:`~fairdeal.net.driver.run_guest`. Both return
 the seat's outcome; both write every accepted entry to the log as it is accepted.
 
+A game survives drops and crashes: the host holds a seat whose link dropped for its
+grace period (:class:`~fairdeal.net.roster.Roster`) and takes it back when it returns
+(``rejoin``), while a guest that loses the host keeps trying to reach it
+(:mod:`~fairdeal.net.follow`). A seat whose program died resumes from its log and seed
+(``HostPlan.resume``, ``JoinPlan.resume``). :func:`watch_game` follows a game as a
+watcher. When every player agrees, the game is adjourned: everyone stops with its log and
+seed kept, to resume later.
+
 What people see goes through a :class:`NetObserver` (no-ops by default), so a
 front end can be swapped without touching the network code.
 """
@@ -26,7 +34,7 @@ import trio
 from fairdeal import __version__
 from fairdeal.core.errors import ConfigError, FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
-from fairdeal.core.rng import Rng
+from fairdeal.core.rng import Rng, SeededRng
 from fairdeal.core.rules import Game
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header, SeatInfo
@@ -36,18 +44,50 @@ from . import wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY, connect_host
 from .doors import DoorsObserver, keep_doors
-from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
+from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
+from .follow import Connector, Follower, Keeper, come_back, expect, refusal_text
 from .invite import MAX_DOORS, SECRET_BYTES, Endpoint, Invite, parse_endpoint
 from .lan import Announcement, LanAnnouncer
 from .link import Keepalive, LinkStats, NetLink
 from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Offer, Table
-from .stream import PeerClosed
+from .roster import Roster
 
 ANY_ADDRESS: Final = "0.0.0.0"
 MAX_HINTS: Final = 4
 """Direct addresses put in an invite code (``--advertise`` first), to keep codes short."""
 _ROUTE_PROBE: Final = ("192.0.2.1", 9)  # TEST-NET-1: only a route lookup, no packet is ever sent
+SEED_BYTES: Final = 32
+GRACE: Final = 120.0
+"""Seconds a host holds a seat whose link dropped (``host --grace``)."""
+WATCHERS: Final = 16
+"""Watchers a host lets in (``host --watchers``)."""
+
+
+def seat_rng(seed: bytes) -> Rng:
+    """The randomness of a seat, all of it from its secret 32-byte seed (kept to resume the seat)."""
+    return SeededRng(seed, "fairdeal/seat")
+
+
+def new_seed(rng: Rng | None, seat: int) -> bytes:
+    """A seat's seed: fresh from the system, or derived from ``rng`` (tests, benchmarks)."""
+    return rng.fork(f"seat-{seat}").bytes(SEED_BYTES) if rng is not None else secrets.token_bytes(SEED_BYTES)
+
+
+class NoKeeper:
+    """A seat that keeps nothing on disk (it cannot be resumed after a crash)."""
+
+    def begin(self, seat: int, seed: bytes, grace: int) -> None:
+        pass
+
+    def sent(self, data: bytes) -> None:
+        pass
+
+    def adjourned(self) -> None:
+        pass
+
+    def finished(self) -> None:
+        pass
 
 
 class LogSink(Protocol):
@@ -92,6 +132,35 @@ class NetObserver(LobbyObserver, DoorsObserver):
     def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
         """A line of chat, checked (``fingerprint`` is the seat's, from the game's header)."""
 
+    # -- a game that survives ------------------------------------------------------------------------
+    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
+        """The game goes on from a log of ``entries`` entries (a resumed seat, or a watcher)."""
+
+    def away(self, seat: int, name: str, seconds: float) -> None:
+        """Seat ``seat``'s link dropped: it is held ``seconds`` more ("waiting for NAME to come back")."""
+
+    def back(self, seat: int, name: str) -> None:
+        """Seat ``seat`` came back; the game goes on."""
+
+    def host_lost(self, reason: str, seconds: float) -> None:
+        """This joiner lost the host: it tries to reach it again for ``seconds``."""
+
+    def host_back(self, path: str, via: str, entries: int) -> None:
+        """This joiner reached the host again (it holds ``entries`` entries)."""
+
+    def watcher_joined(self, watchers: int) -> None:
+        """A watcher came in (``watchers`` follow the game now)."""
+
+    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
+        """The game started: ``vote(True)`` proposes (or agrees) to adjourn, ``vote(False)`` declines."""
+
+    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
+        """Seat ``seat`` proposed or agreed to adjourn (``agree``), or declined; ``missing``: who has
+        not agreed yet."""
+
+    def adjourned(self, entries: int) -> None:
+        """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
+
 
 @dataclass(frozen=True)
 class Prepared:
@@ -110,13 +179,37 @@ class NetOutcome(SeatOutcome):
     links: dict[int, LinkStats] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class HostResume:
+    """A host that goes on with a game: its log's entries and the invite code it handed out."""
+
+    entries: Sequence[bytes]
+    invite: Invite
+    seed: bytes
+
+
+@dataclass(frozen=True)
+class GuestResume:
+    """A guest that goes on with a game: its log's entries, its seat and seed, and the decision it
+    had sent (kept in its seed file) whose echo it never saw."""
+
+    entries: Sequence[bytes]
+    seat: int
+    seed: bytes
+    sent: bytes | None = None
+    wait: float = GRACE
+
+
 @dataclass
 class HostPlan:
     """Everything :func:`host_game` needs; ``rng`` fixes all randomness (tests, benchmarks).
 
     ``relay`` is the transit relay joiners may come through (None: direct connections only),
     with ``doors`` waiting connections (default: one per joiner's seat). ``announce`` puts the
-    game on the local network (on ``lan_interfaces``, default all).
+    game on the local network (on ``lan_interfaces``, default all) for as long as seats are
+    free, or watchers may come. ``grace``: seconds a dropped seat is held (0: it is blamed at
+    once). ``watchers``: how many may follow the game (0: none). ``resume`` goes on with a game
+    from its log (on the same port, with the same code). ``keeper`` keeps the seat's seed.
     """
 
     game: Game
@@ -141,13 +234,22 @@ class HostPlan:
     limits: LobbyLimits = field(default_factory=LobbyLimits)
     rng: Rng | None = None
     open_log: Callable[[Header], LogSink] | None = None
+    grace: float = GRACE
+    watchers: int = WATCHERS
+    seed: bytes | None = None
+    keeper: Keeper | None = None
+    resume: HostResume | None = None
+    auto_adjourn: bool = False
 
 
 @dataclass
 class JoinPlan:
     """Everything :func:`join_game` needs. ``prepare`` turns the host's welcome into the seat's
     game, agent, name and kind, or raises ConfigError (the joiner then says bye and stops).
-    ``extra_direct`` adds direct addresses to the invite's (those a LAN announcement gave)."""
+    ``extra_direct`` adds direct addresses to the invite's (those a LAN announcement gave).
+    ``resume`` goes on with a game from this seat's log (it comes back to the host instead of
+    taking a new seat); ``keeper`` keeps the seat's seed; with ``auto_adjourn`` (a bot seat)
+    the seat agrees to adjourn as soon as someone proposes it."""
 
     invite: Invite
     identity: Identity
@@ -158,6 +260,37 @@ class JoinPlan:
     extra_direct: Sequence[Endpoint] = ()
     relay_delay: float = RELAY_DELAY
     rng: Rng | None = None
+    open_log: Callable[[Header], LogSink] | None = None
+    seed: bytes | None = None
+    keeper: Keeper | None = None
+    resume: GuestResume | None = None
+    auto_adjourn: bool = False
+
+    def connector(self, invite: Invite | None = None) -> Connector:
+        return Connector(
+            invite or self.invite,
+            self.identity,
+            self.extra_direct,
+            self.connect_timeout,
+            self.handshake_timeout,
+            self.relay_delay,
+            self.keepalive,
+        )
+
+
+@dataclass
+class WatchPlan:
+    """Everything :func:`watch_game` needs: the invite, this end's identity (any: a watcher is not
+    a seat), how to find a game by name, where to write the log."""
+
+    invite: Invite
+    identity: Identity
+    resolve: Callable[[str], Game]
+    keepalive: Keepalive = field(default_factory=Keepalive)
+    connect_timeout: float = 15.0
+    handshake_timeout: float = 10.0
+    extra_direct: Sequence[Endpoint] = ()
+    relay_delay: float = RELAY_DELAY
     open_log: Callable[[Header], LogSink] | None = None
 
 
@@ -317,11 +450,13 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     """Host one game: listen, fill the seats, play seat 0 and sequence everyone's entries.
 
     Joiners come in directly on the listening port and, with a relay, through the relay
-    doors; with ``plan.announce`` the game is announced on the local network until the
-    table is full. Late joiners are told "the table is full" until the game ends.
+    doors; with ``plan.announce`` the game is announced on the local network while seats are
+    free (and during the game when it takes watchers). Late joiners are told "the table is
+    full" until the game ends; seats coming back and watchers are let in. With
+    ``plan.resume`` the game goes on from its log, with the same invite code.
 
-    Returns when the game is over or aborted (``outcome.error`` then says why and whom it
-    blames). Raises NetError if it cannot listen, ConfigError for a bad plan.
+    Returns when the game is over, aborted or adjourned (``outcome.error`` then says why
+    and whom it blames). Raises NetError if it cannot listen, ConfigError for a bad plan.
     """
     obs = observer or NetObserver()
     g = plan.game
@@ -330,6 +465,9 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     plan.options = dict(g.config(plan.players, dict(plan.options)).options)  # every option, typed
     if not wire.valid_name(plan.name) or not wire.valid_kind(plan.kind):
         raise ConfigError("the host's name or seat kind is not valid")
+    if not 0 <= plan.grace <= wire.MAX_GRACE:
+        raise ConfigError(f"a grace period is 0 to {wire.MAX_GRACE} seconds")
+    session = _resumed_host_session(plan) if plan.resume is not None else None
     doors = 0 if plan.relay is None else (plan.doors or min(MAX_DOORS, plan.players - 1))
     try:
         listeners = await trio.open_tcp_listeners(plan.port, host=plan.bind or None)
@@ -338,12 +476,21 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     try:
         bound = [_listen_address(x) for x in listeners]
         port = bound[0][1]
-        rng = plan.rng
-        secret = rng.fork("table-secret").bytes(SECRET_BYTES) if rng else secrets.token_bytes(SECRET_BYTES)
-        invite = Invite(plan.identity.fingerprint, secret, tuple(direct_hints(plan, port)), plan.relay, doors)
+        if plan.resume is not None:
+            invite = plan.resume.invite  # the same code: the guests' copies still work
+        else:
+            rng = plan.rng
+            secret = (
+                rng.fork("table-secret").bytes(SECRET_BYTES) if rng else secrets.token_bytes(SECRET_BYTES)
+            )
+            invite = Invite(
+                plan.identity.fingerprint, secret, tuple(direct_hints(plan, port)), plan.relay, doors
+            )
         code = invite.encode()
         obs.listening(code, invite, [f"{h}:{p}" for h, p in bound])
-        table = Table(g.name, plan.distribution, plan.version, dict(plan.options), plan.players)
+        table = Table(
+            g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
+        )
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)
         announcer = _announcer(plan, obs, invite, code, port) if plan.announce else None
         lobby = Lobby(
@@ -360,19 +507,51 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
         async def doors_source(offer: Offer) -> None:
             await keep_doors(invite, offer, obs)
 
-        sources = [doors_source] if doors else []
+        sources = [doors_source] if invite.relay is not None and invite.doors else []
         async with trio.open_nursery() as links_nursery, trio.open_nursery() as accepting:
             lan_scope = trio.CancelScope()
             if announcer is not None:
+                if session is not None:
+                    announcer.update(plan.players)
                 accepting.start_soon(_scoped, lan_scope, announcer.run)
-            seated = await lobby.fill(listeners, links_nursery, sources, accepting)
-            lan_scope.cancel()  # the table is full: withdraw the announcement
-            outcome = await _play_host(plan, obs, seated)
+            if session is None:
+                seated = await lobby.fill(listeners, links_nursery, sources, accepting)
+            else:
+                seated = {}
+                await lobby.serve(listeners, links_nursery, sources, accepting)
+            if plan.watchers <= 0:
+                lan_scope.cancel()  # the table is full and takes no watchers: withdraw the announcement
+            outcome = await _play_host(plan, obs, seated, lobby, session)
             accepting.cancel_scope.cancel()
     finally:
         for listener in listeners:
             await trio.aclose_forcefully(listener)
     return outcome
+
+
+def _resumed_host_session(plan: HostPlan) -> GuardedSession:
+    """The host seat rebuilt from its log and seed: every entry checked again, as when it came."""
+    r = plan.resume
+    assert r is not None
+    session = GuardedSession(plan.game, 0, plan.identity, seat_rng(r.seed))
+    _replay(session, r.entries)
+    if session.finished:
+        raise ConfigError("this game is over: there is nothing to resume")
+    return session
+
+
+def _replay(session: Session, entries: Sequence[bytes]) -> None:
+    """Apply a seat's own log to a fresh session (ConfigError when it does not replay)."""
+    if not entries:
+        raise ConfigError("the log holds no entry: there is no game to resume")
+    for i, entry in enumerate(entries):
+        try:
+            session.receive(entry)
+        except FairdealError as exc:
+            raise ConfigError(
+                f"the log does not replay with this seat's seed at entry {i} ({exc}): "
+                "the seed file is from another game, or the log is damaged"
+            ) from None
 
 
 async def _scoped(scope: trio.CancelScope, run: Callable[[], Any]) -> None:
@@ -392,104 +571,212 @@ def _announcer(plan: HostPlan, obs: NetObserver, invite: Invite, code: str, port
     )
 
 
+class _Table:
+    """The host's table during the game: who is away and back, watchers, adjourn votes, chat."""
+
+    def __init__(self, plan: HostPlan, obs: NetObserver, session: Session, header: Header) -> None:
+        self.plan, self.obs, self.session, self.header = plan, obs, session, header
+        self.roster: Roster | None = None
+        self.room: ChatRoom | None = None
+        self.votes: set[int] = set()
+
+    @property
+    def guests(self) -> list[NetLink]:
+        assert self.roster is not None
+        return [link for link in self.roster.links.values() if isinstance(link, NetLink)]
+
+    def _tell(self, msg: wire.Message, links: Sequence[Any]) -> None:
+        for link in links:
+            if isinstance(link, NetLink) and link.alive:
+                with contextlib.suppress(PeerGone):
+                    link.send(msg)
+
+    def everyone(self) -> list[Any]:
+        assert self.roster is not None
+        return [*self.roster.links.values(), *self.roster.watchers]
+
+    # -- the roster's reports --------------------------------------------------------------------------
+    def away(self, seat: int, seconds: float, reason: str) -> None:
+        self._tell(wire.Away(seat, int(seconds)), self.everyone())
+        self.obs.away(seat, self.header.seats[seat].name, seconds)
+
+    def back(self, seat: int) -> None:
+        self._tell(wire.Back(seat), [x for s, x in self._links() if s != seat] + self._watchers())
+        self.obs.back(seat, self.header.seats[seat].name)
+
+    def _links(self) -> list[tuple[int, Any]]:
+        assert self.roster is not None
+        return list(self.roster.links.items())
+
+    def _watchers(self) -> list[Any]:
+        assert self.roster is not None
+        return list(self.roster.watchers)
+
+    # -- a link that comes in late ----------------------------------------------------------------------
+    def prepare(self, seat: int, link: NetLink) -> None:
+        link.start_game()
+        if self.room is not None:
+            link.on_chat = self.room.from_link(seat)
+        link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)  # type: ignore[misc]
+
+    async def late(self, msg: wire.Rejoin | wire.Watch, identity: bytes, link: NetLink) -> str | None:
+        roster = self.roster
+        if roster is None or self.session.seq == 0:
+            return "the game is starting: try again in a moment"
+        grace = int(roster.grace)
+        if isinstance(msg, wire.Watch):
+            why = await roster.watch(
+                link, msg.entries, msg.last, greet=lambda n: link.send(wire.Sync(n, grace))
+            )
+            if why is None:
+                self._after_sync(link, None)
+                self.obs.watcher_joined(len(roster.watchers))
+            return why
+        seat = msg.seat
+        header = self.header
+        if not seat < header.players:
+            return f"there is no seat {seat} at this table"
+        if header.seats[seat].identity != identity:
+            return f"seat {seat} is not yours: it belongs to {header.seats[seat].fingerprint}"
+        self.prepare(seat, link)
+        why = await roster.attach(
+            seat, link, msg.entries, msg.last, greet=lambda n: link.send(wire.Sync(n, grace))
+        )
+        if why is None:
+            self._after_sync(link, seat)
+        return why
+
+    def _after_sync(self, link: NetLink, seat: int | None) -> None:
+        """What a link that came in late must know: who is away, who has agreed to adjourn."""
+        assert self.roster is not None
+        now = trio.current_time()
+        for s, away in self.roster.away.items():
+            if s != seat:
+                self._tell(wire.Away(s, max(0, int(away.deadline - now))), [link])
+        for s in sorted(self.votes):
+            self._tell(wire.Adjourn(s, True), [link])
+
+    # -- adjourning -----------------------------------------------------------------------------------
+    def hear(self, seat: int, msg: wire.Adjourn) -> None:
+        """A guest's vote: only for its own seat."""
+        if msg.seat == seat:
+            self.vote_as(seat, msg.agree)
+
+    def vote(self, agree: bool) -> bool:
+        """The host's own vote (from its front end)."""
+        if self.session.finished or self.roster is None or self.roster.closed:
+            return False
+        self.vote_as(0, agree)
+        return True
+
+    def vote_as(self, seat: int, agree: bool) -> None:
+        if self.roster is None or self.roster.closed:
+            return
+        if agree:
+            if seat in self.votes:
+                return
+            self.votes.add(seat)
+        else:
+            self.votes.clear()
+        self._tell(wire.Adjourn(seat, agree), [x for s, x in self._links() if s != seat])
+        players = [s for s in range(self.header.players) if s not in self.session.departed]
+        missing = [self.header.seats[s].name for s in players if s not in self.votes]
+        self.obs.adjourn_vote(seat, self.header.seats[seat].name, agree, missing)
+        if agree and self.plan.auto_adjourn and 0 not in self.votes:
+            self.vote_as(0, True)
+            return
+        if agree and not missing:
+            self.roster.adjourn()
+
+
 async def _play_host(
-    plan: HostPlan, obs: NetObserver, seated: Mapping[int, tuple[Joiner, NetLink]]
+    plan: HostPlan,
+    obs: NetObserver,
+    seated: Mapping[int, tuple[Joiner, NetLink]],
+    lobby: Lobby,
+    resumed: Session | None = None,
 ) -> NetOutcome:
     g = plan.game
-    seats = [SeatInfo(plan.name, plan.identity.public_key, plan.kind)]
-    seats += [SeatInfo(j.name, j.identity, j.kind) for j, _ in (seated[s] for s in sorted(seated))]
-    game_id = plan.rng.fork("game-id").bytes(16) if plan.rng else secrets.token_bytes(16)
-    header = Header(
-        game_id, g.name, plan.plugin, plan.distribution, plan.version, dict(plan.options), tuple(seats)
-    )
+    keeper = plan.keeper or NoKeeper()
+    if resumed is None:
+        seats = [SeatInfo(plan.name, plan.identity.public_key, plan.kind)]
+        seats += [SeatInfo(j.name, j.identity, j.kind) for j, _ in (seated[s] for s in sorted(seated))]
+        game_id = plan.rng.fork("game-id").bytes(16) if plan.rng else secrets.token_bytes(16)
+        header = Header(
+            game_id, g.name, plan.plugin, plan.distribution, plan.version, dict(plan.options), tuple(seats)
+        )
+        seed = plan.seed or new_seed(plan.rng, 0)
+        session: Session = GuardedSession(g, 0, plan.identity, seat_rng(seed))
+        backlog: list[bytes] = []
+    else:
+        session = resumed
+        header = session.header
+        assert plan.resume is not None
+        seed = plan.resume.seed
+        backlog = list(plan.resume.entries)
     links = {s: link for s, (_, link) in seated.items()}
-    session = GuardedSession(g, 0, plan.identity, plan.rng.fork("seat-0") if plan.rng else None)
     log = _Log(plan.open_log)
+    table = _Table(plan, obs, session, header)
+    roster = Roster(links, grace=plan.grace, watchers=plan.watchers, backlog=backlog, observer=table)
+    table.roster = roster
+    if resumed is not None:
+        roster.hold(
+            [s for s in range(1, header.players) if s not in session.departed], "the host's program restarted"
+        )
 
     def observe(s: Session, events: Sequence[Event]) -> None:
         log.write(s, events)
+        if s.seq == 1 and resumed is None and any(isinstance(e, EntryAccepted) for e in events):
+            keeper.begin(0, seed, int(plan.grace))  # before the first entry that uses the seed
         obs.events(s, events)
 
-    obs.starting(header, 0)
-    room = ChatRoom(header, 0, plan.identity, links, obs.chat)
+    if resumed is None:
+        obs.starting(header, 0)
+    else:
+        obs.resumed(header, 0, session.seq)
+    room = ChatRoom(header, 0, plan.identity, roster.links, obs.chat)  # type: ignore[arg-type]
+    table.room = room
     for seat, link in links.items():
-        link.start_game()
-        link.on_chat = room.from_link(seat)
+        table.prepare(seat, link)
+    lobby.on_late = table.late
     obs.chat_ready(room.say)
+    obs.adjourn_ready(table.vote)
+    result: SeatOutcome | None = None
     try:
-        result = await run_host(session, header, plan.agent, links, observe, plan.timeouts)
+        result = await run_host(session, header, plan.agent, roster, observe, plan.timeouts)
     finally:
         log.close()
+        roster.stop()
+        adjourned = result is not None and result.adjourned
+        if adjourned:
+            table._tell(wire.Adjourned(len(roster.backlog)), table.everyone())
+            keeper.adjourned()
+            obs.adjourned(len(roster.backlog))
+        elif session.finished:
+            keeper.finished()
         done = session.aborted is None and session.finished
+        why = "the game is adjourned" if adjourned else "the game is over" if done else "the game has ended"
         with trio.CancelScope(shield=True):
-            await _close_links(links, "the game is over" if done else "the game has ended")
-    return NetOutcome(
-        result.session, result.error, result.events, links={s: k.stats for s, k in links.items()}
-    )
+            await _close_links({i: x for i, x in enumerate(table.everyone()) if isinstance(x, NetLink)}, why)
+    stats = {s: k.stats for s, k in links.items()}
+    return NetOutcome(result.session, result.error, result.events, result.adjourned, links=stats)
 
 
 # -- joining ---------------------------------------------------------------------------------------
-class _Interrupted(Exception):
-    """An entry arrived, or the link closed, while this seat was deciding."""
-
-
-class _Interruptible:
-    """An agent whose decision is dropped as soon as the host sends something (an abort) or goes away."""
-
-    def __init__(self, agent: Agent, link: NetLink) -> None:
-        self.agent, self.link = agent, link
-
-    async def decide(self, session: Session, moves: list[Any]) -> Any:
-        box: list[Any] = []
-        async with trio.open_nursery() as nursery:
-
-            async def think() -> None:
-                box.append(await self.agent.decide(session, moves))
-                nursery.cancel_scope.cancel()
-
-            async def watch() -> None:
-                await self.link.wait_activity()
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(think)
-            nursery.start_soon(watch)
-        if not box:
-            raise _Interrupted
-        return box[0]
-
-
-async def _expect(secure: Any, timeout: float, what: str) -> wire.Message:
-    try:
-        with trio.fail_after(timeout):
-            return wire.decode(await secure.receive(), peer="the host")
-    except trio.TooSlowError:
-        raise NetError(f"the host did not send {what} within {timeout:g} s") from None
-    except PeerClosed:
-        raise NetError(f"the host closed the connection before sending {what}") from None
-    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-        raise NetError("lost the connection to the host") from None
-
-
-def _refusal(exc: FairdealError, log: _Log) -> str:
-    """Why a guest stops: the host sent what it refuses, or this program failed."""
-    if isinstance(exc, AlteredEntry):
-        where = log.keep_evidence(exc)
-        kept = f"; what it relayed is kept in {where}" if where else ""
-        return f"{exc.reason}: the game stops here{kept}"
-    if isinstance(exc, RemoteProtocolError):
-        return f"the host sent an entry this seat refuses: {exc}"
-    return f"this program could not go on: {exc}"
-
-
 async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetOutcome:
     """Join the game of ``plan.invite`` and play the offered seat to the end.
 
     Raises NetError or RemoteProtocolError when the game cannot start (unreachable host,
     "host identity does not match the invite", refused, lobby closed) and ConfigError when
     ``plan.prepare`` declines the table. Once the game started, problems end it and are
-    reported in ``outcome.error`` (the log holds every entry accepted up to there).
+    reported in ``outcome.error`` (the log holds every entry accepted up to there); a
+    dropped link is not a problem until the host stays away longer than its grace period.
+    With ``plan.resume`` the seat goes on from its log: it comes back to the host (waiting
+    for it up to ``plan.resume.wait`` seconds) instead of taking a new seat.
     """
     obs = observer or NetObserver()
+    if plan.resume is not None:
+        return await _rejoin_game(plan, obs)
     invite = plan.invite
     connected = await connect_host(
         invite,
@@ -503,7 +790,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     try:
         obs.connected(invite, connected.path, connected.via)
         await secure.send(wire.encode(wire.Hello(invite.session, f"fairdeal {__version__}")))
-        msg = await _expect(secure, plan.handshake_timeout, "a welcome")
+        msg = await expect(secure, plan.handshake_timeout, "a welcome")
         if isinstance(msg, wire.Refused):
             raise NetError(f"the host refused: {msg.reason}")
         if not isinstance(msg, wire.Welcome):
@@ -527,90 +814,274 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
         raise
     obs.welcomed(welcome, prepared.name, prepared.kind)
-    link = NetLink(
-        secure,
-        role="guest",
-        peer="the host",
-        keepalive=plan.keepalive,
-        on_control=lambda m: obs.lobby(m) if isinstance(m, wire.Lobby) else None,
-    )
-    early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
-    link.on_chat = lambda m: early.append(m) if len(early) < 16 else None
-    rng = plan.rng.fork(f"seat-{welcome.seat}") if plan.rng else None
+    seed = plan.seed or new_seed(plan.rng, welcome.seat)
     session = GuestSession(
         prepared.game,
         welcome.seat,
         plan.identity,
-        rng,
+        seat_rng(seed),
         welcome=welcome,
         name=prepared.name,
         kind=prepared.kind,
     )
-    log = _Log(plan.open_log)
-    started = False
-    error: str | None = None
-    events: list[Event] = []
-
-    def observe(s: Session, new: Sequence[Event]) -> None:
-        nonlocal started
-        if not started:
-            started = True
-            obs.starting(s.header, welcome.seat)
-            room = ChatRoom(s.header, welcome.seat, plan.identity, {0: link}, obs.chat)
-            link.on_chat = room.from_link(0)
-            for line in early:
-                link.on_chat(line)
-            obs.chat_ready(room.say)
-        events.extend(new)
-        log.write(s, new)
-        obs.events(s, new)
-
-    agent = _Interruptible(prepared.agent, link)
+    guest = _Guest(plan, obs, session, prepared.agent, seed, float(welcome.grace))
+    link = NetLink(secure, role="guest", peer="the host", keepalive=plan.keepalive)
+    early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
+    link.on_chat = lambda m: early.append(m) if len(early) < 16 else None
+    guest.early = early
     try:
-        async with trio.open_nursery() as nursery:
-            await nursery.start(link.run)
-            try:
-                while error is None and not session.finished:
-                    try:
-                        await run_guest(session, agent, link, observe)
-                    except (_Interrupted, PeerGone):
-                        pass  # an entry came in while this seat was deciding, or the link closed
-                    except FairdealError as exc:
-                        error = _refusal(exc, log)
-                        break
-                    try:  # what arrived before the link closed (an abort, say) still counts
-                        for data in link.take_pending():
-                            if session.finished:
-                                break
-                            observe(session, session.receive(data, peer="the host"))
-                    except FairdealError as exc:
-                        error = _refusal(exc, log)
-                    if error is None and not session.finished and not link.alive:
-                        reason = link.error or "the link was closed"
-                        error = f"the host left the game ({reason})" if started else reason
-            finally:
-                log.close()
-                bye = "the game is over" if session.finished else (error or "leaving")
-                with trio.CancelScope(shield=True):
-                    await link.aclose(bye)
+        await guest.follower.run(link)
+    finally:
+        guest.log.close()
+        await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
+    if not guest.started:
+        raise NetError(f"the game did not start: {guest.follower.error or 'the host closed the lobby'}")
+    return guest.outcome()
+
+
+class _Guest:
+    """A guest seat's game after the welcome (or after resuming): log, chat, seed, the follower."""
+
+    def __init__(
+        self,
+        plan: JoinPlan,
+        obs: NetObserver,
+        session: Session,
+        agent: Agent,
+        seed: bytes,
+        grace: float,
+        *,
+        started: bool = False,
+    ) -> None:
+        self.plan, self.obs, self.session, self.seed = plan, obs, session, seed
+        self.log = _Log(plan.open_log)
+        self.keeper = plan.keeper or NoKeeper()
+        self.started = started
+        self.early: list[wire.Chat] = []
+        self.events: list[Event] = []
+        self.follower = Follower(
+            session,
+            agent,
+            plan.connector(),
+            grace,
+            self.observe,
+            lambda exc: refusal_text(exc, self.log.keep_evidence),
+            _FollowReport(obs),
+            self.keeper,
+            auto_adjourn=plan.auto_adjourn,
+        )
+        if started:
+            self._start()
+
+    def _start(self) -> None:
+        s = self.session
+        assert s.seat is not None
+        room = ChatRoom(s.header, s.seat, self.plan.identity, self.follower.links, self.obs.chat)
+        self.follower.room = room
+        link = self.follower.links.get(0)
+        if link is not None:
+            link.on_chat = room.from_link(0)
+            for line in self.early:
+                link.on_chat(line)
+        self.obs.chat_ready(room.say)
+        self.obs.adjourn_ready(self.follower.vote)
+
+    def observe(self, s: Session, new: Sequence[Event]) -> None:
+        if not self.started:
+            self.started = True
+            assert s.seat is not None
+            self.obs.starting(s.header, s.seat)
+            self._start()
+        self.events.extend(new)
+        self.log.write(s, new)
+        if s.seq == 1 and any(isinstance(e, EntryAccepted) for e in new):
+            self.keeper.begin(s.seat or 0, self.seed, int(self.follower.grace))
+        self.obs.events(s, new)
+
+    def outcome(self) -> NetOutcome:
+        f = self.follower
+        stats = LinkStats()
+        for x in f.stats:
+            _add_stats(stats, x)
+        return NetOutcome(self.session, f.error, self.events, f.adjourned, links={0: stats})
+
+
+def _add_stats(into: LinkStats, x: LinkStats) -> None:
+    for tag, n in x.sent.items():
+        into.sent[tag] = into.sent.get(tag, 0) + n
+    for tag, n in x.received.items():
+        into.received[tag] = into.received.get(tag, 0) + n
+    into.bytes_sent += x.bytes_sent
+    into.bytes_received += x.bytes_received
+    into.tcp_sent += x.tcp_sent
+    into.tcp_received += x.tcp_received
+
+
+class _FollowReport:
+    """A :class:`~fairdeal.net.follow.Follower`'s reports, as the NetObserver has them."""
+
+    def __init__(self, obs: NetObserver) -> None:
+        self.obs = obs
+
+    def lobby(self, msg: wire.Lobby) -> None:
+        self.obs.lobby(msg)
+
+    def host_lost(self, reason: str, seconds: float) -> None:
+        self.obs.host_lost(reason, seconds)
+
+    def host_back(self, path: str, via: str, entries: int) -> None:
+        self.obs.host_back(path, via, entries)
+
+    def away(self, seat: int, name: str, seconds: float) -> None:
+        self.obs.away(seat, name, seconds)
+
+    def back(self, seat: int, name: str) -> None:
+        self.obs.back(seat, name)
+
+    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
+        self.obs.adjourn_vote(seat, name, agree, missing)
+
+    def adjourned(self, entries: int) -> None:
+        self.obs.adjourned(entries)
+
+
+async def _rejoin_game(plan: JoinPlan, obs: NetObserver) -> NetOutcome:
+    """A guest seat resumed from its log: rebuilt, then back to the host for what it missed."""
+    r = plan.resume
+    assert r is not None
+    header = _first_header(r.entries)
+    if not 1 <= r.seat < header.players or header.seats[r.seat].identity != plan.identity.public_key:
+        raise ConfigError(f"seat {r.seat} of this game is not this identity's ({plan.identity.fingerprint})")
+    welcome = wire.Welcome(
+        r.seat, header.players, header.game, header.distribution, header.version, dict(header.options)
+    )
+    prepared = plan.prepare(welcome)
+    session = GuardedSession(prepared.game, r.seat, plan.identity, seat_rng(r.seed))
+    _replay(session, r.entries)
+    if session.finished:
+        raise ConfigError("this game is over: there is nothing to resume")
+    if r.sent is not None:
+        _arm(session, r.sent)
+    obs.resumed(header, r.seat, session.seq)
+    guest = _Guest(plan, obs, session, prepared.agent, r.seed, r.wait, started=True)
+    back = await come_back(plan.connector(), r.seat, session, trio.current_time() + r.wait)
+    if back is None:
+        raise NetError(
+            f"could not reach the host within {r.wait:g} s: it may not be running yet "
+            "(it resumes with fairdeal resume); the log and seed are kept, try again"
+        )
+    secure, sync, path, via = back
+    guest.follower.grace = float(sync.grace)
+    obs.host_back(path, via, sync.entries)
+    try:
+        await guest.follower.run(guest.follower.new_link(secure), resend=sync.entries == session.seq)
+    finally:
+        guest.log.close()
+        await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
+    return guest.outcome()
+
+
+def _first_header(entries: Sequence[bytes]) -> Header:
+    if not entries:
+        raise ConfigError("the log holds no entry: there is no game to resume")
+    try:
+        env = decode_envelope(entries[0])
+        return Header.from_body(env.game_id, env.body)
+    except FairdealError as exc:
+        raise ConfigError(f"the log's first entry is not a game header ({exc})") from None
+
+
+def _arm(session: Session, sent: bytes) -> None:
+    """The decision this seat had sent before it stopped, if the log does not hold it: awaited again."""
+    try:
+        env = decode_envelope(sent)
+    except FairdealError:
+        return
+    if env.seq == session.seq and env.seat == session.seat:
+        session.sent(sent)
+
+
+# -- watching --------------------------------------------------------------------------------------
+async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> NetOutcome:
+    """Follow the game of ``plan.invite`` as a watcher, from its first entry to its end.
+
+    Every entry is checked as a silent observer checks it and written to the log; no card
+    is ever shown that everyone may not see. A dropped link is followed by coming back, as a
+    seat does. Raises NetError when the host cannot be reached or refuses.
+    """
+    obs = observer or NetObserver()
+    connector = Connector(
+        plan.invite,
+        plan.identity,
+        plan.extra_direct,
+        plan.connect_timeout,
+        plan.handshake_timeout,
+        plan.relay_delay,
+        plan.keepalive,
+    )
+    from .follow import rejoin
+
+    secure, sync, path, via = await rejoin(connector, None, 0, wire.NO_ENTRY)
+    try:
+        obs.connected(plan.invite, path, via)
+        first = await expect(secure, plan.handshake_timeout, "the game's first entry")
+        if not isinstance(first, wire.Entry):
+            raise RemoteProtocolError(
+                f"expected an entry, not {type(first).__name__.lower()}", peer="the host"
+            )
+        header = _first_header([first.data])
+        session = GuardedSession(plan.resolve(header.game), None)
+        log = _Log(plan.open_log)
+        events: list[Event] = []
+
+        def observe(s: Session, new: Sequence[Event]) -> None:
+            events.extend(new)
+            log.write(s, new)
+            obs.events(s, new)
+
+        observe(session, session.receive(first.data, peer="the host"))
+        obs.resumed(header, None, session.seq)
+        follower = Follower(
+            session,
+            None,
+            connector,
+            float(sync.grace),
+            observe,
+            lambda exc: refusal_text(exc, lambda _: None),
+            _FollowReport(obs),
+            NoKeeper(),
+        )
+        try:
+            await follower.run(follower.new_link(secure))
+        finally:
+            log.close()
     finally:
         await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
-    if not started:
-        raise NetError(f"the game did not start: {error or 'the host closed the lobby'}")
-    return NetOutcome(session, error, events, links={0: link.stats})
+    stats = LinkStats()
+    for x in follower.stats:
+        _add_stats(stats, x)
+    return NetOutcome(session, follower.error, events, follower.adjourned, links={0: stats})
 
 
 __all__ = [
+    "GRACE",
+    "WATCHERS",
     "GuardedSession",
+    "GuestResume",
     "GuestSession",
     "HostPlan",
+    "HostResume",
     "JoinPlan",
     "LogSink",
     "NetError",
     "NetObserver",
     "NetOutcome",
+    "NoKeeper",
     "Prepared",
+    "WatchPlan",
     "guess_address",
     "host_game",
     "join_game",
+    "seat_rng",
+    "watch_game",
 ]

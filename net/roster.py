@@ -49,11 +49,13 @@ class Heard:
 
 @dataclass(frozen=True, slots=True)
 class Gone:
-    """The link of seat ``seat`` closed (``reason``)."""
+    """The link of seat ``seat`` closed (``reason``); ``left``: the seat said goodbye (it left on
+    purpose, so it is not held)."""
 
     seat: int
     link: Link
     reason: str
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,7 @@ class Roster:
             try:
                 data = await link.receive_entry()
             except _BROKEN as exc:
-                self._send.send_nowait(Gone(seat, link, str(exc)))
+                self._send.send_nowait(Gone(seat, link, str(exc), bool(getattr(link, "left", False))))
                 return
             self._send.send_nowait(Heard(seat, link, data))
 
@@ -170,7 +172,7 @@ class Roster:
 
     def refusal(self, entries: int, last: bytes) -> str | None:
         """Why a peer that holds ``entries`` entries, the last hashing to ``last``, cannot catch up."""
-        if self.closed or self._nursery is None:
+        if self.closed or self._nursery is None or not self.backlog:
             return "the game is not going on (it is over, or not running yet)"
         if entries > len(self.backlog):
             return (
@@ -182,7 +184,9 @@ class Roster:
             return f"your log differs from the host's at entry {entries - 1}: it is not this game's log"
         return None
 
-    async def _catch_up(self, link: Link, entries: int) -> None:
+    async def _catch_up(self, link: Link, entries: int, greet: Callable[[int], None] | None) -> None:
+        if greet is not None:
+            greet(len(self.backlog))  # "the host holds N entries": in the same step as the catch-up's start
         i = entries
         while i < len(self.backlog):  # the backlog may grow meanwhile: sent up to its very end
             await link.send_entry(self.backlog[i])
@@ -211,16 +215,19 @@ class Roster:
         for seat in seats:
             self.away[seat] = _Away(trio.current_time() + self.grace, reason)
 
-    async def attach(self, seat: int, link: Link, entries: int, last: bytes) -> str | None:
+    async def attach(
+        self, seat: int, link: Link, entries: int, last: bytes, greet: Callable[[int], None] | None = None
+    ) -> str | None:
         """Take ``seat`` back on ``link`` (its identity proved by the caller): send it the entries after
-        its ``entries``, then everything new. Returns a refusal instead when its log does not fit."""
+        its ``entries``, then everything new. Returns a refusal instead when its log does not fit.
+        ``greet(n)`` is called first, with the number of entries the host holds then."""
         why = self.refusal(entries, last)
         if why is not None:
             return why
         old = self.links.pop(seat, None)
         if old is not None:  # a link the host still thought alive: the newer connection wins
             _close(old, "replaced by a newer connection of the same seat")
-        await self._catch_up(link, entries)
+        await self._catch_up(link, entries, greet)
         if self.closed or self._nursery is None:
             return "the game is over"
         self.links[seat] = link  # in the same step as the catch-up's last check: nothing missed
@@ -232,7 +239,9 @@ class Roster:
                 self.observer.back(seat)
         return None
 
-    async def watch(self, link: Link, entries: int, last: bytes) -> str | None:
+    async def watch(
+        self, link: Link, entries: int, last: bytes, greet: Callable[[int], None] | None = None
+    ) -> str | None:
         """Let a watcher follow the game from its ``entries`` on; a refusal when it may not."""
         if self.max_watchers <= 0:
             return "this table takes no watchers"
@@ -241,7 +250,7 @@ class Roster:
         why = self.refusal(entries, last)
         if why is not None:
             return why
-        await self._catch_up(link, entries)
+        await self._catch_up(link, entries, greet)
         if self.closed or self._nursery is None:
             return "the game is over"
         self.watchers.add(link)

@@ -192,6 +192,7 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on
         agent or BotAgent(reg.bot("ecarte").make(), random.Random(3)),
         bind="127.0.0.1",
         open_log=lambda header: LogWriter(tmp / "evil-host.fdlog"),
+        grace=0,  # a guest that goes is blamed at once: these tests are about what comes before
     )
     plan.timeouts.obligation = 5
     obs = _Listening(tmp)
@@ -270,8 +271,8 @@ def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
 
     async def altering_run_host(session: Session, header: Any, agent: Any, links: Any, *rest: Any) -> Any:
         assert session.identity is not None
-        wrapped = {s: _Altering(link, session.identity) for s, link in links.items()}
-        return await real(session, header, agent, wrapped, *rest)
+        links.links = {s: _Altering(link, session.identity) for s, link in links.links.items()}
+        return await real(session, header, agent, links, *rest)
 
     monkeypatch.setattr(netplay, "run_host", altering_run_host)
     guest = _evil_host(tmp_path, monkeypatch)

@@ -1,0 +1,414 @@
+"""A guest or a watcher follows the host, and comes back when the link drops.
+
+Once a joiner's game has started, :func:`follow` runs it on a link: a seat plays with
+:func:`~fairdeal.net.driver.run_guest`, a watcher only checks and records what the host
+sends. When the link drops, the joiner keeps trying to reach the host again, with
+back-off, over every path the invite allows (:func:`come_back`), for the grace period
+the host announced; it proves its identity by the same handshake, says how many entries
+it holds and the hash of the last (``rejoin`` for a seat, ``watch`` for a watcher), and
+the host answers ``sync`` and sends what it missed. An entry the seat had sent and not
+seen come back is awaited, or sent again when the host does not hold it.
+
+The same loop serves a seat that was resumed from its log: it starts by coming back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import trio
+
+from fairdeal import __version__
+from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.identity import Identity
+from fairdeal.core.session.envelope import GENESIS, decode_envelope
+from fairdeal.core.session.session import MOVE, RESIGN, AlteredEntry, Event, Session
+
+from . import wire
+from .chat import ChatRoom
+from .connect import RELAY_DELAY, connect_host
+from .driver import Agent, PeerGone, run_guest
+from .errors import NetError
+from .invite import Endpoint, Invite
+from .link import Keepalive, LinkStats, NetLink
+from .stream import PeerClosed, SecureStream
+
+BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
+"""Seconds between attempts to reach the host again (the last one repeats), each ±20 %."""
+
+
+class Keeper(Protocol):
+    """Where a seat keeps what it needs to resume (the CLI's seed file); every method may be a no-op."""
+
+    def begin(self, seat: int, seed: bytes, grace: int) -> None:
+        """The game started (the header is in the log): keep the seed before any entry uses it."""
+
+    def sent(self, data: bytes) -> None:
+        """A decision is about to be sent: keep it, to send it again rather than decide anew."""
+
+    def adjourned(self) -> None:
+        """The game is adjourned: keep everything for later."""
+
+    def finished(self) -> None:
+        """The game is over for good: forget the secrets."""
+
+
+class FollowObserver(Protocol):
+    def lobby(self, msg: wire.Lobby) -> None: ...
+
+    def host_lost(self, reason: str, seconds: float) -> None: ...
+
+    def host_back(self, path: str, via: str, entries: int) -> None: ...
+
+    def away(self, seat: int, name: str, seconds: float) -> None: ...
+
+    def back(self, seat: int, name: str) -> None: ...
+
+    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None: ...
+
+    def adjourned(self, entries: int) -> None: ...
+
+
+@dataclass
+class Connector:
+    """How to reach the host again: the invite and this end's identity, with the joiner's limits."""
+
+    invite: Invite
+    identity: Identity
+    extra_direct: Sequence[Endpoint] = ()
+    connect_timeout: float = 15.0
+    handshake_timeout: float = 10.0
+    relay_delay: float = RELAY_DELAY
+    keepalive: Keepalive = field(default_factory=Keepalive)
+
+
+class Refusal(NetError):
+    """The host would not take this seat (or watcher) back, and said why."""
+
+
+async def expect(secure: SecureStream, timeout: float, what: str) -> wire.Message:
+    """The host's next message, within ``timeout`` seconds (NetError otherwise)."""
+    try:
+        with trio.fail_after(timeout):
+            return wire.decode(await secure.receive(), peer="the host")
+    except trio.TooSlowError:
+        raise NetError(f"the host did not send {what} within {timeout:g} s") from None
+    except PeerClosed:
+        raise NetError(f"the host closed the connection before sending {what}") from None
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        raise NetError("lost the connection to the host") from None
+
+
+async def rejoin(
+    c: Connector, seat: int | None, entries: int, last: bytes
+) -> tuple[SecureStream, wire.Sync, str, str]:
+    """One attempt to come back: connect, ``rejoin`` (or ``watch`` for ``seat`` None), read ``sync``.
+
+    Returns the stream, the sync, the path and where it went through. Raises :class:`Refusal`
+    when the host refuses, NetError (or RemoteProtocolError) when it cannot be reached.
+    """
+    connected = await connect_host(
+        c.invite,
+        c.identity,
+        extra_direct=c.extra_direct,
+        connect_timeout=c.connect_timeout,
+        handshake_timeout=c.handshake_timeout,
+        relay_delay=c.relay_delay,
+    )
+    secure = connected.secure
+    software = f"fairdeal {__version__}"
+    try:
+        if seat is None:
+            msg: wire.Message = wire.Watch(c.invite.session, entries, last, software)
+        else:
+            msg = wire.Rejoin(c.invite.session, seat, entries, last, software)
+        await secure.send(wire.encode(msg))
+        answer = await expect(secure, c.handshake_timeout, "its answer")
+        if isinstance(answer, wire.Refused):
+            raise Refusal(f"the host refused: {answer.reason}")
+        if not isinstance(answer, wire.Sync):
+            raise RemoteProtocolError(f"expected sync, not {type(answer).__name__.lower()}", peer="the host")
+    except BaseException:
+        await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
+        raise
+    return secure, answer, connected.path, connected.via
+
+
+def last_hash(session: Session) -> bytes:
+    """The hash of the last entry ``session`` holds (all zeros before the first)."""
+    return GENESIS if session.seq == 0 else session.entry_hash(session.seq - 1)
+
+
+async def come_back(
+    c: Connector, seat: int | None, session: Session, deadline: float, rng: random.Random | None = None
+) -> tuple[SecureStream, wire.Sync, str, str] | None:
+    """Try to reach the host again until ``deadline`` (trio time), with back-off; None if it could not.
+
+    A refusal by the host (its log does not fit this one, the seat is not this identity's,
+    the game is over) is final and raised as :class:`Refusal`.
+    """
+    rng = rng or random.Random()
+    for attempt in range(100_000):
+        left = deadline - trio.current_time()
+        if left <= 0:
+            return None
+        pause = BACKOFF[min(attempt, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
+        if pause:
+            await trio.sleep(min(pause, left))
+        left = deadline - trio.current_time()
+        if left <= 0:
+            return None
+        c2 = Connector(
+            c.invite,
+            c.identity,
+            c.extra_direct,
+            min(c.connect_timeout, max(0.5, left)),
+            c.handshake_timeout,
+            c.relay_delay,
+            c.keepalive,
+        )
+        with trio.move_on_at(deadline):
+            try:
+                return await rejoin(c2, seat, session.seq, last_hash(session))
+            except Refusal:
+                raise
+            except (FairdealError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+                continue
+    return None  # pragma: no cover
+
+
+class _Interrupted(Exception):
+    """An entry arrived, or the link closed, while this seat was deciding."""
+
+
+class Interruptible:
+    """An agent whose decision is dropped as soon as the host sends something (an abort) or the
+    link goes away; the link changes when the seat comes back."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.link: NetLink | None = None
+
+    async def decide(self, session: Session, moves: list[Any]) -> Any:
+        box: list[Any] = []
+        link = self.link
+        async with trio.open_nursery() as nursery:
+
+            async def think() -> None:
+                box.append(await self.agent.decide(session, moves))
+                nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                if link is not None:
+                    await link.wait_activity()
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(think)
+            nursery.start_soon(watch)
+        if not box:
+            raise _Interrupted
+        return box[0]
+
+
+@dataclass
+class Follower:
+    """One joiner's game after its start: a seat (``agent`` set) or a watcher (``agent`` None).
+
+    ``observe`` gets every accepted entry's events (the log is written there); ``refuse``
+    turns an error into the sentence that ends this seat's game.
+    """
+
+    session: Session
+    agent: Agent | None
+    connector: Connector
+    grace: float
+    observe: Callable[[Session, Sequence[Event]], None]
+    refuse: Callable[[FairdealError], str]
+    observer: FollowObserver
+    keeper: Keeper
+    auto_adjourn: bool = False
+    on_link: Callable[[NetLink], None] | None = None
+    error: str | None = None
+    adjourned: bool = False
+    stats: list[LinkStats] = field(default_factory=list)
+    room: ChatRoom | None = None
+    links: dict[int, NetLink] = field(default_factory=dict)
+    votes: set[int] = field(default_factory=set)
+
+    @property
+    def seat(self) -> int | None:
+        return self.session.seat
+
+    # -- the host's control messages ----------------------------------------------------------------
+    def control(self, msg: wire.Message) -> None:
+        """``lobby``, ``away``, ``back``, ``adjourned`` from the host."""
+        names = self.session.header.seats if self.session.seq > 0 else ()
+
+        def name(seat: int) -> str:
+            return names[seat].name if 0 <= seat < len(names) else f"seat {seat}"
+
+        if isinstance(msg, wire.Lobby):
+            self.observer.lobby(msg)
+        elif isinstance(msg, wire.Away):
+            self.observer.away(msg.seat, name(msg.seat), float(msg.seconds))
+        elif isinstance(msg, wire.Back):
+            self.observer.back(msg.seat, name(msg.seat))
+        elif isinstance(msg, wire.Adjourned):
+            self.adjourned = True
+            self.observer.adjourned(msg.entries)
+
+    def hear_vote(self, msg: wire.Adjourn) -> None:
+        """A vote on adjourning, relayed by the host (a bot seat agrees at once)."""
+        if self.session.seq == 0:
+            return
+        seats = self.session.header.seats
+        if not 0 <= msg.seat < len(seats):
+            return
+        if msg.agree:
+            self.votes.add(msg.seat)
+        else:
+            self.votes.clear()
+        missing = [
+            s.name for i, s in enumerate(seats) if i not in self.votes and i not in self.session.departed
+        ]
+        self.observer.adjourn_vote(msg.seat, seats[msg.seat].name, msg.agree, missing)
+        if msg.agree and self.auto_adjourn and self.seat is not None and self.seat not in self.votes:
+            self.vote(True)
+
+    def vote(self, agree: bool) -> bool:
+        """This seat proposes (or agrees) to adjourn, or declines; False when it could not be sent."""
+        link = self.links.get(0)
+        if self.seat is None or link is None or not link.alive:
+            return False
+        with contextlib.suppress(PeerGone):
+            link.send(wire.Adjourn(self.seat, agree))
+            return True
+        return False
+
+    # -- one link -----------------------------------------------------------------------------------
+    def _attach(self, link: NetLink) -> None:
+        self.links[0] = link
+        self.stats.append(link.stats)
+        link.on_control = self.control
+        link.on_adjourn = self.hear_vote
+        if self.room is not None:
+            link.on_chat = self.room.from_link(0)
+        if self.on_link is not None:
+            self.on_link(link)
+
+    def _sent(self, data: bytes) -> None:
+        with contextlib.suppress(FairdealError):
+            if decode_envelope(data).kind in (MOVE, RESIGN):
+                self.keeper.sent(data)
+
+    async def _play(self, link: NetLink, resend: bool) -> None:
+        session = self.session
+        agent = Interruptible(self.agent) if self.agent is not None else None
+        if agent is not None:
+            agent.link = link
+        while self.error is None and not session.finished:
+            try:
+                if agent is not None:
+                    await run_guest(session, agent, link, self.observe, resend=resend, before_send=self._sent)
+                else:
+                    while not session.finished:
+                        data = await link.receive_entry()
+                        self.observe(session, session.receive(data, peer="the host"))
+            except (_Interrupted, PeerGone):
+                pass  # an entry came in while this seat was deciding, or the link closed
+            except FairdealError as exc:
+                self.error = self.refuse(exc)
+                return
+            resend = False
+            try:  # what arrived before the link closed (an abort, say) still counts
+                for data in link.take_pending():
+                    if session.finished:
+                        break
+                    self.observe(session, session.receive(data, peer="the host"))
+            except FairdealError as exc:
+                self.error = self.refuse(exc)
+                return
+            if not link.alive:
+                return
+
+    async def run_link(self, link: NetLink, resend: bool, *, started: bool = False) -> str | None:
+        """Play (or watch) on ``link`` until the game ends or the link drops; why it dropped, or None."""
+        self._attach(link)
+        async with trio.open_nursery() as nursery:
+            if not started:
+                await nursery.start(link.run)
+            try:
+                await self._play(link, resend)
+            finally:
+                bye = "the game is over" if self.session.finished else (self.error or "leaving")
+                with trio.CancelScope(shield=True):
+                    await link.aclose(bye)
+        if self.session.finished or self.error is not None or self.adjourned:
+            return None
+        return link.error or "the link was closed"
+
+    # -- the whole game -----------------------------------------------------------------------------
+    async def run(self, link: NetLink, resend: bool = False, *, started: bool = False) -> None:
+        """Follow the game from ``link`` to its end, coming back after every drop within the grace."""
+        while True:
+            reason = await self.run_link(link, resend, started=started)
+            started = False
+            if reason is None:
+                break
+            if self.grace <= 0:
+                self.error = f"the host left the game ({reason})"
+                break
+            self.observer.host_lost(reason, self.grace)
+            deadline = trio.current_time() + self.grace
+            try:
+                back = await come_back(self.connector, self.seat, self.session, deadline)
+            except Refusal as exc:
+                self.error = str(exc)
+                break
+            if back is None:
+                self.error = f"lost the host ({reason}) and could not reach it again within {self.grace:g} s"
+                break
+            secure, sync, path, via = back
+            self.grace = float(sync.grace)
+            self.observer.host_back(path, via, sync.entries)
+            link = self.new_link(secure)
+            resend = sync.entries == self.session.seq
+        if self.session.finished:
+            self.keeper.finished()
+        elif self.adjourned:
+            self.keeper.adjourned()
+
+    def new_link(self, secure: SecureStream) -> NetLink:
+        link = NetLink(secure, role="guest", peer="the host", keepalive=self.connector.keepalive)
+        link.on_control = self.control
+        return link
+
+
+def refusal_text(exc: FairdealError, keep_evidence: Callable[[AlteredEntry], str | None]) -> str:
+    """Why a guest stops: the host sent what it refuses, or this program failed."""
+    if isinstance(exc, AlteredEntry):
+        where = keep_evidence(exc)
+        kept = f"; what it relayed is kept in {where}" if where else ""
+        return f"{exc.reason}: the game stops here{kept}"
+    if isinstance(exc, RemoteProtocolError):
+        return f"the host sent an entry this seat refuses: {exc}"
+    return f"this program could not go on: {exc}"
+
+
+__all__ = [
+    "BACKOFF",
+    "Connector",
+    "Follower",
+    "Interruptible",
+    "Keeper",
+    "Refusal",
+    "come_back",
+    "expect",
+    "last_hash",
+    "refusal_text",
+    "rejoin",
+]
