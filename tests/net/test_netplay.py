@@ -209,7 +209,9 @@ def test_a_guest_that_vanishes_mid_game_is_blamed_after_the_grace_period(tmp_pat
     assert host.wait() in (0, 1), host.err
     result = host.result()
     if result["aborted"] is not None:  # the game may have ended before the kill landed
-        assert result["aborted"]["blame"] == 1 and "did not come back within 1 s" in result["aborted"]["reason"]
+        assert (
+            result["aborted"]["blame"] == 1 and "did not come back within 1 s" in result["aborted"]["reason"]
+        )
         report = verify_log(host.log.read_bytes(), registry.load().game)
         assert report.verdict == "undecided" and report.findings[0].seat == 1
 
