@@ -164,8 +164,8 @@ class Game:
             game=e.game, plugin=e.plugin, distribution=e.distribution, version=e.version,
             options=dict(config.options), players=self.players, identity=self.ids[0], name="Bot 0",
             kind=f"bot:{self.bot.name}", agent=self.agent(0), bind="127.0.0.1", port=0,
-            rng=SeededRng(self.seed), open_log=lambda h: self.logs[0], grace=self.grace, watchers=self.watchers,
-            seed=self.seeds[0], auto_adjourn=True,
+            rng=SeededRng(self.seed), open_log=lambda h: self.logs[0], grace=self.grace,
+            watchers=self.watchers, seed=self.seeds[0], auto_adjourn=True,
         )  # fmt: skip
         for k, v in extra.items():
             setattr(plan, k, v)
