@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, cast
 
@@ -213,6 +214,39 @@ def _isatty(file: IO[str] | None) -> bool:
         return False
 
 
+def clock(seconds: float) -> str:
+    """``1:54`` for 114 seconds (``1:02:03`` past an hour); never negative."""
+    left = max(0, int(seconds + 0.999))
+    h, rest = divmod(left, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+class Absences:
+    """Who the game waits for to come back, with a deadline each: the words of the waiting line.
+
+    Seats whose link dropped (the host holds them) and, for a guest, the host itself. The
+    deadlines are on ``time.monotonic``. Thread-safe enough: plain dict updates, read whole.
+    """
+
+    def __init__(self) -> None:
+        self.seats: dict[int, tuple[str, float]] = {}
+        self.host: float | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.seats) or self.host is not None
+
+    def text(self, now: float | None = None) -> str | None:
+        now = time.monotonic() if now is None else now
+        if self.host is not None:
+            return f"lost the host: trying to reach it again ({clock(self.host - now)})"
+        if not self.seats:
+            return None
+        name, deadline = min(self.seats.values(), key=lambda x: x[1])
+        more = f" (and {len(self.seats) - 1} more)" if len(self.seats) > 1 else ""
+        return f"waiting for {name} to come back ({clock(deadline - now)}){more}"
+
+
 class StatusLine:
     """What the game waits for, shown once a wait lasts ``delay`` seconds.
 
@@ -234,10 +268,18 @@ class StatusLine:
         self._printed: str | None = None
         self._news: list[RenderableType] = []
         self._closed = False
+        self._base: str | None = None
+        #: Who the game waits for to come back: shown instead of the waiting text while any.
+        self.absences = Absences()
 
     @property
     def enabled(self) -> bool:
         return self._spinner or self._lines
+
+    @property
+    def live(self) -> bool:
+        """A spinner redrawn in place (a countdown may tick every second)."""
+        return self._spinner
 
     @property
     def shown(self) -> bool:
@@ -245,8 +287,14 @@ class StatusLine:
         return self._shown
 
     def wait(self, text: str | None) -> None:
-        """Now waiting for ``text`` (None: for nothing — the local player acts, or the game ended)."""
+        """Now waiting for ``text`` (None: for nothing — the local player acts, or the game ended).
+
+        While someone is away (:attr:`absences`), that is what the line says, with its countdown."""
         with self._lock:
+            self._base = text
+            away = self.absences.text() if self.absences else None
+            if away is not None and (text is not None or self.absences.host is not None):
+                text = away
             if self._closed or not self.enabled:
                 self._text = text
                 return
@@ -267,6 +315,11 @@ class StatusLine:
                 self._timer = threading.Timer(self._delay, self._show)
                 self._timer.daemon = True
                 self._timer.start()
+
+    def refresh(self) -> None:
+        """Say the last wait again (a countdown moved on)."""
+        with self._lock:
+            self.wait(self._base)
 
     def news(self, item: RenderableType) -> None:
         """Something happened: print it now if the waiting line shows, else keep it."""
@@ -389,8 +442,10 @@ def run_interruptible(run: Callable[[], Any], on_interrupt: Callable[[], None]) 
 __all__ = [
     "MAX_WIDTH",
     "UI",
+    "Absences",
     "LineSink",
     "StatusLine",
+    "clock",
     "describe_waiting",
     "is_interrupt",
     "run_interruptible",

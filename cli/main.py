@@ -115,6 +115,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("fairdeal.cli.logs", "Step through a finished game entry by entry, showing the table as..."),
     "id": ("fairdeal.cli.logs", "Print your identity's fingerprint (made on first use and kept in..."),
     "lan": ("fairdeal.cli.lan", "List the games announced on the local network (a table that fills..."),
+    "resume": (
+        "fairdeal.cli.resume",
+        "Go on with an unfinished game: adjourned, or stopped by a crash...",
+    ),
+    "watch": ("fairdeal.cli.watch", "Watch a game from its invite CODE: the public table, live, and a..."),
 }
 
 
@@ -172,6 +177,8 @@ def cli() -> None:
       fairdeal replay game.fdlog              watch it again, move by move
       fairdeal host ecarte                    host a game; friends join with its code
       fairdeal lan                            the games on the local network
+      fairdeal watch CODE                     watch a game, live
+      fairdeal resume                         go on with an adjourned or interrupted game
       fairdeal --profile bob join CODE        a second identity on this machine
 
     \b

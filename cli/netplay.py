@@ -1,10 +1,17 @@
-"""``fairdeal host`` and ``fairdeal join``: play over the network, one seat per process."""
+"""``fairdeal host`` and ``fairdeal join``: play over the network, one seat per process.
+
+Each seat keeps its seed file next to its log while the game lasts (:mod:`.keeping`), so
+that ``fairdeal resume`` can go on with it after a crash, a lost connection or an
+adjournment; ``join`` with the code of a game this profile has not finished goes on with it.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,10 +30,13 @@ from fairdeal.net.driver import Agent, Timeouts
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, decode_invite, parse_endpoint
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
+from fairdeal.seedfile import HostParams, read_seed, unfinished_logs
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
-from .console import UI, describe_waiting, wants_table
+from .adjourning import Adjourning
+from .console import UI, clock, describe_waiting, wants_table
 from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
+from .keeping import SeedKeeper
 from .lan import LOOK_SECONDS, lan_interfaces, pick
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
@@ -85,6 +95,10 @@ class TerminalNetObserver(NetObserver):
         self.human = human
         self.invite_file = invite_file
         self.source = source
+        self.watcher: Any = None  # a watcher's line mode (cli.watch.Spectator)
+        self.adjourning = Adjourning()
+        self._ticker: threading.Timer | None = None
+        self._seat: int | None = None
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
         self.say(f"Listening on {', '.join(bound)}.")
@@ -150,15 +164,85 @@ class TerminalNetObserver(NetObserver):
 
     def starting(self, header: Header, seat: int) -> None:
         self.say("The game begins:")
+        self._seats(header, seat)
+
+    def _seats(self, header: Header, seat: int | None) -> None:
+        self._seat = seat
         for i, s in enumerate(header.seats):
             you = "  <- you" if i == seat else ""
             self.say(f"  seat {i}: {s.name}  {s.fingerprint}  [{s.kind}]{you}")
 
+    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
+        if seat is None:
+            self.say("Watching the game (every entry is checked as it comes):")
+        else:
+            self.say(f"The game goes on after {entries} entries:")
+        self._seats(header, seat)
+
     def events(self, session: Session, events: Sequence[Event]) -> None:
         if self.human is not None:
             self.human.observe(session, events)
+        elif self.watcher is not None:
+            self.watcher.observe(session, events)
         else:  # a lent bot: show what the game waits for, when it waits long enough to matter
             self.ui.status.wait(None if session.finished else describe_waiting(session))
+
+    # -- a game that survives ------------------------------------------------------------------------
+    def away(self, seat: int, name: str, seconds: float) -> None:
+        self.ui.status.absences.seats[seat] = (name, time.monotonic() + seconds)
+        self.say(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+        self._tick()
+
+    def back(self, seat: int, name: str) -> None:
+        self.ui.status.absences.seats.pop(seat, None)
+        self.say(f"{name} is back: the game goes on.")
+        self.ui.status.refresh()
+
+    def host_lost(self, reason: str, seconds: float) -> None:
+        self.ui.status.absences.host = time.monotonic() + seconds
+        self.ui.status.absences.seats.clear()
+        self.say(f"Lost the connection to the host ({reason}); trying to reach it again ({clock(seconds)}).")
+        self._tick()
+
+    def host_back(self, path: str, via: str, entries: int) -> None:
+        if self.ui.status.absences.host is None:
+            return  # the first connection of a resumed seat: "connected" says it
+        self.ui.status.absences.host = None
+        how = f"directly ({via})" if path == "direct" else f"through relay {via}"
+        self.say(f"Reached the host again {how}: the game goes on.")
+        self.ui.status.refresh()
+
+    def watcher_joined(self, watchers: int) -> None:
+        self.say(f"A watcher joined ({watchers} watching now).")
+
+    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
+        self.adjourning.ready(vote, self._seat)
+        if self.human is not None:
+            self.human.adjourning = self.adjourning
+
+    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
+        self.say(self.adjourning.heard(seat, name, agree, missing))
+
+    def adjourned(self, entries: int) -> None:
+        self.ui.status.absences.seats.clear()
+        self.ui.status.absences.host = None
+        self.say(f"Every player agreed: the game is adjourned after {entries} entries.")
+
+    def _tick(self) -> None:
+        """Keep the countdown of the waiting line going while someone is away."""
+        if self._ticker is not None or not self.ui.status.enabled:
+            return
+
+        def tick() -> None:
+            self._ticker = None
+            if not self.ui.status.absences:
+                return
+            self.ui.status.refresh()
+            self._tick()
+
+        self._ticker = threading.Timer(1.0 if self.ui.status.live else 30.0, tick)
+        self._ticker.daemon = True
+        self._ticker.start()
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -170,19 +254,31 @@ def _write_atomically(path: Path, text: str) -> None:
 
 # -- shared pieces ------------------------------------------------------------------------------------
 class _Log:
-    """Opens the game's log when the header is known (``--log`` or the default path)."""
+    """Opens the game's log when the header is known (``--log`` or the default path); with
+    ``reopen``, goes on appending to the log of a resumed game."""
 
-    def __init__(self, path: Path | None) -> None:
-        if path is not None and path.exists():
+    def __init__(self, path: Path | None, *, reopen: bool = False, suffix: str = "") -> None:
+        if path is not None and path.exists() and not reopen:
             raise ConfigError(f"the log file {path} exists already; choose another --log")
         self.wanted = path
-        self.path: Path | None = None
+        self.reopen = reopen
+        self.suffix = suffix
+        self.path: Path | None = path if reopen else None
+        self.header: Header | None = None
+
+    def where(self) -> tuple[Path | None, Header | None]:
+        return self.path, self.header
 
     def open(self, header: Header) -> LogWriter:
+        self.header = header
+        if self.reopen and self.wanted is not None:
+            return LogWriter.reopen(self.wanted)
         if self.wanted is not None:
             self.path = self.wanted
             return LogWriter(self.wanted)
         path = default_log_path(header.game, header.game_id)
+        if self.suffix:
+            path = path.with_name(f"{path.stem}-{self.suffix}{path.suffix}")
         for _ in range(5):
             path = unique_log_path(path)
             try:
@@ -194,22 +290,62 @@ class _Log:
         raise ConfigError(f"cannot create a log file next to {path}")
 
 
-def _finish(outcome: NetOutcome, log: _Log, as_json: bool, ui: UI, human: TerminalAgent | None) -> None:
+#: Exit status of host, join and resume when the game was adjourned (to be resumed later).
+ADJOURNED = 3
+
+
+def _finish(
+    outcome: NetOutcome,
+    log: _Log,
+    as_json: bool,
+    ui: UI,
+    human: TerminalAgent | None,
+    *,
+    resumable: bool = True,
+    you: int | None = -1,
+) -> None:
     session = outcome.session
     if human is not None:
         human.show_end(session)
         human.close()
     ui.status.wait(None)
+    again = resume_hint(log.path) if resumable and not session.finished and log.path else ""
     if as_json:
         kinds = [s.kind for s in session.header.seats]
-        click.echo(json.dumps(result_object(session, kinds, log.path, outcome.error)))
+        obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
+        click.echo(json.dumps(obj))
     else:
-        if outcome.error and session.aborted is None:
+        if outcome.adjourned:
+            ui.say(
+                f"The game is adjourned after {session.seq} entries: nothing is lost. To go on, every "
+                "player runs  fairdeal resume  (the others may also join with the same code):",
+                "bold",
+            )
+            if again:
+                ui.say(f"  {again}", wrap=False)
+        elif outcome.error and session.aborted is None:
             ui.say(f"The game ended early: {outcome.error}.", "bold")
             ui.say("The log below keeps every entry accepted up to there.")
-        print_summary(ui, session, log.path, you=session.seat if human is not None else None)
+            if again:
+                ui.say(
+                    "This seat's secrets are kept beside the log: when the host is back, go on with", "bold"
+                )
+                ui.say(f"  {again}", wrap=False)
+        seat = (session.seat if human is not None else None) if you == -1 else you
+        print_summary(ui, session, log.path, you=seat)
+    if outcome.adjourned:
+        sys.exit(ADJOURNED)
     ok = session.finished and session.aborted is None and outcome.error is None
     sys.exit(0 if ok else 1)
+
+
+def resume_hint(log: Path) -> str:
+    """The command that goes on with the game of ``log``."""
+    import shlex
+
+    from .outcome import fairdeal_command
+
+    return f"{fairdeal_command()} resume {shlex.quote(str(log))}"
 
 
 #: What to do about the errors a person meets when joining or hosting (matched in order).
@@ -532,6 +668,21 @@ def host(
     agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui, table)
     say = ui.say
     log = _Log(log_path)
+    keeper = SeedKeeper(
+        "host",
+        kind.label,
+        identity.fingerprint,
+        log.where,
+        host=HostParams(
+            bind,
+            port or 1,
+            lan_on and not private,
+            timeout,
+            move_timeout,
+            watchers,
+            advertise,
+        ),
+    )
     plan = HostPlan(
         game=g,
         plugin=entry.plugin,
@@ -556,6 +707,8 @@ def host(
         open_log=log.open,
         grace=grace,
         watchers=watchers,
+        keeper=keeper,
+        auto_adjourn=not kind.human,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
     if private:
@@ -566,6 +719,18 @@ def host(
         observer = TerminalNetObserver(ui, human, invite_file)
         outcome = _run(say, host_game, plan, observer, log=log)
     _finish(outcome, log, as_json, ui, human)
+
+
+def unfinished_at(invite: Invite) -> Path | None:
+    """The log of this profile's unfinished game (as a guest) at the table of ``invite``, if any."""
+    for log in unfinished_logs():
+        try:
+            seed = read_seed(log)
+            if seed.role == "guest" and decode_invite(seed.invite).session == invite.session:
+                return log
+        except FairdealError:
+            continue
+    return None
 
 
 def _valid_advertise(text: str) -> bool:
@@ -691,10 +856,26 @@ def join(
         source = "the invite"
         say(f"Joining the game at {invite.address} ...")
     reg = load_registry()
+    unfinished = unfinished_at(invite)
+    if unfinished is not None:
+        from .resume import run_resume
+
+        say(f"This profile has an unfinished game at this table: going on with it ({unfinished}).")
+        run_resume(unfinished, None, as_json, ascii, plain)
+        return
     master: Rng | None = SeededRng(seed) if seed is not None else None
     log = _Log(log_path)
     human_seat = seat.strip() == "human"
     identity = load_identity()[0] if human_seat else Identity.generate()
+    keeper = SeedKeeper(
+        "guest",
+        seat.strip(),
+        identity.fingerprint,
+        log.where,
+        invite=invite.encode(),
+        identity_key=None if human_seat else identity.seed(),
+        extra_direct=[str(e) for e in extra],
+    )
     observer = TerminalNetObserver(ui, source=source)
     table = _table_player(human_seat and wants_table(plain, as_json))
 
@@ -710,6 +891,7 @@ def join(
         kind = parse_seat(seat, welcome.game, reg)
         agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui, table)
         observer.human = human
+        keeper.kind = kind.label
         return Prepared(entry.game, agent, seat_name, kind.label)
 
     plan = JoinPlan(
@@ -720,6 +902,8 @@ def join(
         extra_direct=extra,
         rng=master,
         open_log=log.open,
+        keeper=keeper,
+        auto_adjourn=not human_seat,
     )
     if table is not None:
         outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, join_game, plan, source)

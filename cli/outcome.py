@@ -34,11 +34,18 @@ def verdict_word(session: Session) -> str:
 
 
 def result_object(
-    session: Session, seat_kinds: list[str], log: Path | None, error: str | None = None
+    session: Session,
+    seat_kinds: list[str],
+    log: Path | None,
+    error: str | None = None,
+    *,
+    adjourned: bool = False,
 ) -> dict[str, Any]:
-    """The JSON object that ``play --json``, ``host --json`` and ``join --json`` print.
+    """The JSON object that ``play --json``, ``host --json``, ``join --json`` (and ``resume``,
+    ``watch``) print.
 
-    ``error`` says why this seat's game ended early when it did (None otherwise).
+    ``error`` says why this seat's game ended early when it did (None otherwise);
+    ``adjourned``: every player agreed to stop here and go on later.
     """
     r = session.result
     a = session.aborted
@@ -55,6 +62,7 @@ def result_object(
         "aborted": {"blame": a.blame, "reason": a.reason} if a else None,
         "log": str(log) if log else None,
         "error": error,
+        "adjourned": adjourned,
     }
 
 

@@ -26,6 +26,7 @@ from fairdeal.core.rules import Game, GameState, Move
 from fairdeal.core.session.session import Event, Session
 from fairdeal.net.driver import RESIGN
 
+from .adjourning import Adjourning
 from .chronicle import Chronicle
 from .console import UI, LineSink, describe_waiting
 from .render import card_token, line_text, reflow, to_ascii
@@ -40,6 +41,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "log": ("log", "history"),
     "rules": ("rules",),
     "quit": ("quit", "q", "resign", "exit"),
+    "adjourn": ("adjourn",),
 }
 _COMMAND_OF = {word: name for name, words in COMMANDS.items() for word in words}
 _WORD = re.compile(r"[^\s,;:()]+")
@@ -166,6 +168,7 @@ def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
         "  log     what happened lately",
         f"  rules   the rules of {game_title}",
         "  quit    resign this game (asks first; the log records it)",
+        "  adjourn propose to stop and go on later (a network game: every player must agree)",
         "End of input (Ctrl-D) resigns at once; Ctrl-C stops the program.",
     ]
     return lines
@@ -197,6 +200,8 @@ class TerminalAgent:
         self.recent: deque[str] = deque(maxlen=200)
         self._shown_table = False
         self.chronicle: Chronicle | None = None
+        #: Proposals to adjourn, in a network game (set by the network front end).
+        self.adjourning: Adjourning | None = None
 
     # -- watching ----------------------------------------------------------------------------------
     def observe(self, session: Session, events: Sequence[Event]) -> None:
@@ -330,6 +335,10 @@ class TerminalAgent:
         self.show_table(session)
         self.show_moves(session, descriptions)
         prompt = f"Your move (1-{len(moves)}, or help): " if len(moves) > 1 else "Your move (1, or help): "
+        adjourning = self.adjourning
+        if adjourning is not None and adjourning.asking:
+            who = " and ".join(adjourning.agreed)
+            self.ui.say(f"{who} proposed to adjourn: type adjourn to agree, or no to play on.", "yellow")
         while True:
             try:
                 raw = await self._read(prompt)
@@ -337,6 +346,9 @@ class TerminalAgent:
                 self.ui.blank()
                 self.ui.say("End of input: you resign this game.")
                 return RESIGN
+            if adjourning is not None and adjourning.asking and raw.strip().lower() in ("no", "n"):
+                adjourning.decline()
+                continue
             reply = interpret(raw, descriptions, self.ui.width)
             if reply.kind == "move":
                 return moves[reply.index]
@@ -359,6 +371,12 @@ class TerminalAgent:
 
     def _command(self, command: str, session: Session, descriptions: Sequence[str]) -> None:
         ui = self.ui
+        if command == "adjourn":
+            if self.adjourning is None or not self.adjourning.available:
+                ui.say("Adjourning is for games over the network: every player agrees to go on later.")
+            elif not self.adjourning.agree():
+                ui.say("Could not send that to the host right now; try again.", "yellow")
+            return
         if command == "help":
             for line in help_text(session.game.title, descriptions):
                 ui.say(line)

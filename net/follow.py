@@ -44,6 +44,9 @@ BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
 class Keeper(Protocol):
     """Where a seat keeps what it needs to resume (the CLI's seed file); every method may be a no-op."""
 
+    def table(self, code: str, port: int) -> None:
+        """(A host) the invite code it hands out and the port it listens on, to use them again."""
+
     def begin(self, seat: int, seed: bytes, grace: int) -> None:
         """The game started (the header is in the log): keep the seed before any entry uses it."""
 

@@ -77,6 +77,9 @@ def new_seed(rng: Rng | None, seat: int) -> bytes:
 class NoKeeper:
     """A seat that keeps nothing on disk (it cannot be resumed after a crash)."""
 
+    def table(self, code: str, port: int) -> None:
+        pass
+
     def begin(self, seat: int, seed: bytes, grace: int) -> None:
         pass
 
@@ -487,6 +490,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
                 plan.identity.fingerprint, secret, tuple(direct_hints(plan, port)), plan.relay, doors
             )
         code = invite.encode()
+        (plan.keeper or NoKeeper()).table(code, port)
         obs.listening(code, invite, [f"{h}:{p}" for h, p in bound])
         table = Table(
             g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
@@ -678,7 +682,7 @@ class _Table:
             self.votes.add(seat)
         else:
             self.votes.clear()
-        self._tell(wire.Adjourn(seat, agree), [x for s, x in self._links() if s != seat])
+        self._tell(wire.Adjourn(seat, agree), [x for _, x in self._links()])  # the voter's too: received
         players = [s for s in range(self.header.players) if s not in self.session.departed]
         missing = [self.header.seats[s].name for s in players if s not in self.votes]
         self.obs.adjourn_vote(seat, self.header.seats[seat].name, agree, missing)

@@ -35,7 +35,8 @@ from fairdeal.core.cards import Card, Suit
 from fairdeal.core.rules import Move
 from fairdeal.core.tableview import Seat, TableView
 
-from ..console import describe_waiting
+from ..adjourning import Adjourning
+from ..console import Absences, describe_waiting
 from ..render import reflow, to_ascii
 from .layout import Drawn, Marks, draw_table, screen_order, words_text
 from .picking import CardKeys, Choice, Picker
@@ -160,6 +161,7 @@ class TableApp(App[None]):
         Binding("ctrl+q", "quit_game", "Resign", priority=True, show=False),
         Binding("f1", "help", "Help", show=False),
         Binding("f2", "rules", "Rules", show=False),
+        Binding("f3", "adjourn", "Adjourn", show=False),
         Binding("f6", "toggle_auto", "Auto", show=False),
     ]
 
@@ -200,6 +202,11 @@ class TableApp(App[None]):
         self._trio_started = False
         self._trio_finished = asyncio.Event()
         self.lobby_lines: list[str] = []
+        #: Who the game waits for to come back (a network game): the status line counts down.
+        self.absences = Absences()
+        #: Proposals to adjourn (a network game): F3 proposes or agrees.
+        self.adjourning = Adjourning()
+        self._asking = False
         if player is not None:
             player.app = self
 
@@ -445,6 +452,9 @@ class TableApp(App[None]):
             return lead + Text(self.flash, style="bold yellow")
         if self.outcome is not None:
             return Text("Game over.", style="bold")
+        away = self.absences.text() if self.absences else None
+        if away is not None and not (p is not None and p.deciding):
+            return Text(away[:1].upper() + away[1:], style="bold yellow")
         if p is None or p.session is None:
             return Text(self.waiting_text, style="italic")
         s = p.session
@@ -481,6 +491,8 @@ class TableApp(App[None]):
         if picker is not None and picker.cards:
             parts.append("←→ card · 8c name · key: place")
         parts += ["/ chat", "F1 help", "F2 rules", f"F6 auto:{'on' if p is not None and p.auto else 'off'}"]
+        if self.adjourning.available:
+            parts.append("F3 adjourn")
         parts.append("^Q resign")
         return Text(" · ".join(parts), style="dim")
 
@@ -729,6 +741,47 @@ class TableApp(App[None]):
                 if picker is not None and picker.single is not None:
                     self._play(picker.single)
             self._refresh_now()
+
+    def action_adjourn(self) -> None:
+        """F3: propose (or agree) to stop here and go on later; every player must agree."""
+        if not self.adjourning.available or self.outcome is not None:
+            self.flash = "Adjourning is for games over the network (every player agrees to go on later)"
+            self._update_bars()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._vote(True)
+
+        question = (
+            "Agree to adjourn? The game stops now; everyone goes on later with  fairdeal resume ."
+            if self.adjourning.asking
+            else "Propose to adjourn? If every player agrees, the game stops now and everyone goes on "
+            "later with  fairdeal resume ."
+        )
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def _vote(self, agree: bool) -> None:
+        if self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                vote = self.adjourning.agree if agree else self.adjourning.decline
+                self._token.run_sync_soon(vote)  # the links belong to trio
+
+    def adjourn_heard(self, seat: int, text: str) -> None:
+        """A vote on adjourning: note it, and ask this player when another one proposed."""
+        self.note(text, "bold")
+        if self.adjourning.asking and not self._asking:
+            self._asking = True
+            who = " and ".join(self.adjourning.agreed)
+
+            def answered(yes: bool | None) -> None:
+                self._asking = False
+                self._vote(bool(yes))
+
+            self.push_screen(
+                ConfirmScreen(f"{who} proposed to adjourn: stop now and go on later with  fairdeal resume ?"),
+                answered,
+            )
 
     def action_interrupt(self) -> None:
         self.interrupted = True

@@ -8,6 +8,7 @@ its :class:`~.player.TablePlayer`, and chat goes both ways.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from fairdeal.net.invite import Invite
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import NetObserver
 
+from ..console import clock
 from ..render import option_text
 from .app import TableApp
 from .player import TablePlayer
@@ -46,6 +48,7 @@ class TableNetObserver(NetObserver):
         self.invite_file = invite_file
         self.write_file = write_file
         self.head: list[str] = []
+        self._seat: int | None = None
 
     def _lobby(self, lines: list[str]) -> None:
         if self.app is not None:
@@ -119,6 +122,7 @@ class TableNetObserver(NetObserver):
         self._lobby(_seat_lines(lobby))
 
     def starting(self, header: Header, seat: int) -> None:
+        self._seat = seat
         names = ", ".join(
             f"{s.name} ({s.fingerprint})" + (" — you" if i == seat else "")
             for i, s in enumerate(header.seats)
@@ -135,6 +139,57 @@ class TableNetObserver(NetObserver):
     def chat_ready(self, say: Callable[[str], bool]) -> None:
         if self.app is not None:
             self.app.send_chat = say
+
+    # -- a game that survives ------------------------------------------------------------------------
+    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
+        self._seat = seat
+        if seat is None:
+            self._note("Watching the game: every entry is checked as it comes; you see what everyone sees.")
+        else:
+            self._note(f"The game goes on after {entries} entries.")
+        if self.app is not None:
+            self.app.lobby_lines = []
+            self.app.waiting_text = "catching up"
+
+    def away(self, seat: int, name: str, seconds: float) -> None:
+        if self.app is not None:
+            self.app.absences.seats[seat] = (name, time.monotonic() + seconds)
+        self._note(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+
+    def back(self, seat: int, name: str) -> None:
+        if self.app is not None:
+            self.app.absences.seats.pop(seat, None)
+        self._note(f"{name} is back: the game goes on.")
+
+    def host_lost(self, reason: str, seconds: float) -> None:
+        if self.app is not None:
+            self.app.absences.host = time.monotonic() + seconds
+            self.app.absences.seats.clear()
+        self._note(f"Lost the connection to the host ({reason}); trying to reach it again.")
+
+    def host_back(self, path: str, via: str, entries: int) -> None:
+        if self.app is not None and self.app.absences.host is not None:
+            self.app.absences.host = None
+            self._note("Reached the host again: the game goes on.")
+
+    def watcher_joined(self, watchers: int) -> None:
+        self._note(f"A watcher joined ({watchers} watching now).")
+
+    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
+        if self.app is not None:
+            self.app.adjourning.ready(vote, self._seat)
+            self.app.schedule_refresh()
+
+    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
+        if self.app is not None:
+            text = self.app.adjourning.heard(seat, name, agree, missing)
+            self.app.adjourn_heard(seat, text)
+
+    def adjourned(self, entries: int) -> None:
+        if self.app is not None:
+            self.app.absences.seats.clear()
+            self.app.absences.host = None
+        self._note(f"Every player agreed: the game is adjourned after {entries} entries.")
 
     def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
         if self.app is not None:

@@ -119,6 +119,8 @@ def help_lines() -> list[str]:
         "  /            chat: type a message to the table, Enter sends, Esc closes",
         "  F1 or ?      this help       F2  the rules of the game",
         "  F6           play single forced moves at once (on/off)",
+        "  F3           adjourn: propose to stop and go on later (a network game; every player",
+        "               must agree; then everyone runs  fairdeal resume  to go on)",
         "  Ctrl-Q       resign (on your turn) or leave the game; asks first",
         "  Ctrl-C       stop at once; the log so far is kept and its path printed",
     ]

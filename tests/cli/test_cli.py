@@ -130,7 +130,7 @@ def test_play_bots_json(tmp_path: Path) -> None:
     obj = json.loads(result.output)  # stdout is exactly one JSON object
     assert set(obj) == {
         "game", "seats", "names", "winner", "scores", "reason", "standing",
-        "verdict", "findings", "aborted", "log", "error",
+        "verdict", "findings", "aborted", "log", "error", "adjourned",
     }  # fmt: skip
     assert obj["game"] == "ecarte"
     assert obj["verdict"] == "fair" and obj["findings"] == [] and obj["aborted"] is None

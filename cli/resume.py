@@ -1,0 +1,241 @@
+"""``fairdeal resume``: go on with an unfinished game from its log and its seed file.
+
+A seat's game is unfinished when it was adjourned, when the program stopped (a crash,
+the terminal closed) or when the host could not be reached any more. The log holds every
+entry the seat accepted and the seed file next to it what the seat cannot recompute
+(:mod:`fairdeal.seedfile`). The seat is rebuilt by replaying its log, entry by entry and
+with every check, then: a host listens again on the same port with the same invite code
+and waits for the others to come back; a guest comes back to the host and catches up.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from fairdeal.core.errors import ConfigError, FairdealError
+from fairdeal.core.identity import Identity
+from fairdeal.core.session.header import Header
+from fairdeal.core.session.logfile import parse_log
+from fairdeal.core.session.verify import read_header
+from fairdeal.net import wire
+from fairdeal.net.driver import Timeouts
+from fairdeal.net.invite import decode_invite
+from fairdeal.net.netplay import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game
+from fairdeal.seedfile import SeedFile, delete_seed, read_seed, unfinished_logs
+from fairdeal.storage import load_identity
+
+from .console import UI, wants_table
+from .flags import ascii_option, json_option, plain_option
+from .keeping import SeedKeeper
+from .lan import lan_interfaces
+from .main import cli, friendly_errors, load_registry
+from .netplay import (
+    TerminalNetObserver,
+    _finish,
+    _Log,
+    _run,
+    _run_table,
+    _seat_agent,
+    _table_player,
+    _ui,
+    _with_hint,
+)
+from .seats import parse_seat
+
+
+def _describe(log: Path) -> tuple[str, SeedFile | None]:
+    """One line about an unfinished game (what, where, how far), for the list to pick from."""
+    try:
+        seed = read_seed(log)
+    except FairdealError as exc:
+        return f"{log.name}: {exc}", None
+    try:
+        entries = parse_log(log.read_bytes()).entries
+        header: Header | None = read_header(entries[0]) if entries else None
+    except (OSError, FairdealError):
+        entries, header = (), None
+    names = ", ".join(s.name for s in header.seats) if header else "?"
+    role = "host" if seed.role == "host" else f"seat {seed.seat}"
+    state = "adjourned" if seed.adjourned else "interrupted"
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(log.stat().st_mtime))
+    return f"{seed.game:<13} {role:<8} {names} · {len(entries)} entries · {state} · {when}", seed
+
+
+def _pick(ui: UI) -> Path:
+    logs = unfinished_logs()
+    if not logs:
+        raise ConfigError("no unfinished game here (games that were adjourned, or stopped before their end)")
+    ui.say("Unfinished games:")
+    for i, log in enumerate(logs, 1):
+        line, _ = _describe(log)
+        ui.say(f"  {i:>2}  {line}", wrap=False)
+        ui.say(f"      {log}", "dim", wrap=False)
+    while True:
+        try:
+            answer = ui.ask(f"Go on with which game? (1-{len(logs)}, or q to quit) ").strip().lower()
+        except EOFError:
+            raise ConfigError("no game was picked") from None
+        if answer in ("q", "quit"):
+            raise ConfigError("no game was picked")
+        if answer.isdigit() and 1 <= int(answer) <= len(logs):
+            return logs[int(answer) - 1]
+        ui.say(f"Type a number from 1 to {len(logs)}.")
+
+
+@cli.command()
+@click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--wait",
+    type=click.FloatRange(1, 7 * 24 * 3600),
+    default=None,
+    help="(A guest) seconds to keep trying to reach the host (default: the game's grace period).",
+)
+@json_option
+@ascii_option
+@plain_option
+@friendly_errors
+def resume(log: Path | None, wait: float | None, as_json: bool, ascii: bool, plain: bool) -> None:
+    """Go on with an unfinished game: adjourned, or stopped by a crash or a lost connection.
+
+    With no LOG, the unfinished games of this profile are listed and you pick one by
+    number. The seat is rebuilt from its log and the seed file beside it (every entry is
+    checked again), and goes on where it stopped: a host listens again with the same
+    invite code, on the same port, and waits for the others; a guest reaches the host
+    again and catches up. Nobody can tell a resumed seat from a slow one.
+
+    Exit status: as for host and join (0 played to its end, 1 aborted or cut short,
+    2 could not start, 3 adjourned again).
+
+    \b
+    Examples:
+      fairdeal resume                      pick one of your unfinished games
+      fairdeal resume ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
+    """
+    ui = _ui(ascii, as_json)
+    path = log if log is not None else _pick(ui)
+    run_resume(path, wait, as_json, ascii, plain)
+
+
+def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
+    seed = read_seed(log)
+    try:
+        data = log.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {log}: {exc.strerror or exc}") from None
+    parsed = parse_log(data)
+    if not parsed.entries:
+        raise ConfigError(f"{log} holds no entry: {parsed.problem or 'there is no game to resume'}")
+    if parsed.problem and "cut short" not in parsed.problem:
+        raise ConfigError(f"the log {log} is damaged ({parsed.problem}); it cannot be continued")
+    try:
+        header = read_header(parsed.entries[0])
+    except FairdealError as exc:
+        raise ConfigError(f"{log} does not start with a game header ({exc})") from None
+    if header.game_id != seed.game_id or header.game != seed.game:
+        raise ConfigError(
+            f"the seed file next to {log} is from another game ({seed.game} {seed.game_id.hex()[:12]}, "
+            f"the log is {header.game} {header.game_id.hex()[:12]}): this seat cannot go on"
+        )
+    if not seed.seat < header.players:
+        raise ConfigError(f"the seed file next to {log} names seat {seed.seat}, which this game has not")
+    return seed, parsed.entries, header
+
+
+def _identity(seed: SeedFile, header: Header) -> Identity:
+    identity = Identity.from_seed(seed.identity_key) if seed.identity_key else load_identity()[0]
+    if identity.fingerprint != seed.identity or header.seats[seed.seat].identity != identity.public_key:
+        raise ConfigError(
+            f"this seat was played with the identity {seed.identity}, and this profile's is "
+            f"{identity.fingerprint}: resume with the profile that played it (fairdeal --profile NAME resume)"
+        )
+    return identity
+
+
+def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain: bool) -> None:
+    """Resume the seat of ``log`` (``host``/``join`` call it too) and exit as they do."""
+    seed, entries, header = _load(log)
+    identity = _identity(seed, header)
+    reg = load_registry()
+    if header.game not in reg.games:
+        raise ConfigError(f"this game is {header.game}, which is not installed here")
+    entry = reg.entry(header.game)
+    if entry.version != header.version:
+        click.echo(f"warning: the game was played with {header.game} {header.version}; "
+                   f"this is {entry.version}", err=True)  # fmt: skip
+    ui = _ui(ascii, as_json)
+    say = ui.say
+    kind = parse_seat(seed.kind, header.game, reg)
+    table = _table_player(kind.human and wants_table(plain, as_json))
+    name = header.seats[seed.seat].name
+    agent, human, _ = _seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
+    out = _Log(log, reopen=True)
+    keeper = SeedKeeper(
+        seed.role,
+        seed.kind,
+        seed.identity,
+        out.where,
+        invite=seed.invite,
+        host=seed.host,
+        identity_key=seed.identity_key,
+        extra_direct=seed.extra_direct,
+        resumed=seed,
+    )
+    keeper.resuming()
+    try:
+        invite = decode_invite(seed.invite)
+    except FairdealError as exc:
+        raise ConfigError(f"the seed file next to {log} holds a damaged invite code ({exc})") from None
+    observer = TerminalNetObserver(ui, human)
+    what = "host" if seed.role == "host" else f"seat {seed.seat}"
+    say(f"Going on with {entry.game.title} ({what}, {len(entries)} entries so far) from {log}.")
+    try:
+        if seed.role == "host":
+            assert seed.host is not None
+            h = seed.host
+            lan_on, interfaces = lan_interfaces(h.bind)
+            plan = HostPlan(
+                game=entry.game, plugin=header.plugin, distribution=header.distribution,
+                version=header.version, options=dict(header.options), players=header.players,
+                identity=identity, name=name, kind=seed.kind, agent=agent, bind=h.bind, port=h.port,
+                advertise=h.advertise, relay=invite.relay, doors=invite.doors or None,  # the invite's
+                announce=h.announce and lan_on, lan_interfaces=interfaces,
+                timeouts=Timeouts(h.timeout, h.move_timeout if h.move_timeout is not None else float("inf")),
+                open_log=out.open, grace=float(seed.grace), watchers=h.watchers, keeper=keeper,
+                resume=HostResume(entries, invite, seed.seed), auto_adjourn=not kind.human,
+            )  # fmt: skip
+            if table is not None:
+                rules = entry.game.rules_text()
+                outcome = _run_table(say, entry.game.title, rules, ascii, table, None, out, host_game, plan)
+            else:
+                outcome = _run(say, host_game, plan, observer, log=out)
+        else:
+
+            def prepare(welcome: wire.Welcome) -> Prepared:
+                return Prepared(entry.game, agent, name, seed.kind)
+
+            from fairdeal.net.invite import parse_endpoint
+
+            extra = tuple(parse_endpoint(e) for e in seed.extra_direct)
+            patience = wait or float(max(seed.grace, 30))
+            plan2 = JoinPlan(
+                invite=invite, identity=identity, prepare=prepare, extra_direct=extra, open_log=out.open,
+                keeper=keeper, auto_adjourn=not kind.human,
+                resume=GuestResume(entries, seed.seat, seed.seed, seed.sent, patience),
+            )  # fmt: skip
+            if table is not None:
+                rules = entry.game.rules_text()
+                outcome = _run_table(say, entry.game.title, rules, ascii, table, None, out, join_game, plan2)
+            else:
+                outcome = _run(say, join_game, plan2, observer, log=out)
+    except ConfigError as exc:
+        if "this game is over" in str(exc):
+            delete_seed(log)  # nothing left to resume: its secrets are of no use any more
+            raise ConfigError(f"the game of {log} is over: there is nothing to resume") from None
+        raise _with_hint(exc) from None
+    _finish(outcome, out, as_json, ui, observer.human)
+
+
+__all__ = ["run_resume"]

@@ -1,0 +1,148 @@
+"""``fairdeal watch``: follow a game as a watcher, live, seeing what everyone may see and no more.
+
+A watcher receives the game's log from its first entry and checks every entry as a silent
+observer (as ``fairdeal verify`` does); its own log of the game verifies like a player's.
+It never writes an entry, never holds the game up, and may leave at any time.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from fairdeal.core.errors import FairdealError
+from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.net.invite import Endpoint, decode_invite
+from fairdeal.net.netplay import WatchPlan, watch_game
+from fairdeal.storage import load_identity
+
+from .chronicle import Chronicle
+from .console import UI, wants_table
+from .flags import ascii_option, json_option, log_option, plain_option
+from .lan import LOOK_SECONDS, pick
+from .main import cli, friendly_errors, load_registry
+from .netplay import (
+    TerminalNetObserver,
+    _finish,
+    _Log,
+    _positive,
+    _run,
+    _run_table,
+    _table_player,
+    _ui,
+    _with_hint,
+)
+
+
+class Spectator:
+    """Line mode for a watcher: every move as it is made, the public table whenever a turn begins."""
+
+    def __init__(self, ui: UI) -> None:
+        self.ui = ui
+        self.chronicle: Chronicle | None = None
+        self.moved = False
+
+    def observe(self, session: Session, events: Sequence[Event]) -> None:
+        if self.chronicle is None:
+            self.chronicle = Chronicle(None)
+        self.chronicle.update(session, events)
+        for entry in self.chronicle.completed(force=session.finished):
+            self.ui.say(entry.words(), indent=2)
+        self.moved = self.moved or any(isinstance(e, MoveMade) for e in events)
+        w = session.waiting()
+        if self.moved and (w is None or w.decision):
+            self.moved = False
+            view = session.view()
+            if view is not None:
+                names = session.header.seats
+                for line in session.game.render(view, None):
+                    self.ui.line(line, indent=4, names=lambda seat: names[seat].name)
+
+    def show_end(self, session: Session) -> None:
+        pass
+
+    def close(self) -> None:
+        self.ui.close()
+
+
+@cli.command()
+@click.argument("code", required=False)
+@log_option
+@click.option(
+    "--connect-timeout",
+    type=float,
+    default=15.0,
+    show_default=True,
+    callback=_positive,
+    help="Seconds to wait for the host to answer (directly or through its relay).",
+)
+@click.option(
+    "--wait",
+    "look_seconds",
+    type=click.FloatRange(0.5, 60),
+    default=LOOK_SECONDS,
+    show_default=True,
+    help="With no code: seconds to look for games on the local network.",
+)
+@json_option
+@ascii_option
+@plain_option
+@friendly_errors
+def watch(
+    code: str | None,
+    log_path: Path | None,
+    connect_timeout: float,
+    look_seconds: float,
+    as_json: bool,
+    ascii: bool,
+    plain: bool,
+) -> None:
+    """Watch a game from its invite CODE: the public table, live, and a log that verifies.
+
+    You see what every player may see (no hidden card, ever), from the first entry of the
+    game, checked as you go; you never hold the game up and may leave at any time
+    (Ctrl-C). With no CODE, the games announced on the local network are listed to pick
+    from. The host may refuse watchers (fairdeal host --watchers 0).
+
+    Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
+    2 it could not be watched.
+
+    \b
+    Examples:
+      fairdeal watch fd1:aeaqaab7...
+      fairdeal watch                  pick a game on the local network
+    """
+    ui = _ui(ascii, as_json)
+    say = ui.say
+    extra: tuple[Endpoint, ...] = ()
+    if code is None:
+        found = pick(ui, look_seconds)
+        invite, extra = found.invite, found.addresses
+        say(f"Watching {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
+    else:
+        try:
+            invite = decode_invite(code)
+        except FairdealError as exc:
+            raise _with_hint(exc) from None
+        say(f"Watching the game at {invite.address} ...")
+    reg = load_registry()
+    log = _Log(log_path, suffix="watch")
+    table = _table_player(wants_table(plain, as_json))
+    observer = TerminalNetObserver(ui, source="the invite" if code else "the announcement")
+    spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
+    observer.watcher = spectator
+    plan = WatchPlan(
+        invite, load_identity()[0], reg.game, open_log=log.open, connect_timeout=connect_timeout,
+        extra_direct=extra,
+    )  # fmt: skip
+    if table is not None:
+        outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, watch_game, plan)
+    else:
+        outcome = _run(say, watch_game, plan, observer, log=log)
+    _finish(outcome, log, as_json, ui, None, resumable=False, you=None)
+
+
+__all__ = ["Spectator"]
