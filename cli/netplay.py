@@ -201,7 +201,8 @@ class TerminalNetObserver(NetObserver):
     def host_lost(self, reason: str, seconds: float) -> None:
         self.ui.status.absences.host = time.monotonic() + seconds
         self.ui.status.absences.seats.clear()
-        self.say(f"Lost the connection to the host ({reason}); trying to reach it again ({clock(seconds)}).")
+        what = reason[:1].upper() + reason[1:] if "host" in reason else f"Lost the host ({reason})"
+        self.say(f"{what}: trying to reach it again ({clock(seconds)}).")
         self._tick()
 
     def host_back(self, path: str, via: str, entries: int) -> None:

@@ -26,7 +26,7 @@ import trio
 
 from fairdeal.core.errors import FairdealError, ProtocolError, RemoteProtocolError
 
-from . import wire
+from . import _fault, wire
 from ._noise import TAG_LEN
 from .driver import PeerGone
 from .framing import FRAME_HEADER_LEN, MAX_TRANSPORT_PLAINTEXT, MESSAGE_HEADER_LEN
@@ -80,6 +80,15 @@ class LinkStats:
 
 def _tag(msg: wire.Message) -> str:
     return type(msg).__name__.lower()
+
+
+def _kind(data: bytes) -> str:
+    from fairdeal.core.session.envelope import decode_envelope
+
+    try:
+        return decode_envelope(data).kind
+    except FairdealError:
+        return "?"
 
 
 class NetLink:
@@ -254,6 +263,8 @@ class NetLink:
         if isinstance(msg, wire.Entry):
             if not self._game_started:
                 raise RemoteProtocolError("sent a log entry before the game started", peer=self.peer)
+            if _fault.armed() and self.role == "host":
+                _fault.reached("heard", _kind(msg.data))
             self._entries_in.send_nowait(msg.data)
             self._activity.set()
             self._activity = trio.Event()
@@ -296,6 +307,8 @@ class NetLink:
                 for msg, data in zip(batch, datas, strict=True):
                     if isinstance(msg, wire.Pong):
                         self._pong_queued = False
+                    if _fault.armed() and isinstance(msg, wire.Entry) and self.role == "guest":
+                        _fault.reached("sent", _kind(msg.data))
                     tag = _tag(msg)
                     self.stats.sent[tag] = self.stats.sent.get(tag, 0) + 1
                     self.stats.bytes_sent += len(data)

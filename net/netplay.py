@@ -40,7 +40,7 @@ from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, Session
 
-from . import wire
+from . import _fault, wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY, connect_host
 from .doors import DoorsObserver, keep_doors
@@ -436,6 +436,10 @@ class _Log:
                 self._sink = self._open(session.header)
             if self._sink is not None:
                 self._sink.append(ev.data)
+            if _fault.armed():
+                _fault.reached("accepted", ev.kind)
+                if session.result is not None and ev.kind not in ("move", "resign"):
+                    _fault.audit()
 
     def keep_evidence(self, exc: AlteredEntry) -> str | None:
         """Keep what this seat sent and what the host relayed instead beside the log; where."""
@@ -738,6 +742,8 @@ async def _play_host(
         obs.starting(header, 0)
     else:
         obs.resumed(header, 0, session.seq)
+        for seat in roster.away:
+            obs.away(seat, header.seats[seat].name, roster.grace)
     room = ChatRoom(header, 0, plan.identity, roster.links, obs.chat)  # type: ignore[arg-type]
     table.room = room
     for seat, link in links.items():
