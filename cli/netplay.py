@@ -30,7 +30,7 @@ from fairdeal.net.driver import Agent, Timeouts
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, decode_invite, parse_endpoint
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
-from fairdeal.seedfile import HostParams, read_seed, unfinished_logs
+from fairdeal.seedfile import HostParams, read_seed, seed_path, unfinished_logs
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
 from .adjourning import Adjourning
@@ -310,28 +310,26 @@ def _finish(
         human.show_end(session)
         human.close()
     ui.status.wait(None)
-    again = resume_hint(log.path) if resumable and not session.finished and log.path else ""
+    kept = log.path is not None and seed_path(log.path).exists()  # this seat can go on later
+    again = resume_hint(log.path) if resumable and kept and log.path is not None else ""
     if as_json:
         kinds = [s.kind for s in session.header.seats]
         obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
         click.echo(json.dumps(obj))
-    else:
-        if outcome.adjourned:
-            ui.say(
-                f"The game is adjourned after {session.seq} entries: nothing is lost. To go on, every "
-                "player runs  fairdeal resume  (the others may also join with the same code):",
-                "bold",
-            )
-            if again:
-                ui.say(f"  {again}", wrap=False)
-        elif outcome.error and session.aborted is None:
-            ui.say(f"The game ended early: {outcome.error}.", "bold")
-            ui.say("The log below keeps every entry accepted up to there.")
-            if again:
-                ui.say(
-                    "This seat's secrets are kept beside the log: when the host is back, go on with", "bold"
-                )
-                ui.say(f"  {again}", wrap=False)
+    elif outcome.error and session.aborted is None and not outcome.adjourned:
+        ui.say(f"The game ended early: {outcome.error}.", "bold")
+        ui.say("The log below keeps every entry accepted up to there.")
+    if outcome.adjourned:
+        ui.say(
+            f"The game is adjourned after {session.seq} entries: nothing is lost. To go on, every "
+            "player runs  fairdeal resume  (the others may also join with the same code):",
+            "bold",
+        )
+    elif again:
+        ui.say("This seat's secrets are kept beside the log. To go on with the game later:", "bold")
+    if again:
+        ui.say(f"  {again}", wrap=False)
+    if not as_json:
         seat = (session.seat if human is not None else None) if you == -1 else you
         print_summary(ui, session, log.path, you=seat)
     if outcome.adjourned:

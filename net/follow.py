@@ -241,6 +241,7 @@ class Follower:
     room: ChatRoom | None = None
     links: dict[int, NetLink] = field(default_factory=dict)
     votes: set[int] = field(default_factory=set)
+    final: bool = False  # the game cannot go on from this seat (it refused what the host sent)
 
     @property
     def seat(self) -> int | None:
@@ -325,6 +326,7 @@ class Follower:
                 pass  # an entry came in while this seat was deciding, or the link closed
             except FairdealError as exc:
                 self.error = self.refuse(exc)
+                self.final = True
                 return
             resend = False
             try:  # what arrived before the link closed (an abort, say) still counts
@@ -334,6 +336,7 @@ class Follower:
                     self.observe(session, session.receive(data, peer="the host"))
             except FairdealError as exc:
                 self.error = self.refuse(exc)
+                self.final = True
                 return
             if not link.alive:
                 return
@@ -380,7 +383,7 @@ class Follower:
             self.observer.host_back(path, via, sync.entries)
             link = self.new_link(secure)
             resend = sync.entries == self.session.seq
-        if self.session.finished:
+        if self.session.finished or self.final:
             self.keeper.finished()
         elif self.adjourned:
             self.keeper.adjourned()

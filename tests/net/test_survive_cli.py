@@ -209,3 +209,16 @@ def test_a_seed_file_that_is_missing_damaged_or_from_another_game_stops_resume(t
     again = _resume(tmp_path, g, "guest-again")
     _finished(h, again)
     check_logs([h, g])
+
+
+def test_a_guest_whose_host_never_comes_back_keeps_its_log_and_says_how_to_resume(tmp_path: Path) -> None:
+    h, code = host(
+        tmp_path, *ECARTE, "--grace", "1", "--seed", "81", env={"FAIRDEAL_CRASH": "accepted:deck.shares:2"}
+    )
+    g = join(tmp_path, "guest", code, "--seed", "82")
+    _killed(h)
+    assert g.wait() == 1, g.err
+    result = g.result()
+    assert "could not reach it again within 1 s" in result["error"], result
+    assert "trying to reach it again" in g.err and f"resume {g.log}" in g.err.replace("\n  ", " ")
+    assert seed_path(g.log).exists() and h.log.read_bytes().startswith(g.log.read_bytes())

@@ -465,3 +465,44 @@ def test_a_host_that_holds_fewer_entries_than_the_seat_is_refused_not_followed()
     trio.run(resumed)
     assert "the host lost entries" in errors[0]
     assert decode_envelope(entries[-1]).seq == len(entries) - 1
+
+
+def test_a_watcher_that_writes_is_closed_and_a_vote_in_another_seats_name_is_ignored() -> None:
+    g = Game("snatch", 3, {})
+    closed: list[str] = []
+
+    async def during(g: Game) -> None:
+        await g.seen[0].reach(30)
+        invite = g.seen[0].invite
+        assert invite is not None
+        # A watcher that sends an entry (a real one, from the log): its link is closed.
+        secure, *_ = await rejoin(
+            Connector(invite, Identity.generate(), connect_timeout=5), None, 0, bytes(32)
+        )
+        await secure.send(wire.encode(wire.Entry(g.logs[0].entries[-1])))
+        with trio.fail_after(10):
+            while True:
+                try:
+                    msg = wire.decode(await secure.receive())
+                except Exception as exc:  # the host closed it
+                    closed.append(type(exc).__name__)
+                    break
+                if isinstance(msg, wire.Bye):
+                    closed.append(msg.reason)
+                    break
+        await secure.aclose()
+        # Seat 1's own identity comes back on a second connection (the newer one wins), and votes in
+        # seat 2's name: ignored. Its real program then comes back and the game goes on.
+        have = g.logs[0].entries
+        secure, *_ = await rejoin(
+            Connector(invite, g.ids[1], connect_timeout=5), 1, len(have), entry_hash(have[-1])
+        )
+        await secure.send(wire.encode(wire.Adjourn(2, True)))
+        await trio.sleep(0.2)
+        await secure.aclose()
+
+    trio.run(g.play, during)
+    assert closed == ["PeerClosed"], closed  # its link closed at once
+    assert all(o is not None and o.error is None and not o.adjourned for o in g.outcomes)
+    assert not [v for v in g.seen[0].kinds("vote") if v[0] == 2], g.seen[0].notes
+    g.check()
