@@ -90,7 +90,7 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
     """Step through a finished game entry by entry, showing the table as everyone saw it.
 
     Each move is shown in words with the public table after it, and the entries between
-    moves (keys, shuffles, decryption shares, the audit) in one line; on a terminal,
+    moves (keys, shuffles, decryption shares, the final reveal) in one line; on a terminal,
     press Enter for the next one. The log is checked as it is read.
 
     \b
@@ -156,7 +156,7 @@ _ENTRY_WORDS = {
     "deck.random-commit": ("random-choice commitments", "from"),
     "deck.random-reveal": ("random values revealed", "by"),
     "deck.leave": ("secrets published on leaving", "by"),
-    "deck.opening": ("audit openings", "from"),
+    "deck.final-reveal": ("final reveals of the cards each saw alone", "from"),
     "resign": ("resigned", "by"),
     "abort": ("the game stopped by the host", ""),
 }
