@@ -27,20 +27,20 @@ from ._wire import KIND_LEAVE
 class Ending:
     """Who is leaving, and whether the final reveal has begun."""
 
-    __slots__ = ("ctx", "final", "final_cards", "leaving")
+    __slots__ = ("ctx", "final", "leaving", "opened")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.leaving: int | None = None  # set by begin_leave(), when the rules take a seat out
         self.final = False  # set by begin_final(), when this seat's own rules end the game
-        self.final_cards = 0
+        self.opened: tuple[int, ...] = ()  # the tokens the final reveal opens
 
     def copy(self) -> Ending:
         new = Ending.__new__(Ending)
         new.ctx = self.ctx
         new.leaving = self.leaving
         new.final = self.final
-        new.final_cards = self.final_cards
+        new.opened = self.opened
         return new
 
     def obligations(self) -> list[Obligation]:
@@ -74,8 +74,9 @@ class Ending:
     # ---- the final reveal ----------------------------------------------------------------------
 
     def begin_final(self, reveals: Reveals, deck: Shuffles, keys: KeyRing) -> None:
-        self.final_cards = len(reveals.final_tokens())
+        opened = tuple(reveals.final_tokens())
         reveals.begin_final(deck, keys)
+        self.opened = opened
         self.final = True
 
     def final_message(self, reveals: Reveals, deck: Shuffles, keys: KeyRing) -> FinalReveal:
@@ -105,9 +106,9 @@ class Ending:
             for t in sorted(reveals.undecodable)
         )
         passes = sum(len(r.passes) for r in deck.rounds)
-        rounds = len(deck.rounds)
+        rounds, opened = len(deck.rounds), len(self.opened)
         checked = (
             f"{rounds} shuffle round{'s' if rounds != 1 else ''}, {passes} passes, each proven as it came; "
-            f"{self.final_cards} card{'s' if self.final_cards != 1 else ''} opened in the final reveal"
+            f"{opened} card{'s' if opened != 1 else ''} opened in the final reveal"
         )
         return Verdict(not findings, findings, checked)

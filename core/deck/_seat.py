@@ -294,8 +294,8 @@ class DeckSeat:
         return self._end.final
 
     def final_tokens(self) -> list[int]:
-        """The tokens the final reveal opens (or would open now): seen by one seat, never by all."""
-        return self._reveals.final_tokens()
+        """The tokens the final reveal opens: seen by one seat, never by all (those so far, before it)."""
+        return list(self._end.opened) if self._end.final else self._reveals.final_tokens()
 
     def final_reveal_message(self) -> FinalReveal:
         """This seat's shares of the final reveal (up to a message's worth)."""
