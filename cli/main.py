@@ -79,8 +79,44 @@ def load_registry() -> Any:
     return reg
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _use_profile(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from fairdeal import storage
+
+    if value is not None:
+        try:
+            storage.use_profile(value.strip())
+        except FairdealError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+_PROFILE_HELP = (
+    "Use the identity and logs of profile NAME (created on first use), e.g. a second player "
+    "on this machine. Also FAIRDEAL_PROFILE."
+)
+profile_option = click.option(
+    "--profile",
+    metavar="NAME",
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=_use_profile,
+    help=_PROFILE_HELP,
+)
+
+
+class _Group(click.Group):
+    """The fairdeal group: every command takes ``--profile NAME`` as well as the group."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        if not any(p.name == "profile" for p in cmd.params):
+            profile_option(cmd)
+        super().add_command(cmd, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fairdeal")
+@profile_option
 def cli() -> None:
     """Card games with friends, peer to peer, with no trusted dealer.
 
@@ -96,6 +132,9 @@ def cli() -> None:
       fairdeal play spite-malice --seat human --seat bot
       fairdeal verify game.fdlog              check a finished game
       fairdeal replay game.fdlog              watch it again, move by move
+      fairdeal host ecarte                    host a game; friends join with its code
+      fairdeal lan                            the games on the local network
+      fairdeal --profile bob join CODE        a second identity on this machine
 
     \b
     Shell completion (commands, options, game names), e.g. for bash:
@@ -154,6 +193,7 @@ def main() -> None:
 
 
 # The commands live in their own modules; importing them attaches them to the group.
+from . import lan as _lan  # noqa: E402, F401
 from . import logs as _logs  # noqa: E402, F401
 from . import netplay as _netplay  # noqa: E402, F401
 from . import play as _play  # noqa: E402, F401

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 import click
@@ -19,19 +19,35 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session
 from fairdeal.net import wire
 from fairdeal.net.driver import Agent, Timeouts
-from fairdeal.net.invite import Invite, decode_invite
+from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, decode_invite, parse_endpoint
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
 from .console import UI, describe_waiting
 from .flags import ascii_option, json_option, log_option, name_option, rule_options
+from .lan import LOOK_SECONDS, lan_interfaces, pick
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import SeatKind, bot_agent, default_name, parse_seat
 from .terminal import TerminalAgent
 
 Say = Callable[[str], None]
+RELAY_ENV = "FAIRDEAL_RELAY"
+"""The relay a host uses without --relay or --no-relay: tcp:HOST:PORT, or ``none``."""
+
+
+def default_relay() -> Endpoint | None:
+    """The relay of ``FAIRDEAL_RELAY`` (``none``: no relay), else the public one magic-wormhole uses."""
+    value = os.environ.get(RELAY_ENV, "").strip()
+    if not value:
+        return PUBLIC_RELAY
+    if value.lower() in ("none", "off", "no"):
+        return None
+    try:
+        return parse_endpoint(value)
+    except ValueError:
+        raise ConfigError(f"{RELAY_ENV}={value!r} is not tcp:HOST:PORT or none") from None
 
 
 # -- what the person sees (swap this class to restyle) ------------------------------------------------
@@ -50,13 +66,23 @@ def _waiting(lobby: wire.Lobby) -> str:
 
 
 class TerminalNetObserver(NetObserver):
-    """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent."""
+    """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent.
 
-    def __init__(self, ui: UI, human: TerminalAgent | None = None, invite_file: Path | None = None) -> None:
+    ``source`` names where the joiner got the host's fingerprint ("the invite", "the announcement").
+    """
+
+    def __init__(
+        self,
+        ui: UI,
+        human: TerminalAgent | None = None,
+        invite_file: Path | None = None,
+        source: str = "the invite",
+    ) -> None:
         self.ui = ui
         self.say: Say = ui.say
         self.human = human
         self.invite_file = invite_file
+        self.source = source
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
         self.say(f"Listening on {', '.join(bound)}.")
@@ -65,7 +91,25 @@ class TerminalNetObserver(NetObserver):
         if self.invite_file is not None:
             _write_atomically(self.invite_file, code + "\n")
             self.ui.say(f"  (also written to {self.invite_file})", wrap=False)
-        self.say(f"It sends them to {invite.address} and proves this host is {invite.fingerprint}.")
+        ways = [str(e) for e in invite.direct]
+        if invite.relay is not None:
+            ways.append(f"through relay {invite.relay}")
+        self.say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
+
+    def relay_ready(self, relay: str) -> None:
+        self.say(f"Players who cannot reach you directly come through relay {relay}.")
+
+    def relay_trouble(self, relay: str, reason: str) -> None:
+        self.say(
+            f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
+            "until it answers again (retrying in the background)."
+        )
+
+    def announced(self, name: str) -> None:
+        self.say("Announced on the local network: players nearby can type  fairdeal join  (no code).")
+
+    def announce_failed(self, reason: str) -> None:
+        self.say(f"Could not announce the game on the local network ({reason}); the code works all the same.")
 
     def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
         self.say(
@@ -81,8 +125,13 @@ class TerminalNetObserver(NetObserver):
     def rejected(self, address: str, reason: str) -> None:
         self.ui.say(f"Dropped a connection from {address}: {reason}.", wrap=False)  # one line, greppable
 
-    def connected(self, invite: Invite) -> None:
-        self.say(f"Connected: the host is {invite.fingerprint}, as the invite says.")
+    def rejected_many(self, count: int, reasons: Mapping[str, int], seconds: float) -> None:
+        why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
+        self.ui.say(f"Dropped {count} more connections in the last {seconds:g} s ({why}).", wrap=False)
+
+    def connected(self, invite: Invite, path: str, via: str) -> None:
+        how = f"directly to {via}" if path == "direct" else f"through relay {via}"
+        self.say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
@@ -167,6 +216,33 @@ _HINTS = (
         "host identity does not match the invite",
         "The computer at that address is not the host who made the code. Ask your host for a fresh "
         "code and compare fingerprints (the host's `fairdeal id`).",
+    ),
+    (
+        "host's own identity",
+        "You joined with the same identity as the host (one profile on one machine). Give this "
+        "terminal its own identity: fairdeal --profile NAME join ... (any name; it is kept).",
+    ),
+    (
+        "another version of fairdeal",
+        "Run the same fairdeal version as the host (fairdeal --version), then ask for a new code.",
+    ),
+    (
+        "no host is waiting",
+        "Check that the host still waits in `fairdeal host` and that you have the newest code it printed; "
+        "if its table is full, the game has started without you.",
+    ),
+    (
+        "the table is full",
+        "Every seat is taken: ask the host to host another game (or one for more players).",
+    ),
+    (
+        "relay",
+        "The relay could not be used: try again, or ask the host for a code with another relay "
+        "(fairdeal host --relay tcp:HOST:PORT) or with an address you can reach (--advertise).",
+    ),
+    (
+        "closed during the handshake",
+        "The host closed the connection before it was set up: check that it still waits for players.",
     ),
     (
         "connection refused",
@@ -258,8 +334,22 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
 @click.option(
     "--advertise",
     default=None,
-    metavar="ADDRESS",
-    help="The address to put in the invite code (e.g. your public address behind a router).",
+    metavar="ADDRESS[:PORT]",
+    help="Also put this address in the invite code, first (e.g. your public address and a forwarded port).",
+)
+@click.option(
+    "--relay",
+    "relay_text",
+    default=None,
+    metavar="tcp:HOST:PORT",
+    help="The transit relay for players who cannot reach you directly "
+    "(default: the public one magic-wormhole uses, tcp:transit.magic-wormhole.io:4001).",
+)
+@click.option("--no-relay", is_flag=True, help="No relay: only direct connections (a LAN game).")
+@click.option(
+    "--private",
+    is_flag=True,
+    help="Do not announce the game on the local network: only those with the code can join.",
 )
 @click.option(
     "--invite-file",
@@ -296,6 +386,9 @@ def host(
     bind: str,
     port: int,
     advertise: str | None,
+    relay_text: str | None,
+    no_relay: bool,
+    private: bool,
     invite_file: Path | None,
     log_path: Path | None,
     timeout: float,
@@ -309,6 +402,11 @@ def host(
     You take seat 0; joiners take the next seats as they arrive. The game starts when
     every seat is filled. Every player writes the same log.
 
+    The invite code leads joiners to this machine's addresses and, for those who cannot
+    reach it (both behind home routers), through a transit relay, which only ever sees
+    encrypted bytes. Players on the same network can also join without the code: the
+    game is announced there (not with --private).
+
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
     2 it could not start.
 
@@ -317,6 +415,8 @@ def host(
       fairdeal host ecarte
       fairdeal host snatch --players 4 --port 7700
       fairdeal host spite-malice --seat bot --invite-file code.txt
+      fairdeal host ecarte --no-relay --private
+      fairdeal host ecarte --relay tcp:relay.example.org:4001
     """
     reg = load_registry()
     entry = reg.entry(game)
@@ -324,8 +424,15 @@ def host(
     n = players if players is not None else max(2, g.min_players)
     kind = parse_seat(seat, game, reg)
     config = g.config(n, dict(parse_assignments(options)))
-    if advertise is not None and not _valid_host(advertise):
-        raise ConfigError(f"--advertise {advertise!r} is not an address or host name")
+    if advertise is not None and not _valid_advertise(advertise):
+        raise ConfigError(f"--advertise {advertise!r} is not an address or host name (with :PORT or not)")
+    if no_relay and relay_text is not None:
+        raise ConfigError("--relay and --no-relay contradict each other")
+    try:
+        relay = None if no_relay else parse_endpoint(relay_text) if relay_text else default_relay()
+    except ValueError:
+        raise ConfigError(f"--relay {relay_text!r} is not tcp:HOST:PORT") from None
+    lan_on, interfaces = lan_interfaces(bind)
     master: Rng | None = SeededRng(seed) if seed is not None else None
     identity = load_identity()[0]
     ui = _ui(ascii, as_json)
@@ -346,6 +453,9 @@ def host(
         bind=bind,
         port=port,
         advertise=advertise,
+        relay=relay,
+        announce=lan_on and not private,
+        lan_interfaces=interfaces,
         timeouts=Timeouts(
             obligation=timeout, move=move_timeout if move_timeout is not None else float("inf")
         ),
@@ -353,15 +463,21 @@ def host(
         open_log=log.open,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
+    if private:
+        say("Not announced on the local network (--private): only players with the code can join.")
     observer = TerminalNetObserver(ui, human, invite_file)
     outcome = _run(say, host_game, plan, observer)
     _finish(outcome, log, as_json, ui, human)
 
 
-def _valid_host(text: str) -> bool:
+def _valid_advertise(text: str) -> bool:
     from fairdeal.net.invite import valid_host
 
-    return valid_host(text)
+    try:
+        parse_endpoint(text)
+    except ValueError:
+        return valid_host(text)
+    return True
 
 
 def _ui(ascii: bool, as_json: bool) -> UI:
@@ -395,7 +511,7 @@ def _clean_name(name: str) -> str:
 
 # -- join -------------------------------------------------------------------------------------------
 @cli.command()
-@click.argument("code")
+@click.argument("code", required=False)
 @click.option(
     "--seat",
     "seat",
@@ -412,26 +528,38 @@ def _clean_name(name: str) -> str:
     default=15.0,
     show_default=True,
     callback=_positive,
-    help="Seconds to wait for the host to answer.",
+    help="Seconds to wait for the host to answer (directly or through its relay).",
+)
+@click.option(
+    "--wait",
+    "look_seconds",
+    type=click.FloatRange(0.5, 60),
+    default=LOOK_SECONDS,
+    show_default=True,
+    help="With no code: seconds to look for games on the local network.",
 )
 @json_option
 @ascii_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def join(
-    code: str,
+    code: str | None,
     seat: str,
     name: str | None,
     log_path: Path | None,
     connect_timeout: float,
+    look_seconds: float,
     as_json: bool,
     ascii: bool,
     seed: int | None,
 ) -> None:
     """Join a game from the invite CODE the host gave you, and play.
 
-    The connection is refused unless the host proves the identity the code names
-    ("host identity does not match the invite").
+    With no CODE, the games announced on the local network are listed and you pick one
+    by number. Either way the connection is refused unless the host proves the identity
+    the code (or the announcement) names ("host identity does not match the invite").
+    The host is tried directly and through its relay at once; the message says which
+    way connected.
 
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
     2 it could not start.
@@ -440,21 +568,31 @@ def join(
     Examples:
       fairdeal join fd1:aeaqaab7...
       fairdeal join fd1:aeaqaab7... --seat bot --json
+      fairdeal join                     pick a game on the local network
+      fairdeal --profile second join    a second identity on the same machine
     """
-    try:
-        invite = decode_invite(code)
-    except FairdealError as exc:
-        raise _with_hint(exc) from None
     if not wire.valid_kind(seat.strip()):
         raise ConfigError(f"a seat is human, bot or bot:NAME, not {seat!r}")
-    reg = load_registry()
-    master: Rng | None = SeededRng(seed) if seed is not None else None
     ui = _ui(ascii, as_json)
     say = ui.say
+    extra: tuple[Endpoint, ...] = ()
+    if code is None:
+        found = pick(ui, look_seconds)
+        invite, extra, source = found.invite, found.addresses, "the announcement"
+        say(f"Joining {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
+    else:
+        try:
+            invite = decode_invite(code)
+        except FairdealError as exc:
+            raise _with_hint(exc) from None
+        source = "the invite"
+        say(f"Joining the game at {invite.address} ...")
+    reg = load_registry()
+    master: Rng | None = SeededRng(seed) if seed is not None else None
     log = _Log(log_path)
     human_seat = seat.strip() == "human"
     identity = load_identity()[0] if human_seat else Identity.generate()
-    observer = TerminalNetObserver(ui)
+    observer = TerminalNetObserver(ui, source=source)
 
     def prepare(welcome: wire.Welcome) -> Prepared:
         if welcome.game not in reg.games:
@@ -475,9 +613,9 @@ def join(
         identity=identity,
         prepare=prepare,
         connect_timeout=connect_timeout,
+        extra_direct=extra,
         rng=master,
         open_log=log.open,
     )
-    say(f"Joining the game at {invite.address} ...")
     outcome = _run(say, join_game, plan, observer)
     _finish(outcome, log, as_json, ui, observer.human)

@@ -3,12 +3,18 @@
 The identity lives in the user's config directory, the logs in the data
 directory, by platform conventions (``platformdirs``); ``FAIRDEAL_HOME`` puts
 both under one folder instead (tests, portable installs).
+
+A *profile* is a second (third, ...) identity with its own logs, for playing
+yourself on one machine or keeping two personas apart: profile NAME keeps both in
+``profiles/NAME`` under those folders. It is chosen with ``fairdeal --profile NAME``
+(:func:`use_profile`) or ``FAIRDEAL_PROFILE``; without one, the default folders are used.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import BinaryIO
@@ -21,16 +27,45 @@ from fairdeal.core.session.logfile import MAGIC, record
 
 APP = "fairdeal"
 HOME_ENV = "FAIRDEAL_HOME"
+PROFILE_ENV = "FAIRDEAL_PROFILE"
+_PROFILE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+_profile: str | None = None
+
+
+def check_profile(name: str) -> str:
+    """``name`` if it can name a profile (1-32 of a-z 0-9 _ -, starting with a letter or digit)."""
+    if not _PROFILE.fullmatch(name):
+        raise ConfigError(f"{name!r} cannot name a profile: use 1 to 32 lower-case letters, digits, _ or -")
+    return name
+
+
+def use_profile(name: str | None) -> None:
+    """Use profile ``name`` from now on in this process (None: back to ``FAIRDEAL_PROFILE``/default)."""
+    global _profile
+    _profile = None if name is None else check_profile(name)
+
+
+def profile() -> str | None:
+    """The profile in use, or None for the default one."""
+    if _profile is not None:
+        return _profile
+    env = os.environ.get(PROFILE_ENV, "").strip()
+    return check_profile(env) if env else None
+
+
+def _base(kind: str, platform_dir: str) -> Path:
+    home = os.environ.get(HOME_ENV)
+    base = Path(home) / kind if home else Path(platform_dir)
+    name = profile()
+    return base / "profiles" / name if name else base
 
 
 def config_dir() -> Path:
-    home = os.environ.get(HOME_ENV)
-    return Path(home) / "config" if home else Path(platformdirs.user_config_dir(APP))
+    return _base("config", platformdirs.user_config_dir(APP))
 
 
 def data_dir() -> Path:
-    home = os.environ.get(HOME_ENV)
-    return Path(home) / "data" if home else Path(platformdirs.user_data_dir(APP))
+    return _base("data", platformdirs.user_data_dir(APP))
 
 
 def identity_path() -> Path:

@@ -1,7 +1,10 @@
-"""Network play: the Noise XX secure channel, links, invite codes, the lobby, host and join."""
+"""Network play: the Noise XX secure channel, links, invite codes, the lobby, host and join,
+the transit relay and games on the local network."""
 
+from .connect import Connected, connect_host
 from .driver import BotAgent, Link, PeerGone, Timeouts, run_guest, run_host
-from .invite import Invite, InviteError, decode_invite
+from .errors import RelayError
+from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
 from .link import Keepalive, LinkStats, NetLink
 from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Table
 from .netplay import (
@@ -19,7 +22,10 @@ from .stream import PeerClosed, SecureStream, secure_connect
 
 __all__ = [
     "DEFAULT_PROLOGUE",
+    "PUBLIC_RELAY",
     "BotAgent",
+    "Connected",
+    "Endpoint",
     "HandshakeComplete",
     "HostPlan",
     "Invite",
@@ -40,13 +46,16 @@ __all__ = [
     "PeerClosed",
     "PeerGone",
     "Prepared",
+    "RelayError",
     "SecureChannel",
     "SecureStream",
     "Table",
     "Timeouts",
+    "connect_host",
     "decode_invite",
     "host_game",
     "join_game",
+    "parse_endpoint",
     "run_guest",
     "run_host",
     "secure_connect",

@@ -169,7 +169,8 @@ async def run_host(
             events = session.receive(data)
         except FairdealError as exc:
             return f"the host could not go on: {exc}"
-        await publish(data, events)
+        with trio.CancelScope(shield=True):  # an accepted entry reaches every guest, whatever happens
+            await publish(data, events)
         return None
 
     async def first_entry() -> bytes:
@@ -177,6 +178,26 @@ async def run_host(
 
     async def next_entry() -> bytes | None:
         return await _produce(session, agent)
+
+    async def write_or_hear(deciding: bool) -> tuple[str | None, tuple[int, bytes | Exception] | None]:
+        """Write the host seat's entry; while its player thinks, the guests are still heard:
+        one that leaves (or writes out of turn) ends the game at once, not after the move."""
+        result: list[str | None] = []
+        heard: list[tuple[int, bytes | Exception]] = []
+        async with trio.open_nursery() as thinking:
+
+            async def write() -> None:
+                result.append(await own_entry(next_entry))
+                thinking.cancel_scope.cancel()
+
+            async def listen() -> None:
+                heard.append(await inbox.receive())
+                thinking.cancel_scope.cancel()
+
+            thinking.start_soon(write)
+            if deciding:
+                thinking.start_soon(listen)
+        return (result[0] if result else None), (heard[0] if heard else None)
 
     failure: str | None = None
     async with trio.open_nursery() as nursery:
@@ -187,14 +208,17 @@ async def run_host(
             w = session.waiting()
             assert w is not None
             if w.seat == session.seat:
-                failure = await own_entry(next_entry)
-                continue
-            limit = timeouts.move if w.decision else timeouts.obligation
-            with trio.move_on_after(limit) as scope:
-                seat, item = await inbox.receive()
-            if scope.cancelled_caught:
-                await abort(w.seat, f"timed out waiting for {w.what}")
-                break
+                failure, heard = await write_or_hear(w.decision)
+                if heard is None:
+                    continue
+                seat, item = heard
+            else:
+                limit = timeouts.move if w.decision else timeouts.obligation
+                with trio.move_on_after(limit) as scope:
+                    seat, item = await inbox.receive()
+                if scope.cancelled_caught:
+                    await abort(w.seat, f"timed out waiting for {w.what}")
+                    break
             if isinstance(item, Exception):
                 await abort(seat, f"left the game ({item})" if str(item) else "left the game")
                 break

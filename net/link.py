@@ -35,6 +35,8 @@ from .stream import PeerClosed, SecureStream
 Role = Literal["host", "guest"]
 CLOSED_LOCALLY: Final = "the link was closed"
 MAX_QUEUED: Final = 50_000
+MAX_BATCH: Final = 64
+"""Queued messages sent with one write at most."""
 """Messages waiting to be sent before the peer is taken for one that does not read."""
 
 
@@ -259,19 +261,26 @@ class NetLink:
 
     async def _writer(self) -> None:
         try:
-            async for msg in self._queue_out:
-                data = wire.encode(msg)
+            async for first in self._queue_out:
+                batch = [first]  # what is queued already goes out in one write
+                while len(batch) < MAX_BATCH:
+                    try:
+                        batch.append(self._queue_out.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                datas = [wire.encode(msg) for msg in batch]
                 with trio.move_on_after(self.keepalive.silence) as timer:
-                    await self.stream.send(data)
+                    await self.stream.send_many(datas)
                 if timer.cancelled_caught:
                     self.fail(f"{self.peer} took no data for {self.keepalive.silence:g} s")
                     return
-                if isinstance(msg, wire.Pong):
-                    self._pong_queued = False
-                tag = _tag(msg)
-                self.stats.sent[tag] = self.stats.sent.get(tag, 0) + 1
-                self.stats.bytes_sent += len(data)
-                self.stats.tcp_sent += tcp_size(len(data))
+                for msg, data in zip(batch, datas, strict=True):
+                    if isinstance(msg, wire.Pong):
+                        self._pong_queued = False
+                    tag = _tag(msg)
+                    self.stats.sent[tag] = self.stats.sent.get(tag, 0) + 1
+                    self.stats.bytes_sent += len(data)
+                    self.stats.tcp_sent += tcp_size(len(data))
         finally:
             self._writer_done.set()
 

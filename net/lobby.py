@@ -1,10 +1,12 @@
-"""The host's lobby: accept joiners over TCP until every seat is filled.
+"""The host's lobby: accept joiners until every seat is filled.
 
-For each connection, with its own time limits and in its own task (a slow or
-hostile client never holds up the others):
+Connections come from TCP listeners and from other sources (the relay doors), each
+admitted in its own task with its own deadlines (a slow or hostile client never holds up
+the others):
 
-1. the Noise XX handshake as responder (``LobbyLimits.handshake`` seconds), which
-   authenticates the joiner's identity key;
+1. the Noise XX handshake as responder, which authenticates the joiner's identity key:
+   its first message is due within ``LobbyLimits.first_message`` seconds of the
+   connection, the whole handshake within ``LobbyLimits.handshake``;
 2. ``hello`` (``LobbyLimits.hello`` seconds): protocol version and the session id of
    the invite; the identity must not be the host's nor seated already; a free seat
    must remain (it is reserved);
@@ -12,15 +14,26 @@ hostile client never holds up the others):
    ``bye``; the joiner is then seated, its :class:`NetLink` started, and every seated
    joiner gets a ``lobby`` update.
 
-Anything wrong drops that connection with a reason (sent as ``refused`` where the
-channel allows it, and reported to the observer); the lobby stays open. A seated
-joiner whose link closes before the game starts frees its seat.
+At most ``LobbyLimits.pending`` connections are admitted at once. When one more arrives,
+the connection that made the least progress gives way to it: one that has not sent its
+first handshake message yet (the oldest such first), else the one whose last step is the
+oldest. A connection that proved the session id (step 3) never gives way. So idle or
+stalled connections, however many and from whatever address, cannot keep out a joiner,
+whose steps follow each other within a round trip.
+
+Anything wrong drops that connection with a reason; once the handshake is complete the
+joiner is told why first (``refused``), whatever the fault. Drops are reported to the
+observer one by one up to ``LobbyLimits.report_burst`` per ``report_window`` seconds and
+summarised beyond that. After the table is full the lobby may keep admitting (see
+:meth:`Lobby.fill`): late joiners are then refused with "the table is full".
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+import math
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,10 +43,20 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from . import wire
+from .framing import FRAME_HEADER_LEN
 from .link import Keepalive, NetLink
 from .stream import PeerClosed, SecureStream, secure_connect
 
 REFUSE_SEND_LIMIT: Final = 2.0
+FIRST_MESSAGE: Final = FRAME_HEADER_LEN + 32
+"""Bytes of the joiner's first handshake message (a framed ephemeral key)."""
+TABLE_FULL: Final = "the table is full"
+OWN_IDENTITY: Final = "that is the host's own identity (join with another profile: --profile NAME)"
+_SUMMARY_REASONS: Final = 4
+
+Offer = Callable[[trio.abc.Stream, str], None]
+Source = Callable[[Offer], Awaitable[None]]
+"""A source of connections (the relay doors): runs until cancelled, offering each connection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +77,14 @@ class Joiner:
 
 @dataclass(frozen=True, slots=True)
 class LobbyLimits:
-    """Seconds for the handshake, for each of hello and ready; connections admitted at once."""
+    """Deadlines (seconds), connections admitted at once, and how many drops are shown one by one."""
 
+    first_message: float = 5.0
     handshake: float = 10.0
     hello: float = 10.0
-    pending: int = 16
+    pending: int = 64
+    report_burst: int = 10
+    report_window: float = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +115,10 @@ class LobbyObserver:
     def rejected(self, address: str, reason: str) -> None:
         """A connection was dropped before it got a seat."""
 
+    def rejected_many(self, count: int, reasons: Mapping[str, int], seconds: float) -> None:
+        """``count`` more connections were dropped in the last ``seconds`` without a line each;
+        ``reasons`` counts the most frequent reasons (an ``other`` entry holds the rest)."""
+
 
 class _Refuse(Exception):
     def __init__(self, reason: str) -> None:
@@ -108,6 +138,102 @@ def peer_address(stream: trio.abc.Stream) -> str:
     return str(address)
 
 
+def _refusal(exc: RemoteProtocolError) -> bytes:
+    """The ``refused`` a joiner gets when what it sent broke the secure channel."""
+    return wire.encode(wire.Refused(wire.clean_text(exc.reason)))
+
+
+class _Pending:
+    """One connection being admitted: how far it got and when it last took a step."""
+
+    __slots__ = ("address", "evicted", "opened", "received", "scope", "stage", "stepped")
+
+    def __init__(self, address: str, now: float) -> None:
+        self.address = address
+        self.opened = self.stepped = now
+        self.stage = 0  # 0 opened, 1 first handshake message in, 2 handshake done, 3 hello accepted
+        self.received = 0
+        self.scope = trio.CancelScope()
+        self.evicted = False
+
+    def step(self, stage: int, deadline: float) -> None:
+        self.stage = stage
+        self.stepped = trio.current_time()
+        self.scope.deadline = deadline
+
+
+class _Counting(trio.abc.Stream):
+    """Passes a stream through, noting when the joiner's first handshake message is complete."""
+
+    def __init__(self, stream: trio.abc.Stream, pending: _Pending, handshake: float) -> None:
+        self.stream, self.pending, self.handshake = stream, pending, handshake
+
+    @property
+    def socket(self) -> object:
+        return getattr(self.stream, "socket", None)
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        data = await self.stream.receive_some(max_bytes)
+        p = self.pending
+        if p.stage == 0:
+            p.received += len(data)
+            if p.received >= FIRST_MESSAGE:
+                p.step(1, p.opened + self.handshake)
+        return data
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+class _Drops:
+    """Reports drops one by one up to a burst per window, and counts the rest for one summary line."""
+
+    def __init__(self, observer: LobbyObserver, limits: LobbyLimits) -> None:
+        self.observer, self.limits = observer, limits
+        self.window_end = -math.inf
+        self.shown = 0
+        self.hidden: Counter[str] = Counter()
+
+    def drop(self, address: str, reason: str) -> None:
+        now = trio.current_time()
+        if now >= self.window_end:
+            self.flush()
+            self.window_end = now + self.limits.report_window
+            self.shown = 0
+        if self.shown < self.limits.report_burst:
+            self.shown += 1
+            self.observer.rejected(address, reason)
+        else:
+            self.hidden[reason] += 1
+
+    def flush(self) -> None:
+        if not self.hidden:
+            return
+        total = sum(self.hidden.values())
+        top = dict(self.hidden.most_common(_SUMMARY_REASONS))
+        rest = total - sum(top.values())
+        if rest:
+            top["other reasons"] = rest
+        self.hidden.clear()
+        self.observer.rejected_many(total, top, self.limits.report_window)
+
+    async def run(self) -> None:
+        """Flush the summary at the end of every window (until cancelled)."""
+        try:
+            while True:
+                await trio.sleep(self.limits.report_window)
+                if trio.current_time() >= self.window_end:
+                    self.flush()
+        finally:
+            self.flush()
+
+
 class Lobby:
     """Seats joiners for one hosted game (seat 0 is the host's)."""
 
@@ -121,6 +247,7 @@ class Lobby:
         observer: LobbyObserver | None = None,
         keepalive: Keepalive | None = None,
         limits: LobbyLimits | None = None,
+        on_change: Callable[[wire.Lobby], None] | None = None,
     ) -> None:
         self.identity = identity
         self.session = session
@@ -129,11 +256,15 @@ class Lobby:
         self.observer = observer or LobbyObserver()
         self.keepalive = keepalive or Keepalive()
         self.limits = limits or LobbyLimits()
+        self.on_change = on_change
         self._seated: dict[int, tuple[Joiner, NetLink]] = {}
         self._reserved: dict[int, bytes] = {}  # seat -> identity, between welcome and ready
-        self._pending = 0
+        self._pool: list[_Pending] = []
         self._started = False
         self._changed = trio.Event()
+        self._drops = _Drops(self.observer, self.limits)
+        self._links: trio.Nursery | None = None
+        self._accepting: trio.Nursery | None = None
 
     # -- state ------------------------------------------------------------------------------------
     def lobby(self) -> wire.Lobby:
@@ -142,9 +273,16 @@ class Lobby:
             seats.append(self._seated[s][0].lobby_seat if s in self._seated else None)
         return wire.Lobby(tuple(seats))
 
+    @property
+    def pending(self) -> int:
+        """Connections being admitted right now."""
+        return len(self._pool)
+
     def _notify(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
+        if self.on_change is not None:
+            self.on_change(self.lobby())
 
     def _broadcast(self) -> None:
         lobby = self.lobby()
@@ -172,15 +310,32 @@ class Lobby:
 
     # -- running ----------------------------------------------------------------------------------
     async def fill(
-        self, listeners: Sequence[trio.SocketListener], links: trio.Nursery
+        self,
+        listeners: Sequence[trio.SocketListener],
+        links: trio.Nursery,
+        sources: Sequence[Source] = (),
+        accepting: trio.Nursery | None = None,
     ) -> dict[int, tuple[Joiner, NetLink]]:
         """Admit joiners until every seat is filled; return them by seat, links running in ``links``.
 
-        The listeners are not closed here; no connection is accepted after this returns.
+        Connections come from ``listeners`` and ``sources``. Without ``accepting``, admission
+        stops when this returns (the listeners are not closed here). With it, admission runs
+        in that nursery and goes on after the table is full, refusing every newcomer with
+        "the table is full", until the caller cancels it.
         """
-        async with trio.open_nursery() as accepting:
+        self._links = links
+        async with contextlib.AsyncExitStack() as stack:
+            if accepting is None:
+                accepting = await stack.enter_async_context(trio.open_nursery())
+                own = True
+            else:
+                own = False
+            self._accepting = accepting
             for listener in listeners:
-                accepting.start_soon(self._accept_loop, listener, accepting, links)
+                accepting.start_soon(self._accept_loop, listener)
+            for source in sources:
+                accepting.start_soon(source, self.offer)
+            accepting.start_soon(self._drops.run)
             while True:
                 changed = self._changed
                 for seat, (_, link) in list(self._seated.items()):
@@ -190,98 +345,148 @@ class Lobby:
                     self._started = True
                     break
                 await changed.wait()
-            accepting.cancel_scope.cancel()
+            if own:
+                accepting.cancel_scope.cancel()
         return dict(self._seated)
 
-    async def _accept_loop(
-        self, listener: trio.SocketListener, accepting: trio.Nursery, links: trio.Nursery
-    ) -> None:
+    def offer(self, stream: trio.abc.Stream, address: str) -> None:
+        """Admit a connection from a source (it is closed if the lobby does not run)."""
+        if self._accepting is None:
+            raise RuntimeError("the lobby is not admitting connections")
+        self._admit_soon(stream, address)
+
+    def _admit_soon(self, stream: trio.abc.Stream, address: str) -> None:
+        assert self._accepting is not None
+        pending = _Pending(address, trio.current_time())
+        if len(self._pool) >= self.limits.pending:
+            victim = self._victim()
+            if victim is None:
+                self._drops.drop(address, "too many connections at once")
+                self._accepting.start_soon(trio.aclose_forcefully, stream)
+                return
+            victim.evicted = True
+            victim.scope.cancel()
+            self._pool.remove(victim)
+        self._pool.append(pending)
+        self._accepting.start_soon(self._admit, stream, pending)
+
+    def _victim(self) -> _Pending | None:
+        """The connection that gives way to a newer one: the least progress, then the oldest step."""
+        candidates = [p for p in self._pool if p.stage < 3 and not p.evicted]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda p: (p.stage > 0, p.stepped))
+
+    async def _accept_loop(self, listener: trio.SocketListener) -> None:
         while True:
             try:
                 stream = await listener.accept()
             except OSError as exc:  # out of file descriptors and the like: wait, then go on
-                self.observer.rejected("?", f"could not accept a connection ({exc.strerror or exc})")
+                self._drops.drop("?", f"could not accept a connection ({exc.strerror or exc})")
                 await trio.sleep(0.5)
                 continue
-            if self._pending >= self.limits.pending:
-                self.observer.rejected(peer_address(stream), "too many connections at once")
-                await trio.aclose_forcefully(stream)
-                continue
-            self._pending += 1
-            accepting.start_soon(self._admit, stream, links)
+            self._admit_soon(stream, peer_address(stream))
 
-    async def _admit(self, stream: trio.SocketStream, links: trio.Nursery) -> None:
+    async def _admit(self, raw: trio.abc.Stream, pending: _Pending) -> None:
         """Take one connection through the handshake, hello and ready; never raises."""
-        address = peer_address(stream)
+        limits = self.limits
+        address = pending.address
+        stream = _Counting(raw, pending, limits.handshake)
         secure: SecureStream | None = None
         seat: int | None = None
         handed_off = False
+        reason: str | None = None
+        pending.scope.deadline = pending.opened + min(limits.first_message, limits.handshake)
         try:
-            secure = await secure_connect(
-                stream, self.identity, initiator=False, handshake_timeout=self.limits.handshake, peer=address
-            )
-            with trio.fail_after(self.limits.hello):
-                hello = wire.decode(await secure.receive(), peer=address)
-            if not isinstance(hello, wire.Hello):
-                raise _Refuse(f"the first message must be hello, not {type(hello).__name__.lower()}")
-            if hello.protocol != wire.PROTOCOL:
-                raise _Refuse(
-                    f"protocol {hello.protocol} is not spoken here (this host speaks {wire.PROTOCOL})"
+            with pending.scope:
+                secure = await secure_connect(
+                    stream,
+                    self.identity,
+                    initiator=False,
+                    handshake_timeout=limits.handshake + 1,  # the scope's deadlines come first
+                    peer=address,
+                    on_receive_error=_refusal,
                 )
-            if hello.session != self.session:
-                raise _Refuse("wrong session id: the invite code is for another game, or an old one")
-            identity = secure.peer_identity
-            if identity == self.identity.public_key:
-                raise _Refuse("that is the host's own identity")
-            if identity in self._seated_identities():
-                raise _Refuse("this identity already has a seat at the table")
-            seat = self._reserve(identity)
-            if seat is None:
-                raise _Refuse("the table is full")
-            with trio.fail_after(self.limits.hello):
+                pending.step(2, trio.current_time() + limits.hello)
+                hello = wire.decode(await secure.receive(), peer=address)
+                if not isinstance(hello, wire.Hello):
+                    raise _Refuse(f"the first message must be hello, not {type(hello).__name__.lower()}")
+                if hello.protocol != wire.PROTOCOL:
+                    raise _Refuse(
+                        f"protocol {hello.protocol} is not spoken here (this host speaks {wire.PROTOCOL})"
+                    )
+                if hello.session != self.session:
+                    raise _Refuse("wrong session id: the invite code is for another game, or an old one")
+                identity = secure.peer_identity
+                if identity == self.identity.public_key:
+                    raise _Refuse(OWN_IDENTITY)
+                if identity in self._seated_identities():
+                    raise _Refuse("this identity already has a seat at the table")
+                seat = None if self._started else self._reserve(identity)
+                if seat is None:
+                    raise _Refuse(TABLE_FULL + (" (the game has started)" if self._started else ""))
+                pending.step(3, trio.current_time() + limits.hello)
                 await secure.send(wire.encode(self.table.welcome(seat)))
                 reply = wire.decode(await secure.receive(), peer=address)
-            if isinstance(reply, wire.Bye):
-                self.observer.rejected(address, f"left before taking a seat: {reply.reason}")
+                if isinstance(reply, wire.Bye):
+                    self._drops.drop(address, f"left before taking a seat: {reply.reason}")
+                    return
+                if not isinstance(reply, wire.Ready):
+                    raise _Refuse(f"expected ready, not {type(reply).__name__.lower()}")
+                joiner = Joiner(seat, reply.name, reply.kind, identity, secure.peer_fingerprint, address)
+                secure.on_receive_error = None  # in the game, the link says what went wrong
+                link = NetLink(secure, role="host", peer=secure.peer_fingerprint, keepalive=self.keepalive)
+                assert self._links is not None
+                await self._links.start(link.run)
+                handed_off = True  # the link owns the stream now
+                del self._reserved[seat]
+                self._seated[seat] = (joiner, link)
+                self._links.start_soon(self._watch, seat, link)
+                self._broadcast()
+                self.observer.joined(joiner, self.lobby())
+                self._notify()
                 return
-            if not isinstance(reply, wire.Ready):
-                raise _Refuse(f"expected ready, not {type(reply).__name__.lower()}")
-            joiner = Joiner(seat, reply.name, reply.kind, identity, secure.peer_fingerprint, address)
-            link = NetLink(secure, role="host", peer=secure.peer_fingerprint, keepalive=self.keepalive)
-            await links.start(link.run)
-            handed_off = True  # the link owns the stream now
-            del self._reserved[seat]
-            self._seated[seat] = (joiner, link)
-            links.start_soon(self._watch, seat, link)
-            self._broadcast()
-            self.observer.joined(joiner, self.lobby())
-            self._notify()
+            reason = self._overdue(pending)
+            self._drops.drop(address, reason)
+            await self._refuse(secure, reason)
         except _Refuse as refusal:
-            self.observer.rejected(address, refusal.reason)
+            self._drops.drop(address, refusal.reason)
             await self._refuse(secure, refusal.reason)
-        except trio.TooSlowError:
-            self.observer.rejected(address, f"did not answer within {self.limits.hello:g} s")
         except PeerClosed:
-            self.observer.rejected(address, "closed the connection")
+            self._drops.drop(address, "closed the connection")
         except RemoteProtocolError as exc:
-            self.observer.rejected(address, exc.reason)
+            self._drops.drop(address, exc.reason)
             if secure is not None and not secure.channel.closed:
                 await self._refuse(secure, exc.reason)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            self.observer.rejected(address, "lost the connection")
+            self._drops.drop(address, "lost the connection")
         except FairdealError as exc:
-            self.observer.rejected(address, str(exc))
-        except Exception as exc:  # the host process never crashes on a peer's account
-            self.observer.rejected(address, f"unexpected error ({type(exc).__name__})")
+            self._drops.drop(address, str(exc))
+        except Exception:  # the host process never crashes on a peer's account
+            self._drops.drop(address, "an unexpected error in this program")
         finally:
-            self._pending -= 1
-            if seat is not None:
+            if pending in self._pool:
+                self._pool.remove(pending)
+            if seat is not None and not handed_off:
                 self._reserved.pop(seat, None)
             if not handed_off:
                 await trio.aclose_forcefully(secure if secure is not None else stream)  # type: ignore[arg-type]
 
+    def _overdue(self, p: _Pending) -> str:
+        """Why a connection whose scope was cancelled is dropped."""
+        if p.evicted:
+            return "gave way to a newer connection (it made no progress)"
+        limits = self.limits
+        if p.stage == 0:
+            return f"sent no handshake within {min(limits.first_message, limits.handshake):g} s"
+        if p.stage == 1:
+            return f"handshake did not finish within {limits.handshake:g} s"
+        if p.stage == 2:
+            return f"did not send hello within {limits.hello:g} s"
+        return f"did not answer the welcome within {limits.hello:g} s"
+
     async def _refuse(self, secure: SecureStream | None, reason: str) -> None:
-        if secure is None:
+        if secure is None or secure.channel.closed:
             return
         with trio.move_on_after(REFUSE_SEND_LIMIT):
             with contextlib.suppress(
@@ -294,4 +499,15 @@ class Lobby:
         self._unseat(seat, link)
 
 
-__all__ = ["Joiner", "Lobby", "LobbyLimits", "LobbyObserver", "Table", "peer_address"]
+__all__ = [
+    "OWN_IDENTITY",
+    "TABLE_FULL",
+    "Joiner",
+    "Lobby",
+    "LobbyLimits",
+    "LobbyObserver",
+    "Offer",
+    "Source",
+    "Table",
+    "peer_address",
+]

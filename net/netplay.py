@@ -14,6 +14,7 @@ front end can be swapped without touching the network code.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
@@ -32,18 +33,20 @@ from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, Session
 
 from . import wire
+from .connect import RELAY_DELAY, connect_host
+from .doors import DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
-from .invite import Invite
+from .errors import NetError
+from .invite import MAX_DOORS, SECRET_BYTES, Endpoint, Invite, parse_endpoint
+from .lan import Announcement, LanAnnouncer
 from .link import Keepalive, LinkStats, NetLink
-from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Table
-from .stream import PeerClosed, secure_connect
+from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Offer, Table
+from .stream import PeerClosed
 
 ANY_ADDRESS: Final = "0.0.0.0"
+MAX_HINTS: Final = 4
+"""Direct addresses put in an invite code (``--advertise`` first), to keep codes short."""
 _ROUTE_PROBE: Final = ("192.0.2.1", 9)  # TEST-NET-1: only a route lookup, no packet is ever sent
-
-
-class NetError(FairdealError):
-    """Network play could not start or go on: unreachable host, refused seat, lobby closed."""
 
 
 class LogSink(Protocol):
@@ -54,14 +57,21 @@ class LogSink(Protocol):
     def close(self) -> None: ...
 
 
-class NetObserver(LobbyObserver):
+class NetObserver(LobbyObserver, DoorsObserver):
     """What network play reports to the person at this end (every method a no-op here)."""
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
         """The host listens on ``bound`` and hands out ``code``."""
 
-    def connected(self, invite: Invite) -> None:
-        """The joiner reached the host and the host's identity matched the invite."""
+    def announced(self, name: str) -> None:
+        """The game is announced on the local network under ``name``."""
+
+    def announce_failed(self, reason: str) -> None:
+        """The game could not be announced on the local network (it goes on without)."""
+
+    def connected(self, invite: Invite, path: str, via: str) -> None:
+        """The joiner reached the host (``path`` ``direct`` or ``relay``, through ``via``) and the
+        host's identity matched the invite."""
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
         """The joiner took seat ``welcome.seat``."""
@@ -95,7 +105,12 @@ class NetOutcome(SeatOutcome):
 
 @dataclass
 class HostPlan:
-    """Everything :func:`host_game` needs; ``rng`` fixes all randomness (tests, benchmarks)."""
+    """Everything :func:`host_game` needs; ``rng`` fixes all randomness (tests, benchmarks).
+
+    ``relay`` is the transit relay joiners may come through (None: direct connections only),
+    with ``doors`` waiting connections (default: one per joiner's seat). ``announce`` puts the
+    game on the local network (on ``lan_interfaces``, default all).
+    """
 
     game: Game
     plugin: str
@@ -110,6 +125,10 @@ class HostPlan:
     bind: str = ANY_ADDRESS
     port: int = 0
     advertise: str | None = None
+    relay: Endpoint | None = None
+    doors: int | None = None
+    announce: bool = False
+    lan_interfaces: Sequence[str] | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     keepalive: Keepalive = field(default_factory=Keepalive)
     limits: LobbyLimits = field(default_factory=LobbyLimits)
@@ -120,7 +139,8 @@ class HostPlan:
 @dataclass
 class JoinPlan:
     """Everything :func:`join_game` needs. ``prepare`` turns the host's welcome into the seat's
-    game, agent, name and kind, or raises ConfigError (the joiner then says bye and stops)."""
+    game, agent, name and kind, or raises ConfigError (the joiner then says bye and stops).
+    ``extra_direct`` adds direct addresses to the invite's (those a LAN announcement gave)."""
 
     invite: Invite
     identity: Identity
@@ -128,6 +148,8 @@ class JoinPlan:
     keepalive: Keepalive = field(default_factory=Keepalive)
     connect_timeout: float = 15.0
     handshake_timeout: float = 10.0
+    extra_direct: Sequence[Endpoint] = ()
+    relay_delay: float = RELAY_DELAY
     rng: Rng | None = None
     open_log: Callable[[Header], LogSink] | None = None
 
@@ -208,12 +230,41 @@ def guess_address() -> str:
     return address if address and address != ANY_ADDRESS else "127.0.0.1"
 
 
-def _advertised(plan: HostPlan) -> str:
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses others on the LAN may reach, best guess first (loopback and
+    link-local left out; 127.0.0.1 if there is nothing else)."""
+    import ifaddr
+
+    found: list[str] = []
+    try:
+        adapters = ifaddr.get_adapters()
+    except OSError:
+        adapters = []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):
+                continue
+            a = ipaddress.ip_address(ip.ip)
+            if not (a.is_loopback or a.is_link_local or a.is_unspecified or a.is_multicast):
+                found.append(str(a))
+    guess = guess_address()
+    ordered = list(dict.fromkeys([guess, *found] if guess in found else found))
+    return ordered or ["127.0.0.1"]
+
+
+def direct_hints(plan: HostPlan, port: int) -> list[Endpoint]:
+    """The direct addresses of the invite: ``--advertise`` first, then where the host listens."""
+    hints: list[Endpoint] = []
     if plan.advertise:
-        return plan.advertise
-    if plan.bind not in (ANY_ADDRESS, "::", ""):
-        return plan.bind
-    return guess_address()
+        try:
+            hints.append(parse_endpoint(plan.advertise))
+        except ValueError:
+            hints.append(Endpoint(plan.advertise, port))
+    if plan.bind in (ANY_ADDRESS, "::", ""):
+        hints += [Endpoint(a, port) for a in lan_addresses()]
+    else:
+        hints.append(Endpoint(plan.bind, port))
+    return list(dict.fromkeys(hints))[:MAX_HINTS]
 
 
 def _listen_address(listener: trio.SocketListener) -> tuple[str, int]:
@@ -258,6 +309,10 @@ class _Log:
 async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetOutcome:
     """Host one game: listen, fill the seats, play seat 0 and sequence everyone's entries.
 
+    Joiners come in directly on the listening port and, with a relay, through the relay
+    doors; with ``plan.announce`` the game is announced on the local network until the
+    table is full. Late joiners are told "the table is full" until the game ends.
+
     Returns when the game is over or aborted (``outcome.error`` then says why and whom it
     blames). Raises NetError if it cannot listen, ConfigError for a bad plan.
     """
@@ -268,6 +323,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     plan.options = dict(g.config(plan.players, dict(plan.options)).options)  # every option, typed
     if not wire.valid_name(plan.name) or not wire.valid_kind(plan.kind):
         raise ConfigError("the host's name or seat kind is not valid")
+    doors = 0 if plan.relay is None else (plan.doors or min(MAX_DOORS, plan.players - 1))
     try:
         listeners = await trio.open_tcp_listeners(plan.port, host=plan.bind or None)
     except OSError as exc:
@@ -275,31 +331,58 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     try:
         bound = [_listen_address(x) for x in listeners]
         port = bound[0][1]
-        session_id = plan.rng.fork("session-id").bytes(8) if plan.rng else secrets.token_bytes(8)
-        invite = Invite(_advertised(plan), port, plan.identity.fingerprint, session_id)
-        obs.listening(invite.encode(), invite, [f"{h}:{p}" for h, p in bound])
+        rng = plan.rng
+        secret = rng.fork("table-secret").bytes(SECRET_BYTES) if rng else secrets.token_bytes(SECRET_BYTES)
+        invite = Invite(plan.identity.fingerprint, secret, tuple(direct_hints(plan, port)), plan.relay, doors)
+        code = invite.encode()
+        obs.listening(code, invite, [f"{h}:{p}" for h, p in bound])
         table = Table(g.name, plan.distribution, plan.version, dict(plan.options), plan.players)
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)
+        announcer = _announcer(plan, obs, invite, code, port) if plan.announce else None
         lobby = Lobby(
             plan.identity,
-            session_id,
+            invite.session,
             table,
             host_seat,
             observer=obs,
             keepalive=plan.keepalive,
             limits=plan.limits,
+            on_change=(lambda lb: announcer.update(lb.players - lb.missing)) if announcer else None,
         )
-        async with trio.open_nursery() as links_nursery:
-            try:
-                seated = await lobby.fill(listeners, links_nursery)
-            finally:
-                for listener in listeners:
-                    await trio.aclose_forcefully(listener)
+
+        async def doors_source(offer: Offer) -> None:
+            await keep_doors(invite, offer, obs)
+
+        sources = [doors_source] if doors else []
+        async with trio.open_nursery() as links_nursery, trio.open_nursery() as accepting:
+            lan_scope = trio.CancelScope()
+            if announcer is not None:
+                accepting.start_soon(_scoped, lan_scope, announcer.run)
+            seated = await lobby.fill(listeners, links_nursery, sources, accepting)
+            lan_scope.cancel()  # the table is full: withdraw the announcement
             outcome = await _play_host(plan, obs, seated)
+            accepting.cancel_scope.cancel()
     finally:
         for listener in listeners:
             await trio.aclose_forcefully(listener)
     return outcome
+
+
+async def _scoped(scope: trio.CancelScope, run: Callable[[], Any]) -> None:
+    with scope:
+        await run()
+
+
+def _announcer(plan: HostPlan, obs: NetObserver, invite: Invite, code: str, port: int) -> LanAnnouncer:
+    addresses = [e.host for e in invite.direct if e.port == port]
+    return LanAnnouncer(
+        Announcement(plan.game.name, plan.name, plan.identity.fingerprint, 1, plan.players, code),
+        addresses,
+        port,
+        interfaces=plan.lan_interfaces,
+        on_error=obs.announce_failed,
+        on_announced=obs.announced,
+    )
 
 
 async def _play_host(
@@ -363,33 +446,6 @@ class _Interruptible:
         return box[0]
 
 
-async def _connect(plan: JoinPlan) -> trio.SocketStream:
-    invite = plan.invite
-    try:
-        with trio.fail_after(plan.connect_timeout):
-            return await trio.open_tcp_stream(invite.host, invite.port)
-    except trio.TooSlowError:
-        raise NetError(
-            f"could not reach the host at {invite.address} within {plan.connect_timeout:g} s"
-        ) from None
-    except OSError as exc:
-        raise NetError(f"could not connect to the host at {invite.address}: {_os_reason(exc)}") from None
-
-
-def _os_reason(exc: BaseException) -> str:
-    """The first operating-system reason (``Connection refused``) behind a connection failure."""
-    seen: list[BaseException] = [exc]
-    while seen:
-        e = seen.pop(0)
-        if isinstance(e, OSError) and e.strerror:
-            return e.strerror
-        if isinstance(e, BaseExceptionGroup):
-            seen.extend(e.exceptions)
-        if e.__cause__ is not None:
-            seen.append(e.__cause__)
-    return str(exc)
-
-
 async def _expect(secure: Any, timeout: float, what: str) -> wire.Message:
     try:
         with trio.fail_after(timeout):
@@ -423,17 +479,17 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     """
     obs = observer or NetObserver()
     invite = plan.invite
-    stream = await _connect(plan)
-    secure = await secure_connect(
-        stream,
+    connected = await connect_host(
+        invite,
         plan.identity,
-        initiator=True,
-        expected_peer_fingerprint=invite.fingerprint,
+        extra_direct=plan.extra_direct,
+        connect_timeout=plan.connect_timeout,
         handshake_timeout=plan.handshake_timeout,
-        peer=invite.address,
+        relay_delay=plan.relay_delay,
     )
+    secure = connected.secure
     try:
-        obs.connected(invite)
+        obs.connected(invite, connected.path, connected.via)
         await secure.send(wire.encode(wire.Hello(invite.session, f"fairdeal {__version__}")))
         msg = await _expect(secure, plan.handshake_timeout, "a welcome")
         if isinstance(msg, wire.Refused):

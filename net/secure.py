@@ -126,6 +126,7 @@ class SecureChannel:
         self._send_cipher: CipherState | None = None
         self._recv_cipher: CipherState | None = None
         self._close_reason: str | None = None
+        self._farewell_cipher: CipherState | None = None
 
     # -- properties --------------------------------------------------------------------
 
@@ -219,6 +220,25 @@ class SecureChannel:
             self._fail(exc)
         return bytes(out)
 
+    def farewell(self, payload: bytes) -> bytes:
+        """Wire bytes of one last message, after what the peer sent broke the channel.
+
+        Receiving is over for good then, but the send direction is intact: this lets the
+        receiver say why it closes. Possible once, only after the handshake completed and
+        the failure came from received data; LocalProtocolError otherwise.
+        """
+        cipher, self._farewell_cipher = self._farewell_cipher, None
+        if cipher is None:
+            raise LocalProtocolError("no farewell message is possible on this channel")
+        out = bytearray()
+        for chunk in split_message(payload, max_message_size=self._max_message_size):
+            out += encode_frame(cipher.encrypt_with_ad(b"", chunk))
+        return bytes(out)
+
+    def _keep_farewell(self) -> None:
+        if self._state is _State.OPEN and self._farewell_cipher is None:
+            self._farewell_cipher = self._send_cipher
+
     # -- receiving ---------------------------------------------------------------------
 
     def receive_data(self, data: bytes | bytearray | memoryview) -> list[Event]:
@@ -242,6 +262,7 @@ class SecureChannel:
                     if event is not None:
                         events.append(event)
         except BaseException as exc:
+            self._keep_farewell()
             self._fail(exc)
         return events
 
@@ -257,6 +278,7 @@ class SecureChannel:
             self._frames.eof()
             self._messages.eof()
         except BaseException as exc:
+            self._keep_farewell()
             self._fail(exc)
         self._eof = True
 

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
+from collections.abc import Callable
 from typing import Final
 
 import trio
 
-from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from .secure import DEFAULT_PROLOGUE, MessageReceived, SecureChannel
 
 RECEIVE_CHUNK: Final = 65536
+FAREWELL_LIMIT: Final = 2.0
+"""Seconds a farewell message may take to send before the stream is closed anyway."""
 
 
 class PeerClosed(FairdealError):
@@ -36,7 +40,9 @@ class SecureStream:
 
     ``send`` may be called from several tasks (a lock keeps messages whole and in
     nonce order); ``receive`` likewise. A protocol error from the peer closes the
-    underlying stream and is raised as :class:`RemoteProtocolError`.
+    underlying stream and is raised as :class:`RemoteProtocolError`; if
+    :attr:`on_receive_error` is set, the message it returns for that error is sent first
+    (a last word such as the lobby's ``refused``, at most :data:`FAREWELL_LIMIT` seconds).
     """
 
     def __init__(self, stream: trio.abc.Stream, channel: SecureChannel, pending: list[bytes]) -> None:
@@ -53,6 +59,7 @@ class SecureStream:
         assert identity is not None and fp is not None
         self._peer_identity = identity
         self._peer_fingerprint = fp
+        self.on_receive_error: FarewellHook | None = None
 
     @property
     def peer_identity(self) -> bytes:
@@ -69,10 +76,15 @@ class SecureStream:
 
     async def send(self, payload: bytes) -> None:
         """Send one message (1 byte .. 1 MiB)."""
+        await self.send_many([payload])
+
+    async def send_many(self, payloads: list[bytes]) -> None:
+        """Send messages in order with one write, so that they travel in as few TCP segments as
+        possible (a relay that does not disable Nagle's algorithm would delay the later ones)."""
         async with self._send_lock:
             if self._send_broken:
                 raise trio.BrokenResourceError("an earlier send was interrupted; the stream is unusable")
-            data = self._channel.send_message(payload)
+            data = b"".join(self._channel.send_message(p) for p in payloads)
             try:
                 await self._stream.send_all(data)
             except BaseException:
@@ -93,11 +105,18 @@ class SecureStream:
                         self._peer_closed = True
                         continue
                     events = self._channel.receive_data(data)
-                except RemoteProtocolError:
+                except RemoteProtocolError as exc:
+                    await self._farewell(exc)
                     await trio.aclose_forcefully(self._stream)
                     raise
                 self._pending.extend(e.payload for e in events if isinstance(e, MessageReceived))
             return self._pending.popleft()
+
+    async def _farewell(self, exc: RemoteProtocolError) -> None:
+        if self._send_broken or self._send_lock.locked():
+            return
+        async with self._send_lock:
+            await _send_farewell(self._stream, self._channel, exc, self.on_receive_error)
 
     async def aclose(self) -> None:
         """Close the channel and the underlying stream. Idempotent."""
@@ -114,6 +133,27 @@ class SecureStream:
         return f"SecureStream(peer={self._peer_fingerprint})"
 
 
+FarewellHook = Callable[[RemoteProtocolError], bytes | None]
+
+
+async def _send_farewell(
+    stream: trio.abc.Stream, channel: SecureChannel, exc: RemoteProtocolError, hook: FarewellHook | None
+) -> None:
+    """Send the hook's last message for ``exc``, if the channel still allows one (bounded in time)."""
+    payload = hook(exc) if hook is not None else None
+    if payload is None:
+        return
+    try:
+        data = channel.farewell(payload)
+    except LocalProtocolError:
+        return
+    with (
+        trio.move_on_after(FAREWELL_LIMIT),
+        contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError),
+    ):
+        await stream.send_all(data)
+
+
 async def secure_connect(
     stream: trio.abc.Stream,
     identity: Identity,
@@ -123,12 +163,15 @@ async def secure_connect(
     handshake_timeout: float = 10,
     prologue: bytes = DEFAULT_PROLOGUE,
     peer: str | None = None,
+    on_receive_error: FarewellHook | None = None,
 ) -> SecureStream:
     """Run the handshake on ``stream`` and return the secure stream.
 
     The whole handshake must finish within ``handshake_timeout`` seconds. On any
     failure ``stream`` is closed and the error raised (RemoteProtocolError for the
-    peer's fault, including a timeout).
+    peer's fault, including a timeout). ``on_receive_error`` becomes the stream's
+    :attr:`SecureStream.on_receive_error`; it also applies when bytes that arrived with
+    the last handshake message break the channel at once.
     """
     label = peer if peer is not None else _peer_name(stream)
     channel = SecureChannel(identity, initiator, prologue, expected_peer_fingerprint, peer=label)
@@ -153,8 +196,16 @@ async def secure_connect(
         raise RemoteProtocolError(
             f"handshake did not finish within {handshake_timeout:g} s", peer=label
         ) from None
+    except RemoteProtocolError as exc:
+        # Data that came with the last handshake message may break the channel just after it opened.
+        await _send_farewell(stream, channel, exc, on_receive_error)
+        channel.close()
+        await trio.aclose_forcefully(stream)
+        raise
     except BaseException:
         channel.close()
         await trio.aclose_forcefully(stream)
         raise
-    return SecureStream(stream, channel, pending)
+    secure = SecureStream(stream, channel, pending)
+    secure.on_receive_error = on_receive_error
+    return secure

@@ -9,7 +9,7 @@ every type, length and bound is checked, and anything else raises
     host -> guest  welcome  {protocol, seat, players, game, distribution, version, options}
     host -> guest  refused  {reason}                          then the host closes
     guest -> host  ready    {name, kind}                      takes the offered seat
-    host -> guest  lobby    {players, seats}                  who sits where, on every change
+    host -> guest  lobby    {seats}                           who sits where, on every change
     both           entry    {data}                            one encoded log entry (envelope)
     both           ping     {n} / pong {n}                    keepalive
     both           bye      {reason}                          leaving; the sender closes next

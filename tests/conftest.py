@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+# Tests never reach beyond this machine: no public relay by default, no mDNS on real interfaces
+# (the processes the tests start inherit this). Tests of the relay and of the LAN set their own.
+os.environ["FAIRDEAL_RELAY"] = "none"
+os.environ["FAIRDEAL_LAN"] = "off"
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,69 +39,12 @@ from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
 from fairdeal.plugins.ecarte.model import TRICK, hand
 from fairdeal.storage import LogWriter
 
-RUN = "from fairdeal.cli.main import main; main()"
-LIMIT = 90  # seconds for any one process
+from .peers import LIMIT, Peer, host, join
 
 
-class Proc:
-    """A ``fairdeal`` command in its own process and home folder, with a log and ``--json``."""
-
-    def __init__(self, tmp: Path, label: str, args: Sequence[str]) -> None:
-        self.home = tmp / f"home-{label}"
-        self.log = tmp / f"{label}.fdlog"
-        env = {**os.environ, "FAIRDEAL_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", RUN, *args, "--log", str(self.log), "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
-        self.out = self.err = ""
-
-    def wait(self, limit: float = LIMIT) -> int:
-        try:
-            self.out, self.err = self.proc.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.out, self.err = self.proc.communicate()
-            raise AssertionError(f"timed out; stderr:\n{self.err}") from None
-        return self.proc.returncode
-
-    def result(self) -> dict[str, Any]:
-        lines = self.out.strip().splitlines()
-        assert lines, f"no JSON on stdout; stderr:\n{self.err}"
-        return dict(json.loads(lines[-1]))
-
-
-def _host(tmp: Path, *args: str) -> tuple[Proc, Invite]:
-    code_file = tmp / "invite.txt"
-    host = Proc(
-        tmp,
-        "host",
-        [
-            "host",
-            *args,
-            "--seat",
-            "bot",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--invite-file",
-            str(code_file),
-        ],
-    )
-    for _ in range(400):
-        if code_file.exists() and code_file.read_text().strip():
-            return host, decode_invite(code_file.read_text().strip())
-        if host.proc.poll() is not None:
-            break
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            host.proc.wait(timeout=0.05)
-    host.proc.kill()
-    raise AssertionError(f"no invite code; host stderr:\n{host.proc.communicate()[1]}")
+def _host(tmp: Path, *args: str) -> tuple[Peer, Invite]:
+    peer, code = host(tmp, *args)
+    return peer, decode_invite(code)
 
 
 def _kinds(log: Path) -> list[tuple[int, str]]:
@@ -118,7 +58,7 @@ def _reg() -> Any:
 # -- a guest of our own making, against the real host -----------------------------------------------------
 async def _guest(invite: Invite, make: Any, agent: Any) -> Session:
     me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.host, invite.port)
+    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
     s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
     await s.send(wire.encode(wire.Hello(invite.session)))
     welcome = wire.decode(await s.receive())
@@ -237,13 +177,14 @@ def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path) -> 
 class _Listening(NetObserver):
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
-        self.guest: Proc | None = None
+        self.guest: Peer | None = None
+        self.outcome: Any = None
 
     def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.guest = Proc(self.tmp, "guest", ["join", code, "--seat", "bot"])
+        self.guest = join(self.tmp, "guest", code)
 
 
-def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
+def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on_start: Any = None) -> Peer:
     """Host an Écarté game in this process (with whatever the test patched in) for a real joiner."""
     reg = _reg()
     game = reg.game("ecarte")
@@ -257,7 +198,7 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
         Identity.generate(),
         "Eve",
         "bot",
-        BotAgent(reg.bot("ecarte").make(), random.Random(3)),
+        agent or BotAgent(reg.bot("ecarte").make(), random.Random(3)),
         bind="127.0.0.1",
         open_log=lambda header: LogWriter(tmp / "evil-host.fdlog"),
     )
@@ -266,7 +207,11 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Proc:
 
     async def main() -> None:
         with trio.fail_after(LIMIT):
-            await host_game(plan, obs)
+            async with trio.open_nursery() as n:
+                if on_start is not None:
+                    n.start_soon(on_start, obs)
+                obs.outcome = await host_game(plan, obs)
+                n.cancel_scope.cancel()
 
     trio.run(main)
     assert obs.guest is not None
@@ -362,3 +307,39 @@ def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
     assert all(decode_envelope(e).kind != "resign" for e in entries)
     report = verify_log(guest.log.read_bytes(), _reg().game)
     assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
+
+
+class _Thinking:
+    """A host's player who takes their time; says when it is asked, and when it was cancelled."""
+
+    def __init__(self) -> None:
+        self.asked = trio.Event()
+        self.cancelled = False
+
+    async def decide(self, session: Session, moves: list[Move]) -> Move | None:
+        self.asked.set()
+        try:
+            await trio.sleep_forever()
+        finally:
+            self.cancelled = True
+        return None  # pragma: no cover
+
+
+def test_the_host_hears_at_once_that_a_joiner_left_while_its_player_thinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thinking = _Thinking()
+
+    async def kill_when_asked(obs: _Listening) -> None:
+        await thinking.asked.wait()
+        assert obs.guest is not None
+        obs.guest.proc.kill()
+
+    guest = _evil_host(tmp_path, monkeypatch, agent=thinking, on_start=kill_when_asked)
+    guest.wait()
+    # A decision has no time limit here: only the closed connection can have ended the game,
+    # and it did so while the host's player was still thinking (the decision was cancelled).
+    assert thinking.cancelled
+    report = verify_log((tmp_path / "evil-host.fdlog").read_bytes(), _reg().game)
+    assert report.verdict == "undecided" and report.findings[0].seat == 1
+    assert "left the game" in report.findings[0].reason

@@ -22,7 +22,7 @@ HOST = Identity.from_seed(b"H" * 32)
 SESSION = b"sess-id!"
 LIMIT = 20
 FAST = Keepalive(interval=0.05, silence=0.5, close=0.5)
-SHORT = LobbyLimits(handshake=2.0, hello=2.0, pending=8)
+SHORT = LobbyLimits(first_message=1.0, handshake=2.0, hello=2.0, pending=8, report_burst=1000)
 
 
 class Recorder(LobbyObserver):
@@ -119,8 +119,12 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             await _raw(port, b"\xff\xff" + b"\x00" * 65535)
             await expect("")
             silent = await trio.open_tcp_stream("127.0.0.1", port)
-            await expect("handshake did not finish within 2 s")
+            await expect("sent no handshake within 1 s")
             await silent.aclose()
+            slow = await trio.open_tcp_stream("127.0.0.1", port)  # the first message, then nothing
+            await slow.send_all(encode_frame(bytes([9]) + bytes(31)))  # a valid X25519 key
+            await expect("handshake did not finish within 2 s")
+            await slow.aclose()
 
             # A failed handshake: another prologue.
             with pytest.raises(RemoteProtocolError):
@@ -139,6 +143,8 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             cipher = channel._send_cipher  # type: ignore[attr-defined]
             frame = encode_frame(cipher.encrypt_with_ad(b"", (2**31).to_bytes(4, "big") + b"x"))
             await s._stream.send_all(frame)  # type: ignore[attr-defined]
+            # A framing error inside the channel: the host still says why it closes.
+            assert "exceeds the limit" in await _refusal(s)
             await expect("exceeds the limit")
             await s.aclose()
 
@@ -162,7 +168,8 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
             assert "host's own identity" in await _refusal(s)
             await expect("host's own identity")
             s = await _connect(port, Identity.from_seed(b"q" * 32))
-            await expect("did not answer within 2 s")
+            assert "did not send hello within 2 s" in await _refusal(s)
+            await expect("did not send hello within 2 s")
             await s.aclose()
 
             # A joiner that declines the welcome.
@@ -317,3 +324,35 @@ async def test_a_ping_flood_queues_nothing() -> None:
             assert h.alive
             assert h._queue_in.statistics().current_buffer_used <= 2  # type: ignore[attr-defined]
             await h.aclose()
+
+
+@pytest.mark.trio
+async def test_a_framing_error_that_comes_with_the_last_handshake_message_is_still_refused() -> None:
+    """The joiner's handshake message 3 and a broken record in one TCP segment: the host completes
+    the handshake, finds the record broken, and says so (``refused``) before it closes."""
+    from fairdeal.net.secure import MessageReceived, SecureChannel
+
+    rec = Recorder()
+    lobby = _lobby(rec)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as links:
+            links.start_soon(lobby.fill, listeners, links)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            channel = SecureChannel(Identity.from_seed(b"f" * 32), True)
+            await stream.send_all(channel.initiate())
+            while not channel.handshake_complete:
+                channel.receive_data(await stream.receive_some(65536))
+            cipher = channel._send_cipher  # type: ignore[attr-defined]
+            broken = encode_frame(cipher.encrypt_with_ad(b"", b"\x00\x00\x00\x00"))  # a zero record length
+            await stream.send_all(channel.data_to_send() + broken)
+            got: list[bytes] = []
+            while chunk := await stream.receive_some(65536):
+                got += [e.payload for e in channel.receive_data(chunk) if isinstance(e, MessageReceived)]
+            refused = wire.decode(got[0])
+            assert isinstance(refused, wire.Refused) and "length" in refused.reason, refused
+            await until(lambda: len(rec.drops) == 1)
+            assert refused.reason in rec.drops[0][1]
+            await stream.aclose()
+            links.cancel_scope.cancel()

@@ -8,13 +8,9 @@ entry during the game, must never crash the host. Every wait is bounded.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
-import subprocess
-import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,94 +31,12 @@ from fairdeal.net.netplay import GuestSession, JoinPlan, NetOutcome, Prepared, j
 from fairdeal.net.secure import SecureChannel
 from fairdeal.net.stream import secure_connect
 
-RUN = "from fairdeal.cli.main import main; main()"
-LIMIT = 90  # seconds for any one process; games here take a few
-
-
-class Peer:
-    """One ``fairdeal`` process with its own home folder."""
-
-    def __init__(self, tmp: Path, label: str, args: Sequence[str]) -> None:
-        self.home = tmp / f"home-{label}"
-        self.log = tmp / f"{label}.fdlog"
-        env = {**os.environ, "FAIRDEAL_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", RUN, *args, "--log", str(self.log), "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
-        self.out = self.err = ""
-
-    def wait(self, limit: float = LIMIT) -> int:
-        try:
-            self.out, self.err = self.proc.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.out, self.err = self.proc.communicate()
-            raise AssertionError(f"timed out; stderr:\n{self.err}") from None
-        return self.proc.returncode
-
-    def result(self) -> dict[str, Any]:
-        lines = self.out.strip().splitlines()
-        assert lines, f"no JSON on stdout; stderr:\n{self.err}"
-        return json.loads(lines[-1])
-
-
-def _wait_for_code(path: Path, host: Peer, limit: float = 20) -> str:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if path.exists() and path.read_text().strip():
-            return path.read_text().strip()
-        if host.proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    host.proc.kill()
-    raise AssertionError(f"no invite code; host stderr:\n{host.proc.communicate()[1]}")
-
-
-def _host(tmp: Path, game: str, *extra: str) -> tuple[Peer, str]:
-    code_file = tmp / "invite.txt"
-    host = Peer(
-        tmp,
-        "host",
-        ["host", game, "--seat", "bot", "--bind", "127.0.0.1", "--port", "0", "--invite-file", str(code_file),
-         *extra],
-    )  # fmt: skip
-    return host, _wait_for_code(code_file, host)
-
-
-def _join(tmp: Path, label: str, code: str) -> Peer:
-    return Peer(tmp, label, ["join", code, "--seat", "bot"])
-
-
-def _check_logs(peers: Sequence[Peer], verdict: str = "fair") -> bytes:
-    data = peers[0].log.read_bytes()
-    for p in peers[1:]:
-        assert p.log.read_bytes() == data, f"{p.log} differs from {peers[0].log}"
-    report = verify_log(data, registry.load().game)
-    assert report.verdict == verdict, report.findings
-    cmd = subprocess.run(
-        [sys.executable, "-c", RUN, "verify", str(peers[0].log)],
-        env={**os.environ, "FAIRDEAL_HOME": str(peers[0].home)},
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-    )
-    if "No such command" not in cmd.stderr:
-        assert cmd.returncode == {"fair": 0, "cheating": 1, "undecided": 2}[verdict], cmd.stdout + cmd.stderr
-    return data
-
-
-def _same_results(peers: Sequence[Peer]) -> dict[str, Any]:
-    results = [p.result() for p in peers]
-    for p, r in zip(peers, results, strict=True):
-        assert r.pop("log") == str(p.log)
-    assert all(r == results[0] for r in results)
-    return results[0]
-
+from .peers import LIMIT
+from .peers import check_logs as _check_logs
+from .peers import flat as _flat
+from .peers import host as _host
+from .peers import join as _join
+from .peers import same_results as _same_results
 
 GAMES = [
     ("ecarte", 2, ["--option", "target=3"]),
@@ -145,7 +59,7 @@ def test_bots_play_a_full_game_over_tcp(tmp_path: Path, game: str, players: int,
     _check_logs(peers)
     assert "took seat" in host.err and "The game begins" in host.err
     for g in guests:
-        assert "as the invite says" in g.err
+        assert "Connected directly to 127.0.0.1:" in g.err and "as the invite says" in _flat(g.err)
 
 
 def test_bad_codes_and_a_wrong_host_identity_stop_the_joiner(tmp_path: Path) -> None:
@@ -153,7 +67,7 @@ def test_bad_codes_and_a_wrong_host_identity_stop_the_joiner(tmp_path: Path) -> 
     assert damaged.wait() == 2 and "damaged or mistyped" in damaged.err
     host, code = _host(tmp_path, "ecarte", "--option", "target=1")
     real = decode_invite(code)
-    impostor = Invite(real.host, real.port, Identity.from_seed(b"x" * 32).fingerprint, real.session)
+    impostor = Invite(Identity.from_seed(b"x" * 32).fingerprint, real.secret, real.direct)
     wrong = _join(tmp_path, "wrong", impostor.encode())
     assert wrong.wait() == 2
     assert "host identity does not match the invite" in wrong.err
@@ -201,7 +115,7 @@ async def _garbage(port: int, session: bytes) -> None:
 def test_garbage_clients_cannot_break_the_lobby(tmp_path: Path) -> None:
     host, code = _host(tmp_path, "ecarte", "--option", "target=2")
     invite = decode_invite(code)
-    trio.run(_garbage, invite.port, invite.session)
+    trio.run(_garbage, invite.direct[0].port, invite.session)
     assert host.proc.poll() is None, "the host died"
     guest = _join(tmp_path, "guest", code)
     assert guest.wait() == 0, guest.err
@@ -244,7 +158,7 @@ class _Cheater:
 async def _cheat(invite: Invite, how: str) -> GuestSession:
     reg = registry.load()
     me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.host, invite.port)
+    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
     s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
     await s.send(wire.encode(wire.Hello(invite.session)))
     welcome = wire.decode(await s.receive())

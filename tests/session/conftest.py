@@ -19,3 +19,98 @@ def eights() -> Iterator[object]:
         yield CrazyEights()
     finally:
         sys.path.remove(str(EXAMPLE))
+
+
+class Stepper:
+    """A protocol game driven entry by entry in one process: a session per seat and an observer.
+
+    ``step()`` builds the next owed entry (a bot decides where a decision is owed) without
+    delivering it; ``deliver(data)`` gives an entry to every session. Tests slip forged
+    entries in between.
+    """
+
+    def __init__(self, name: str, players: int, options: dict[str, object], seed: int = 3) -> None:
+        import random
+
+        from fairdeal import registry
+        from fairdeal.core.identity import Identity
+        from fairdeal.core.rng import SeededRng
+        from fairdeal.core.session.header import Header, SeatInfo
+        from fairdeal.core.session.session import Session
+
+        reg = registry.load()
+        self.game = reg.game(name)
+        config = self.game.config(players, dict(options))
+        master = SeededRng(seed)
+        self.ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+        self.header = Header(
+            master.fork("game-id").bytes(16),
+            name,
+            name,
+            "fairdeal-tests",
+            "0",
+            dict(config.options),
+            tuple(SeatInfo(f"Bot {i}", self.ids[i].public_key, "bot") for i in range(players)),
+        )
+        self.seats = [Session(self.game, i, self.ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+        self.watcher = Session(self.game, None)
+        self.bots = [reg.bot(name).make() for _ in range(players)]
+        self.rng = random.Random(seed)
+        self.log: list[bytes] = []
+        self.deliver(self.seats[0].start(self.header))
+
+    @property
+    def everyone(self) -> list[object]:
+        return [*self.seats, self.watcher]
+
+    def deliver(self, data: bytes) -> None:
+        for s in self.everyone:
+            s.receive(data)  # type: ignore[attr-defined]
+        self.log.append(data)
+
+    def step(self) -> bytes | None:
+        """The next owed entry (not yet delivered), or None when the game is over."""
+        w = self.seats[0].waiting()
+        if w is None:
+            return None
+        owner = self.seats[w.seat]
+        if w.decision:
+            view = owner.view()
+            move = self.bots[w.seat].choose(self.game, view, w.seat, owner.legal_moves(), self.rng)
+            return owner.make_move(move)
+        return owner.due()
+
+    def run_until(self, stop: object, limit: int = 5000) -> None:
+        """Deliver owed entries until ``stop(self)`` is true (checked before each entry)."""
+        for _ in range(limit):
+            if stop(self):  # type: ignore[operator]
+                return
+            data = self.step()
+            if data is None:
+                raise AssertionError("the game ended first")
+            self.deliver(data)
+        raise AssertionError("the game did not get there")
+
+    def finish(self, limit: int = 5000) -> None:
+        """Deliver owed entries to the end of the game."""
+        for _ in range(limit):
+            data = self.step()
+            if data is None:
+                return
+            self.deliver(data)
+        raise AssertionError("the game did not end")
+
+    def forge(self, seat: int, kind: str, body: object, *, prev: bytes | None = None) -> bytes:
+        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``)."""
+        from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
+
+        s = self.seats[0]
+        last = entry_hash(self.log[-1]) if prev is None else prev
+        env = Envelope(FORMAT_VERSION, self.header.game_id, s.seq, last, seat, kind, body)
+        return env.signed(self.ids[seat]).encode()
+
+
+@pytest.fixture(scope="session")
+def stepper() -> type[Stepper]:
+    """The Stepper class (test modules cannot import conftest under importlib mode)."""
+    return Stepper

@@ -1,0 +1,255 @@
+"""Whole bot games over an emulated wide-area network: what players feel is waiting.
+
+    python bench/wan.py [--delays 0,25,50] [--jitter 0] [--seed 1] [--games ...] [--quick]
+
+Every game runs through the real stacks (``host_game`` and ``join_game``: Noise over
+TCP on loopback, one task per seat in one process), with a delaying proxy between each
+joiner and the host that holds every chunk for a fixed one-way delay (plus optional
+uniform jitter, order kept), in both directions. For each game and delay it reports:
+
+* ``entries``: the log's length;
+* ``rounds``: the round trips on the critical path, read from the log: every entry
+  a guest writes after an entry it had to wait for costs one round trip (the host's
+  relay out, the guest's entry back); entries that may be written at once by several
+  seats (the same obligation batch) share one;
+* ``wall s`` and ``cpu s`` from the header to the end (the lobby's handshakes are not
+  counted; the CPU is the whole process: every seat's computing in one place);
+* ``wall/(rounds×RTT)``: near 1 when waiting on the wire is what the game costs.
+
+Figures go with the machine they were measured on; compare rows of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import trio
+
+from fairdeal import registry
+from fairdeal.core.identity import Identity
+from fairdeal.core.rng import SeededRng, python_random
+from fairdeal.core.session.envelope import decode_envelope
+from fairdeal.core.session.logfile import MAGIC, parse_log, record
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.invite import Endpoint, Invite, decode_invite
+from fairdeal.net.lobby import Joiner
+from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
+from fairdeal.net.wire import Lobby
+
+GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
+    ("ecarte", 2, {"target": 5}),
+    ("spite-malice", 2, {"max_games": 1}),
+    ("snatch", 2, {}),
+    ("snatch", 4, {}),
+    ("snatch", 10, {}),
+]
+
+
+# -- the delaying proxy ------------------------------------------------------------------------------------
+class DelayProxy:
+    """Listens on loopback; each connection goes on to ``target`` with every chunk held back."""
+
+    def __init__(self, target: tuple[str, int], delay: float, jitter: float, seed: int) -> None:
+        self.target, self.delay, self.jitter = target, delay, jitter
+        self.rng = random.Random(seed)
+        self.port = 0
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        task_status.started()
+        await trio.serve_listeners(self._handle, listeners)
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        try:
+            server = await trio.open_tcp_stream(*self.target)
+        except OSError:
+            await client.aclose()
+            return
+        async with client, server, trio.open_nursery() as nursery:
+            nursery.start_soon(self._pipe, client, server, nursery.cancel_scope)
+            nursery.start_soon(self._pipe, server, client, nursery.cancel_scope)
+
+    async def _pipe(self, src: trio.SocketStream, dst: trio.SocketStream, scope: trio.CancelScope) -> None:
+        send, receive = trio.open_memory_channel[tuple[float, bytes]](1_000_000)
+
+        async def writer() -> None:
+            last = 0.0
+            async for due, data in receive:
+                due = max(due, last)  # jitter never reorders the stream
+                last = due
+                await trio.sleep_until(due)
+                try:
+                    await dst.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    break
+            scope.cancel()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer)
+            try:
+                while data := await src.receive_some(65536):
+                    hold = self.delay + (self.rng.uniform(0, self.jitter) if self.jitter else 0.0)
+                    await send.send((trio.current_time() + hold, data))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            await send.aclose()
+
+
+# -- one game ------------------------------------------------------------------------------------------------
+class _Log:
+    def __init__(self) -> None:
+        self.data = bytearray(MAGIC)
+
+    def append(self, entry: bytes) -> None:
+        self.data += record(entry)
+
+    def close(self) -> None:
+        pass
+
+
+class _Seating(NetObserver):
+    def __init__(self) -> None:
+        self.seated = 0
+        self.changed = trio.Event()
+        self.invite: Invite | None = None
+        self.ready = trio.Event()
+
+    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
+        self.invite = decode_invite(code)
+        self.ready.set()
+
+    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
+        self.seated += 1
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def starting(self, header: object, seat: int) -> None:
+        self.started = (time.perf_counter(), time.process_time())
+
+
+@dataclass
+class Run:
+    entries: int
+    rounds: int
+    wall: float
+    cpu: float
+    log: bytes
+
+
+async def wan_game(name: str, players: int, options: dict[str, object], seed: int, delay: float,
+                   jitter: float) -> Run:  # fmt: skip
+    reg = registry.load()
+    entry = reg.entry(name)
+    config = entry.game.config(players, dict(options))
+    master = SeededRng(seed)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+    bot = reg.bot(name)
+    logs = [_Log() for _ in range(players)]
+
+    def agent(seat: int) -> BotAgent:
+        return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
+
+    seating = _Seating()
+    plan = HostPlan(
+        game=entry.game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
+        options=dict(config.options), players=players, identity=ids[0], name="Bot 0", kind=f"bot:{bot.name}",
+        agent=agent(0), bind="127.0.0.1", port=0, rng=master, open_log=lambda h: logs[0],
+    )  # fmt: skip
+    plan.timeouts.obligation = 120
+
+    finished = 0
+    all_done = trio.Event()
+
+    def one_done() -> None:
+        nonlocal finished
+        finished += 1
+        if finished == players:
+            all_done.set()
+
+    async def host() -> None:
+        await host_game(plan, seating)
+        one_done()
+
+    async def guest(seat: int, proxy: DelayProxy) -> None:
+        assert seating.invite is not None
+        real = seating.invite
+        via = Invite(real.fingerprint, real.secret, (Endpoint("127.0.0.1", proxy.port),))
+
+        def prepare(w: object) -> Prepared:
+            return Prepared(entry.game, agent(seat), f"Bot {seat}", f"bot:{bot.name}")
+
+        await join_game(JoinPlan(via, ids[seat], prepare, rng=master, open_log=lambda h: logs[seat]))
+        one_done()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host)
+        await seating.ready.wait()
+        assert seating.invite is not None
+        for seat in range(1, players):  # one after the other, so seat i has identity i
+            target = seating.invite.direct[0]
+            proxy = DelayProxy((target.host, target.port), delay, jitter, seed + seat)
+            await nursery.start(proxy.run)
+            nursery.start_soon(guest, seat, proxy)
+            while seating.seated < seat:
+                await seating.changed.wait()
+        await all_done.wait()
+        nursery.cancel_scope.cancel()  # the proxies
+    t0, c0 = seating.started  # the game itself, from its header: not the lobby's handshakes
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    data = bytes(logs[0].data)
+    assert all(bytes(x.data) == data for x in logs), "the peers' logs differ"
+    entries = parse_log(data).entries
+    return Run(len(entries), critical_rounds(entries), wall, cpu, data)
+
+
+def critical_rounds(entries: Sequence[bytes]) -> int:
+    """Round trips on the critical path: each guest entry written after an entry it waited for.
+
+    In this protocol one seat writes at a time, so every guest entry waits for the one
+    before it (a round trip); the host's own entries cost no wire time.
+    """
+    return sum(1 for e in entries[1:] if decode_envelope(e).seat != 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--delays", default="0,25,50", help="one-way delays in ms, comma-separated")
+    parser.add_argument("--jitter", type=float, default=0.0, help="extra uniform one-way delay, ms")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="", help="only these, e.g. snatch:10,ecarte:2")
+    parser.add_argument("--quick", action="store_true", help="Écarté and 4-player Snatch! at 0 and 25 ms")
+    args = parser.parse_args(argv)
+    delays = [float(d) / 1000 for d in args.delays.split(",")]
+    games = GAMES
+    if args.quick:
+        delays, games = [0.0, 0.025], [g for g in GAMES if (g[0], g[1]) in (("ecarte", 2), ("snatch", 4))]
+    if args.games:
+        want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
+        games = [g for g in GAMES if (g[0], g[1]) in want]
+    head = (f"{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}{'cpu s':>7}"
+            f"{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
+    print(head)
+    print("-" * len(head))
+    for name, players, options in games:
+        base = None
+        for delay in delays:
+            run = trio.run(wan_game, name, players, dict(options), args.seed, delay, args.jitter / 1000)
+            rtt = 2 * delay
+            per = f"{run.wall / (run.rounds * rtt):.2f}" if rtt else "-"
+            base = run.wall if base is None else base
+            print(f"{name:<14}{players:>5}{rtt * 1000:>7.0f}{run.entries:>8}{run.rounds:>7}{run.wall:>8.2f}"
+                  f"{run.cpu:>7.2f}{per:>19}{run.wall / base:>8.2f}")  # fmt: skip
+    print()
+    print("rounds: guest entries, each waiting on the one before it (one seat writes at a time).")
+    print("vs 0 ms: wall time against the same game with no delay (same seed: the same game).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

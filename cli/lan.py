@@ -1,0 +1,152 @@
+"""``fairdeal lan``: the games announced on the local network; and picking one for ``fairdeal join``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+import click
+import trio
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from fairdeal.core.errors import ConfigError
+from fairdeal.net.lan import LanGame, browse
+
+from .console import UI
+from .flags import ascii_option, json_option
+from .main import cli, friendly_errors
+
+LAN_ENV = "FAIRDEAL_LAN"
+"""``off``: no mDNS at all (neither announcing nor looking); else a comma-separated list of
+this machine's IPv4 addresses to use; unset or ``all``: every interface."""
+LOOK_SECONDS = 3.0
+
+
+def lan_interfaces(bind: str | None = None) -> tuple[bool, list[str] | None]:
+    """Whether mDNS may be used here, and on which interface addresses (None: all).
+
+    A host bound to one IPv4 address announces on that interface only.
+    """
+    value = os.environ.get(LAN_ENV, "").strip().lower()
+    if value in ("off", "no", "none", "0"):
+        return False, None
+    if value and value != "all":
+        return True, [a.strip() for a in value.split(",") if a.strip()]
+    if bind and bind not in ("0.0.0.0", "::", "") and ":" not in bind:
+        return True, [bind]
+    return True, None
+
+
+def _seats(g: LanGame) -> str:
+    return f"{g.taken}/{g.seats}" + (" full" if g.free <= 0 else "")
+
+
+def game_lines(games: Sequence[LanGame]) -> list[str]:
+    """One line a game, numbered from 1 (what ``join`` asks for)."""
+    return [
+        f"  {i:>2}  {g.game:<13} {g.host_name:<16} {g.fingerprint}  {_seats(g) + ' seats':<12} "
+        + ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
+        for i, g in enumerate(games, 1)
+    ]
+
+
+def _table(games: Sequence[LanGame], seconds: float) -> Table:
+    t = Table(title=f"Games on the local network (looking for {seconds:g} s)", title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("game", overflow="fold")
+    t.add_column("host", overflow="fold")
+    t.add_column("fingerprint", no_wrap=True, min_width=23)  # compared by eye: never cut
+    t.add_column("seats", no_wrap=True)
+    t.add_column("address", overflow="fold")
+    for i, g in enumerate(games, 1):
+        where = ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
+        t.add_row(str(i), g.game, Text(g.host_name), g.fingerprint, _seats(g), where)
+    return t
+
+
+def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
+    """Look for games for ``seconds`` seconds, showing a live table where the terminal allows."""
+    enabled, interfaces = lan_interfaces()
+    if not enabled:
+        raise ConfigError(f"looking for games on the local network is turned off here ({LAN_ENV}=off)")
+    live_ok = not quiet and not ui.plain and ui.console.is_terminal
+
+    def bad(instance: str, reason: str) -> None:
+        ui.say(f"Ignored an announcement ({instance}): {reason}.", wrap=False)
+
+    async def run() -> list[LanGame]:
+        if not live_ok:
+            return await browse(seconds, interfaces=interfaces, on_bad=bad)
+        with Live(_table([], seconds), console=ui.console, refresh_per_second=4) as live:
+            return await browse(
+                seconds,
+                interfaces=interfaces,
+                on_change=lambda games: live.update(_table(games, seconds)),
+                on_bad=bad,
+            )
+
+    games = trio.run(run)
+    if not live_ok and not quiet and games:
+        ui.say("Games on the local network:")
+        for line in game_lines(games):
+            ui.say(line, wrap=False)
+    return games
+
+
+def pick(ui: UI, seconds: float) -> LanGame:
+    """The game the person picks by number from those found on the local network."""
+    ui.say(f"No invite code: looking for games on the local network ({seconds:g} s)...")
+    games = look(ui, seconds)
+    if not games:  # answers can be slow to come: look a while longer before giving up
+        ui.say(f"Nothing yet; looking {2 * seconds:g} s more...")
+        games = look(ui, 2 * seconds)
+    if not games:
+        raise ConfigError(
+            "no game found on the local network; ask the host for an invite code (fairdeal join CODE), "
+            "or check that both machines are on the same network and that mDNS is not blocked"
+        )
+    while True:
+        try:
+            answer = ui.ask(f"Join which game? (1-{len(games)}, or q to quit) ").strip().lower()
+        except EOFError:
+            raise ConfigError("no game was picked") from None
+        if answer in ("q", "quit"):
+            raise ConfigError("no game was picked")
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1]
+        ui.say(f"Type a number from 1 to {len(games)}.")
+
+
+@cli.command()
+@click.option(
+    "--wait",
+    "seconds",
+    type=click.FloatRange(0.5, 60),
+    default=LOOK_SECONDS,
+    show_default=True,
+    help="Seconds to look for games.",
+)
+@json_option
+@ascii_option
+@friendly_errors
+def lan(seconds: float, as_json: bool, ascii: bool) -> None:
+    """List the games announced on the local network (a table that fills in as games answer).
+
+    Join one with "fairdeal join" (no code): it shows the same list and asks for a number.
+    A host started with --private is not listed.
+
+    \b
+    Examples:
+      fairdeal lan
+      fairdeal lan --wait 10 --json
+    """
+    ui = UI(ascii=ascii, file=sys.stderr if as_json else None)
+    games = look(ui, seconds, quiet=as_json)
+    if as_json:
+        click.echo(json.dumps([g.json() for g in games]))
+    elif not games:
+        ui.say(f"No game found on the local network in {seconds:g} s.")

@@ -1,0 +1,241 @@
+"""Write the protocol's test vectors (``tests/vectors/*.json``) from fixed seeds.
+
+    python scripts/vectors.py          # print what would change, exit 1 if anything would
+    python scripts/vectors.py --write  # (re)write the files
+
+The vectors pin the bytes of every format in ``docs/protocol.md``: deck proofs and
+hashes, envelopes of every kind, link messages. ``tests/vectors/test_vectors.py``
+checks the code against them in both directions; an independent implementation can
+check itself against the same files. Rewrite them only for a deliberate change of a
+format, and say so in the commit.
+
+JSON conventions: a field that holds bytes holds them as lowercase hex; in the decoded
+link messages (``fields``), bytes are ``{"bin": "<hex>"}`` to tell them from text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE.parent / "tests" / "vectors"
+
+
+def hx(b: bytes) -> str:
+    return b.hex()
+
+
+def jsonable(v: Any) -> Any:
+    """Plain JSON of a value made of bytes, str, int, bool, None, lists, tuples, dicts, dataclasses."""
+    if isinstance(v, bytes):
+        return {"bin": v.hex()}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, dict):
+        return {str(k): jsonable(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [jsonable(x) for x in v]
+    return v
+
+
+def seeded(label: str, n: int = 32) -> bytes:
+    import hashlib
+
+    return hashlib.shake_256(b"fairdeal/test-vectors/" + label.encode()).digest(n)
+
+
+# -- the deck's cryptography -----------------------------------------------------------------------------
+def deck_vectors() -> dict[str, Any]:
+    from fairdeal.core.deck import _group as g
+    from fairdeal.core.deck._seat import _purpose
+
+    game_id = seeded("game-id", 16)
+    out: dict[str, Any] = {"game_id": hx(game_id)}
+    out["card_points"] = [
+        {"name": name, "point": hx(g.card_point(game_id, name))} for name in ("AS#0", "10H#1", "QD#0", "2C#0")
+    ]
+    out["public_randomness"] = [
+        {"round": r, "index": i, "scalar": hx(g.public_randomness(game_id, r, i))}
+        for r, i in ((0, 0), (3, 51))
+    ]
+    keys = []
+    for seat, players in ((0, 2), (3, 10)):
+        x = g.hash_scalar(b"test-vector-secret", seat)
+        seed = seeded(f"key-nonce-{seat}")
+        h = g.base(x)
+        e, z = g.schnorr_prove(game_id, seat, players, x, h, seed)
+        keys.append(
+            {"seat": seat, "players": players, "secret": hx(x), "nonce_seed": hx(seed), "public": hx(h),
+             "e": hx(e), "z": hx(z)}
+        )  # fmt: skip
+    out["key_proofs"] = keys
+    joint = g.base(g.hash_scalar(b"test-vector-joint"))
+    shares = []
+    for seat, token, to in ((1, 7, None), (0, 40, 2)):
+        x = g.hash_scalar(b"test-vector-secret", seat)
+        ct = g.encrypt(g.card_point(game_id, "KS#0"), g.hash_scalar(b"test-vector-t", token), joint)
+        seed = seeded(f"share-nonce-{seat}-{token}")
+        d = g.mul(x, ct[:32])
+        context = g.frame(b"share", game_id, seat, token, ct, _purpose(to))
+        e, z = g.dleq_prove(context, x, g.base(x), ct[:32], d, seed)
+        shares.append(
+            {"seat": seat, "token": token, "to": to, "ciphertext": hx(ct), "secret": hx(x),
+             "nonce_seed": hx(seed), "context": hx(context), "share": hx(d), "e": hx(e), "z": hx(z)}
+        )  # fmt: skip
+    out["joint_key"] = hx(joint)
+    out["share_proofs"] = shares
+    choices = []
+    for index, n, seats in ((0, 2, (0, 1)), (5, 1000, (0, 2, 3))):
+        values = [seeded(f"random-{index}-{s}") for s in seats]
+        commits = [
+            g.digest(g.TAG_RANDOM_COMMIT, game_id, s, index, n, v) for s, v in zip(seats, values, strict=True)
+        ]
+        result = _random_result(game_id, index, n, seats, values)
+        choices.append(
+            {"index": index, "n": n, "seats": list(seats), "values": [hx(v) for v in values],
+             "commitments": [hx(c) for c in commits], "result": result}
+        )  # fmt: skip
+    out["random_choices"] = choices
+    return out
+
+
+def _random_result(game_id: bytes, index: int, n: int, seats: tuple[int, ...], values: list[bytes]) -> int:
+    """The result of a joint random choice, as docs/protocol.md 10.5 defines it."""
+    from fairdeal.core.deck import _group as g
+    from fairdeal.core.deck._seat import _Stream
+    from fairdeal.core.rng import below
+
+    parts: list[Any] = []
+    for s, v in zip(seats, values, strict=True):
+        parts += [s, v]
+    return int(below(_Stream(g.digest(g.TAG_RANDOM_RESULT, game_id, index, n, *parts)), n))
+
+
+# -- envelopes ---------------------------------------------------------------------------------------------
+def envelope_vectors() -> list[dict[str, Any]]:
+    from fairdeal.core._msgpack import pack
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
+
+    ident = Identity.from_seed(seeded("identity"))
+    game_id = seeded("game-id", 16)
+    bodies: list[tuple[str, Any]] = [
+        ("move", {"move": ["play", [12, "centre-1"]], "shares": None}),
+        ("resign", {}),
+        ("abort", {"blame": 1, "reason": "left the game"}),
+        ("deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
+        ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
+        ("deck.random-reveal", {"index": 0, "value": seeded("v")}),
+    ]
+    out = []
+    prev = bytes(32)
+    for seq, (kind, body) in enumerate(bodies, start=1):
+        env = Envelope(FORMAT_VERSION, game_id, seq, prev, seq % 2, kind, body).signed(ident)
+        encoded = env.encode()
+        out.append(
+            {"identity_seed": hx(seeded("identity")), "public_key": hx(ident.public_key),
+             "version": FORMAT_VERSION, "game_id": hx(game_id), "seq": seq, "prev": hx(prev),
+             "seat": seq % 2, "kind": kind, "body": hx(pack(body)), "signed_part": hx(env.signed_part()),
+             "sig": hx(env.sig), "encoded": hx(encoded), "hash": hx(entry_hash(encoded))}
+        )  # fmt: skip
+        prev = entry_hash(encoded)
+    return out
+
+
+# -- link messages -------------------------------------------------------------------------------------------
+def link_vectors() -> list[dict[str, Any]]:
+    from fairdeal.net import wire
+
+    messages: list[Any] = [
+        wire.Hello(seeded("session", 8), "fairdeal 0.1.0"),
+        wire.Welcome(
+            1, 2, "ecarte", "fairdeal", "0.1.0", {"target": 5, "penalty": "classic", "trump_when_void": False}
+        ),
+        wire.Refused("the table is full"),
+        wire.Ready("Bob", "bot:classic"),
+        wire.Lobby((wire.LobbySeat("Alice", "fd1-aaaa-bbbb-cccc-dddd", "human"), None)),
+        wire.Entry(b"\x98\x01"),
+        wire.Ping(7),
+        wire.Pong(7),
+        wire.Bye("the game is over"),
+    ]
+    return [
+        {
+            "type": type(m).__name__,
+            "fields": jsonable(m),
+            "encoded": hx(wire.encode(m)),
+        }
+        for m in messages
+    ]
+
+
+# -- invite codes ------------------------------------------------------------------------------------------
+def invite_vectors() -> list[dict[str, Any]]:
+    from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite
+
+    fp = "fd1-xpwv-2qmp-ikbz-sqxk"
+    secret = seeded("table-secret", 16)
+    cases = [
+        ("ipv4, no relay", Invite(fp, secret, (Endpoint("192.168.1.20", 7700),))),
+        ("ipv6, no relay", Invite(fp, secret, (Endpoint("2001:db8::7", 443),))),
+        ("host name, no relay", Invite(fp, secret, (Endpoint("cards.example.org", 7700),))),
+        ("public relay only", Invite(fp, secret, (), PUBLIC_RELAY, 3)),
+        (
+            "two addresses and a given relay",
+            Invite(
+                fp,
+                secret,
+                (Endpoint("10.0.0.2", 7700), Endpoint("203.0.113.9", 7700)),
+                Endpoint("relay.example.net", 4001),
+                9,
+            ),
+        ),
+    ]
+    out = []
+    for name, invite in cases:
+        out.append(
+            {"name": name, "fingerprint": fp, "secret": hx(secret),
+             "direct": [[e.host, e.port] for e in invite.direct],
+             "relay": None if invite.relay is None else [invite.relay.host, invite.relay.port],
+             "doors": invite.doors, "payload": hx(invite.payload()), "code": invite.encode(),
+             "session": hx(invite.session),
+             "relay_tokens": [invite.relay_token(d) for d in range(invite.doors)],
+             "relay_sides": {"host": invite.relay_side("host"), "joiner": invite.relay_side("joiner")}}
+        )  # fmt: skip
+    return out
+
+
+def build() -> dict[str, Any]:
+    return {
+        "invites.json": invite_vectors(),
+        "deck.json": deck_vectors(),
+        "envelopes.json": envelope_vectors(),
+        "link.json": link_vectors(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the files (else compare)")
+    args = parser.parse_args(argv)
+    changed = []
+    for name, data in build().items():
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        path = OUT / name
+        if not path.exists() or path.read_text() != text:
+            changed.append(name)
+            if args.write:
+                OUT.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+    verb = "wrote" if args.write else "would change"
+    print(f"{verb}: {', '.join(changed)}" if changed else "the vectors are up to date")
+    return 1 if changed and not args.write else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

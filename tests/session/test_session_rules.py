@@ -1,0 +1,130 @@
+"""Every rule of the session, each held by a test that breaks that rule and nothing else.
+
+Each forged entry below is well formed and validly signed by the seat it names, so the
+one rule it breaks is the one that must refuse it: the test checks the reason, the seat
+blamed, and that the session is left as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from fairdeal.core.deck import _group as g
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
+from fairdeal.core.session.logfile import MAGIC, record
+from fairdeal.core.session.verify import CHEATING, verify_log
+
+
+def _refused(t: Any, data: bytes, seat: int | None, *words: str) -> None:
+    """Every session but the author's refuses ``data``, blaming ``seat``, and is unchanged."""
+    author = decode_envelope(data).seat
+    for s in t.everyone:
+        if s is t.seats[author]:
+            continue
+        before = (s.seq, s.waiting(), len(s.script))
+        with pytest.raises(RemoteProtocolError) as info:
+            s.receive(data)
+        assert info.value.seat == seat, info.value
+        for w in words:
+            assert w in info.value.reason, (w, info.value.reason)
+        assert (s.seq, s.waiting(), len(s.script)) == before
+
+
+def _owes(what: str, seat: int | None = None) -> Any:
+    def stop(t: Any) -> bool:
+        w = t.seats[0].waiting()
+        return w is not None and what in w.what and (seat is None or w.seat == seat)
+
+    return stop
+
+
+@pytest.fixture
+def ecarte(stepper: Any) -> Any:
+    return stepper("ecarte", 2, {"target": 1})
+
+
+def test_an_entry_that_breaks_only_the_hash_chain_is_refused(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("shuffle pass", 1))
+    honest = decode_envelope(t.step())
+    forged = t.forge(1, honest.kind, honest.body, prev=hashlib.sha256(b"another past").digest())
+    _refused(t, forged, 1, "previous-entry hash")
+    t.deliver(t.step())
+
+
+def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecarte: Any) -> None:
+    t = ecarte
+    t.finish()
+    k = next(i for i, e in enumerate(t.log) if i > 3 and decode_envelope(e).seat == 0)
+    env = decode_envelope(t.log[k])
+    forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, bytes(32), 0, env.kind, env.body).signed(t.ids[0])
+    log = [*t.log[:k], forged.encode(), *t.log[k + 1 :]]
+    report = verify_log(MAGIC + b"".join(record(e) for e in log), lambda name: t.game)
+    assert report.verdict == CHEATING
+    assert (report.findings[0].seat, report.findings[0].entry) == (0, k)
+    assert "previous-entry hash" in report.findings[0].reason
+
+
+def test_only_the_host_may_record_an_abort(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    _refused(t, t.forge(1, "abort", {"blame": 0, "reason": "I say so"}), 1, "only the host")
+    _refused(t, t.forge(0, "abort", {"blame": 5, "reason": "no such seat"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": 1}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": 1, "reason": "it had to end"}))
+    assert all(s.aborted is not None and s.aborted.blame == 1 for s in t.everyone)
+
+
+def test_a_resignation_out_of_turn_is_refused(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("shares"))  # not a decision at all: no resignation
+    w = t.seats[0].waiting()
+    _refused(t, t.forge(w.seat, "resign", {}), w.seat, "resign refused")
+    t.run_until(_owes("to move", 1))
+    _refused(t, t.forge(0, "resign", {}), 0, "out of turn")
+
+
+def test_a_move_may_reveal_only_the_movers_own_cards(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    mover = t.seats[0].waiting().seat
+    s = t.seats[mover]
+    deck = s.deck
+    me = deck._me
+    view = s.view()
+    # A card the mover does not know (in the other hand, or face down): a valid share of it.
+    hidden = next(
+        x for x in deck.live_tokens() if not view.table.knows(mover, x) and not view.table.is_public(x)
+    )
+    ct = deck.ciphertext(hidden)
+    share = g.mul(me.x, ct[:32])
+    e, z = g.dleq_prove(
+        deck._share_context(mover, hidden, ct, None), me.x, me.public, ct[:32], share, me.seed
+    )
+    move = s.legal_moves()[0]
+    body = {"move": move.to_wire(), "shares": {"shares": [[hidden, None, share, e, z]]}}
+    _refused(
+        t, t.forge(mover, "move", body), mover, f"may reveal only the mover's own cards (token {hidden})"
+    )
+
+
+def test_a_key_without_a_valid_proof_is_refused(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("public key", 1))
+    honest = decode_envelope(t.step()).body
+    wrong = {**honest, "z": g.sc_add(honest["z"], (1).to_bytes(32, "little"))}
+    _refused(t, t.forge(1, "deck.key", wrong), 1, "proof of knowledge")
+    _refused(t, t.forge(1, "deck.key", {**honest, "public": g.base((7).to_bytes(32, "little"))}), 1, "proof")
+
+
+def test_a_random_reveal_must_match_its_commitment(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("reveal of random choice", 0))
+    honest = decode_envelope(t.step()).body
+    lie = {**honest, "value": bytes(32)}
+    _refused(t, t.forge(0, "deck.random-reveal", lie), 0, "does not match its commitment")
+    t.deliver(t.step())
