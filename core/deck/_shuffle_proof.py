@@ -8,7 +8,7 @@ proof Verificatum implements, in the form CHVote specifies. Here it is written a
 subgroup of Ed25519 (order L), with the deck's ElGamal ``(c1, c2) = (t·G, M + t·H)``,
 responses ``s = ω + e·w`` (the sign of the house's Schnorr proofs) and Fiat–Shamir in
 the compact form: the proof carries the challenge ``e`` and the verifier recomputes
-every prover commitment ``t`` and hashes. ``docs/shuffle-proof.md`` specifies every
+every prover commitment ``t`` and hashes. ``docs/protocol.md`` (10.7) specifies every
 element, hash input and its order.
 
 Statement: ``outputs[j] = inputs[π(j)] + s_j·(G, H)`` for some permutation π of 0..n−1

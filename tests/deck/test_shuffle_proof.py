@@ -221,7 +221,7 @@ def forge(
     the commitments hold ``commit_rows`` (``c_i = r_i·G + Σ_j commit_rows[j][i]·h_j``,
     default ``out_rows``) and the prover claims ``u'_j = Σ_i weight_rows[j][i]·u_i``
     (default ``commit_rows``); ``fake_chain_end`` ends the chain at x·G + (Π u)·h, as the
-    product check wants, whatever u' is. Written from docs/shuffle-proof.md, apart from the
+    product check wants, whatever u' is. Written from docs/protocol.md 10.7, apart from the
     module's prover: an honest permutation must verify.
     """
     commit_rows = commit_rows or out_rows
