@@ -3,9 +3,12 @@
 Run ``python bench/shuffle_proof.py``. For 32, 52, 64 and 104 cards it takes the second
 pass of a real 2-seat round (a DeckSeat's own permutation and scalars) and times, in
 CPU time (``time.process_time``), best of 3: making the proof, checking it, decoding
-its wire form (every point checked, as a decoder that does not verify must), and, in
-the same run, building the pass itself (its secrets and its re-encryptions). It also
-counts libsodium calls per card. Not a test: it prints a table.
+its wire form (every point checked, as a decoder that does not verify must; and as the
+deck decodes it, leaving the points to the verification, which checks them anyway),
+the point checks a receiver made of a pass's deck before passes carried proofs (now
+left to the verification too), and, in the same run, building the pass itself (its
+secrets and its re-encryptions). It also counts libsodium calls per card. Not a test:
+it prints a table.
 """
 
 from __future__ import annotations
@@ -110,8 +113,16 @@ class Case:
         assert self.deck.apply(self.rnd, 1, perm, scalars, self.joint) == self.outputs
 
 
-def decode(wire: bytes, n: int) -> sp.ShuffleProof:
-    return sp.decode_proof(msgpack.unpackb(wire, raw=False), n, seat=1)
+def decode(wire: bytes, n: int, check_points: bool = True) -> sp.ShuffleProof:
+    return sp.decode_proof(msgpack.unpackb(wire, raw=False), n, seat=1, check_points=check_points)
+
+
+def check_deck(outputs: list[bytes]) -> None:
+    """What a receiver checked of a pass's deck before it carried a proof: every point."""
+    assert all(
+        na.crypto_core_ed25519_is_valid_point(c[:32]) and na.crypto_core_ed25519_is_valid_point(c[32:])
+        for c in outputs
+    )
 
 
 def primitives() -> str:
@@ -135,8 +146,8 @@ def main() -> None:
     print("CPU time, best of 3 (this machine is shared and noisy)")
     print()
     head = (
-        f"{'cards':>5} {'prove':>8} {'verify':>8} {'both':>8} {'decode':>8} {'bytes':>6} {'msgpack':>7}"
-        f" {'build':>8} {'prove/build':>11} {'verify/build':>12}"
+        f"{'cards':>5} {'prove':>8} {'verify':>8} {'both':>8} {'decode':>8} {'unchecked':>9} {'deck pts':>8}"
+        f" {'bytes':>6} {'msgpack':>7} {'build':>8} {'prove/build':>11} {'verify/build':>12}"
     )
     print(head)
     print("-" * len(head))
@@ -156,11 +167,14 @@ def main() -> None:
         t_prove = best(case.prove)
         t_verify = best(partial(case.verify, proof))
         t_decode = best(partial(decode, wire, n))
+        t_unchecked = best(partial(decode, wire, n, False))
+        t_points = best(partial(check_deck, case.outputs))
         t_build = best(case.build)
         totals[n] = t_prove + t_verify
         print(
             f"{n:>5} {t_prove * 1e3:>8.1f} {t_verify * 1e3:>8.1f} {totals[n] * 1e3:>8.1f}"
-            f" {t_decode * 1e3:>8.1f} {raw:>6} {len(wire):>7}"
+            f" {t_decode * 1e3:>8.1f} {t_unchecked * 1e3:>9.1f} {t_points * 1e3:>8.1f}"
+            f" {raw:>6} {len(wire):>7}"
             f" {t_build * 1e3:>8.1f} {t_prove / t_build:>10.1f}x {t_verify / t_build:>11.1f}x"
         )
     print()

@@ -1,4 +1,4 @@
-"""The class of bug behind an early audit opening: a seat accepts only the entry that is owed.
+"""The class of bug behind an early end-of-game opening: a seat accepts only the entry that is owed.
 
 Every built-in game is played to its end by bots, one session per seat plus a silent
 observer. At every point of the game, before the owed entry goes out, every seat in
