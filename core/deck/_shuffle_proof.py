@@ -12,11 +12,13 @@ every prover commitment ``t`` and hashes. ``docs/protocol.md`` (10.7) specifies 
 element, hash input and its order.
 
 Statement: ``outputs[j] = inputs[π(j)] + s_j·(G, H)`` for some permutation π of 0..n−1
-and scalars s_j, under the joint key H. :func:`prove_shuffle` makes the proof from
-(π, s); :func:`verify_shuffle` checks it and never raises on hostile input.
-``context`` must bind the game id, the seat, the round and the pass
-(:func:`proof_context`). Cost: the prover 5n variable-base and 3n fixed-base scalar
-multiplications, the verifier 8n and n; see the document for the count.
+and scalars s_j, under the joint key H. An input may be a trivial encryption
+``(identity, M)`` of a card everyone knows; an output never has the identity in it.
+:func:`prove_shuffle` makes the proof from (π, s); :func:`verify_shuffle` checks it and
+never raises on hostile input. ``context`` must bind the game id, the seat, the round
+and the pass (:func:`proof_context`). Cost: the prover 5n variable-base and 3n
+fixed-base scalar multiplications, the verifier 8n and n (one variable-base fewer per
+card for trivial inputs); see the document for the count.
 """
 
 from __future__ import annotations
