@@ -209,8 +209,8 @@ async def run_host(
             assert w is not None
             if w.seat == session.seat:
                 failure, heard = await write_or_hear(w.decision)
-                if heard is None:
-                    continue
+                if heard is None or session.finished:
+                    continue  # what was heard while a move ended the game changes nothing
                 seat, item = heard
             else:
                 limit = timeouts.move if w.decision else timeouts.obligation
