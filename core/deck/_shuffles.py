@@ -11,7 +11,8 @@ peer checks the proof when the pass arrives; the seat's own pass needs no check.
 When the last pass is in, its deck positions become the round's fresh tokens.
 
 A pass's secrets are derived from the seat's seed and the pass's input, so building
-the message is a pure function of the state: built once, it is kept (copies share it).
+the message is a pure function of the state: the last one built is kept (copies share
+it), since the seat that owes a pass may be asked for it more than once.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class Shuffles:
         self.next_token = 0
         self.cts: dict[int, bytes] = {}  # every token ever made -> its ciphertext
         self.live: set[int] = set()  # tokens that stand for a card now
-        self._built: dict[bytes, ShufflePass] = {}  # this seat's passes, by their secrets' key
+        self._built: dict[bytes, ShufflePass] = {}  # this seat's last pass, by its secrets' key
 
     def copy(self) -> Shuffles:
         new = Shuffles.__new__(Shuffles)
@@ -244,7 +245,9 @@ class Shuffles:
             deck = self.apply(rnd, k, perm, scalars, joint)
             context = proof_context(self.ctx.game_id, me.seat, rnd.index, k)
             proof = prove_shuffle(context, joint, self._input(rnd, k), deck, perm, scalars, seed)
-            built = self._built[key] = ShufflePass(me.seat, rnd.index, tuple(deck), proof)
+            built = ShufflePass(me.seat, rnd.index, tuple(deck), proof)
+            self._built.clear()  # only the pass owed now is asked for again
+            self._built[key] = built
         return built
 
     # ---- a pass arrives ------------------------------------------------------------------------
