@@ -31,7 +31,7 @@ from rich.text import Text
 from fairdeal.core.rules import Line
 from fairdeal.core.session.session import Session
 
-from .render import line_rich, styled
+from .render import Namer, line_rich, styled
 
 MAX_WIDTH = 80
 #: Seconds a wait must last before the waiting line appears.
@@ -47,6 +47,16 @@ def wants_plain(ascii: bool = False, file: IO[str] | None = None) -> bool:
         return not stream.isatty()
     except (AttributeError, ValueError):
         return True
+
+
+def wants_table(plain: bool = False, as_json: bool = False) -> bool:
+    """The full-screen table: on an interactive terminal, unless ``--plain``, ``--json`` or ``TERM=dumb``."""
+    if plain or as_json or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def terminal_width(file: IO[str] | None = None) -> int:
@@ -145,9 +155,9 @@ class UI:
         """Print words, cards coloured."""
         self.print(self.text(words, style), indent=indent, hang=hang, wrap=wrap)
 
-    def line(self, line: Line, indent: int = 2) -> None:
-        """Print one rendered line of a game's table."""
-        self.print(line_rich(line, self.ascii), indent=indent)
+    def line(self, line: Line, indent: int = 2, names: Namer | None = None) -> None:
+        """Print one rendered line of a game's table (``names`` writes its seats)."""
+        self.print(line_rich(line, self.ascii, names), indent=indent)
 
     def rule(self, title: str = "", style: str = "") -> None:
         """A horizontal line across the layout width, with an optional title."""
@@ -165,8 +175,11 @@ class UI:
         return input()
 
     def close(self) -> None:
-        """Stop the waiting line for good."""
+        """Stop the waiting line for good, leaving no piece of it on a terminal's line."""
         self.status.close()
+        if self.status.enabled and not self.plain and self.console.is_terminal:
+            self.console.file.write("\r\x1b[2K")  # Ctrl-C's echo and a spinner frame, wiped
+            self.console.file.flush()
 
 
 class LineSink:
@@ -383,4 +396,5 @@ __all__ = [
     "run_interruptible",
     "terminal_width",
     "wants_plain",
+    "wants_table",
 ]

@@ -24,3 +24,8 @@ rule_options = click.option(
     "--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game."
 )
 name_option = click.option("--name", default=None, help="Your name at the table.")
+plain_option = click.option(
+    "--plain",
+    is_flag=True,
+    help="Line mode instead of the full-screen table (also when not on a terminal, or TERM=dumb).",
+)

@@ -8,15 +8,21 @@ from pathlib import Path
 
 import click
 
+from fairdeal.core.cards import Card
 from fairdeal.core.errors import ConfigError
+from fairdeal.core.rules import GameState
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.logfile import parse_log
+from fairdeal.core.session.logfile import MAGIC, parse_log
 from fairdeal.core.session.session import MOVE, EntryAccepted, MoveMade, Session
 from fairdeal.core.session.verify import CHEATING, FAIR, read_header, verify_log
+from fairdeal.core.table import Visibility
 from fairdeal.storage import identity_path, load_identity
 
 from .console import UI
 from .main import cli, friendly_errors, load_registry
+
+#: Exit status of verify and replay for a file that is not a fairdeal log at all.
+NOT_A_LOG = 3
 
 
 def _read(path: Path) -> bytes:
@@ -24,6 +30,20 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_log(path: Path, as_json: bool = False) -> bytes:
+    """The bytes of a log; a file that is not one is an error of its own (exit status 3)."""
+    data = _read(path)
+    if not data.startswith(MAGIC) and not (data and MAGIC.startswith(data)):
+        reason = f"{path} is not a fairdeal log (it does not start with {MAGIC.decode().strip()!r})"
+        if as_json:
+            click.echo(json.dumps({"verdict": None, "error": reason}))
+        else:
+            click.echo(f"fairdeal: {reason}", err=True)
+            click.echo("  A game's log is the .fdlog file named at the end of the game.", err=True)
+        sys.exit(NOT_A_LOG)
+    return data
 
 
 @cli.command()
@@ -35,7 +55,8 @@ def verify(log: Path, as_json: bool) -> None:
     every move under the rules with every card known, and the result.
 
     Exit status: 0 fair; 1 cheating or corruption found (the seat and the entry are
-    named); 2 cannot be decided (the log is cut short, reveals are missing).
+    named); 2 cannot be decided (the log is cut short, reveals are missing); 3 the
+    file is not a fairdeal log.
     Every game you play leaves its log in your data folder; the end of the game
     prints its path.
 
@@ -44,8 +65,9 @@ def verify(log: Path, as_json: bool) -> None:
       fairdeal verify ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
       fairdeal verify game.fdlog --json        the report for a program
     """
+    data = _read_log(log, as_json)
     reg = load_registry()
-    report = verify_log(_read(log), reg.game)
+    report = verify_log(data, reg.game)
     if as_json:
         click.echo(json.dumps(report.to_json()))
         sys.exit(report.exit_code)
@@ -85,28 +107,47 @@ def verify(log: Path, as_json: bool) -> None:
     "--step/--no-step", default=None, help="Wait for Enter after each move (default: on a terminal)."
 )
 @click.option("--ascii", is_flag=True, help="Plain ASCII cards.")
+@click.option(
+    "--reveal", is_flag=True, help="Show every hand after each move (a finished game that verifies fair)."
+)
 @friendly_errors
-def replay(log: Path, step: bool | None, ascii: bool) -> None:
+def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     """Step through a finished game entry by entry, showing the table as everyone saw it.
 
     Each move is shown in words with the public table after it, and the entries between
     moves (keys, shuffles, decryption shares, the final reveal) in one line; on a terminal,
-    press Enter for the next one. The log is checked as it is read.
+    press Enter for the next one. The log is checked as it is read, and the replay ends
+    with the verdict "fairdeal verify" gives. With --reveal, after a finished game whose
+    final reveal opened every card a seat saw, every hand is shown too.
+
+    Exit status: as for verify (0 fair, 1 cheating, 2 undecided, 3 not a log).
 
     \b
     Examples:
       fairdeal replay game.fdlog                 one move at a time
       fairdeal replay game.fdlog --no-step       the whole game at once
-      fairdeal replay game.fdlog --no-step --ascii | less
+      fairdeal replay game.fdlog --no-step --reveal --ascii | less
     """
+    data = _read_log(log)
     reg = load_registry()
-    parsed = parse_log(_read(log))
+    report = verify_log(data, reg.game)
+    parsed = parse_log(data)
     if not parsed.entries:
         raise ConfigError(f"{log}: {parsed.problem or 'no entries'}")
     header = read_header(parsed.entries[0])
     game = reg.game(header.game)
     interactive = sys.stdin.isatty() if step is None else step
     ui = UI(ascii=ascii, status=False)
+    traced: dict[int, Card] = {}
+    if reveal:
+        if report.verdict != FAIR:
+            raise ConfigError(
+                f"--reveal needs a finished game whose audit is fair; this log is {report.verdict}"
+            )
+        audit = Session(game, None)
+        for entry in parsed.entries:
+            audit.receive(entry)
+        traced = dict(audit.deck.revealed_cards())
     observer = Session(game, None)
     ui.rule(f"{game.title} — replay")
     ui.say(", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
@@ -131,7 +172,9 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
             view = observer.view()
             if view is not None:
                 for line in game.render(view, None):
-                    ui.line(line, indent=4)
+                    ui.line(line, indent=4, names=lambda seat: header.seats[seat].name)
+                if traced:
+                    _show_hands(ui, view, header, traced)
             drawn = True
             if interactive:
                 click.prompt("", default="", show_default=False, prompt_suffix="")
@@ -145,6 +188,27 @@ def replay(log: Path, step: bool | None, ascii: bool) -> None:
             ui.say(r.standing)
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
+    ui.blank()
+    if report.verdict == FAIR:
+        ui.say("Verdict: FAIR — every signature, shuffle, card and move checks out.", "bold green")
+    elif report.verdict == CHEATING:
+        ui.say("Verdict: CHEATING OR CORRUPTION FOUND:", "bold red")
+    else:
+        ui.say("Verdict: UNDECIDED — the log cannot settle the game:", "yellow")
+    for f in report.findings:
+        ui.say(f"  {f}")
+    sys.exit(report.exit_code)
+
+
+def _show_hands(ui: UI, view: GameState, header: Header, traced: dict[int, Card]) -> None:
+    """Every card held in a hand (an OWNER zone), as the final reveal opened it."""
+    table = view.table
+    for spec in table.specs.values():
+        if spec.visibility is not Visibility.OWNER or spec.owner is None:
+            continue
+        cards = [traced[t] for t in table.tokens(spec.name) if t in traced]
+        shown = " ".join(c.text(ui.ascii) for c in cards) if cards else "empty"
+        ui.say(f"{header.seats[spec.owner].name}'s {spec.title or spec.name}: {shown}", indent=4)
 
 
 #: How replay names the entries between moves, grouped by kind: (what, "by" or "from").

@@ -105,16 +105,54 @@ profile_option = click.option(
 )
 
 
-class _Group(click.Group):
-    """The fairdeal group: every command takes ``--profile NAME`` as well as the group."""
+#: The commands that live in their own modules, imported only when used (so ``fairdeal --help`` and
+#: ``fairdeal games`` start fast): name -> (module, the short help shown in ``fairdeal --help``).
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("fairdeal.cli.play", "Play GAME here against bots: every seat runs the full protocol in..."),
+    "host": ("fairdeal.cli.netplay", "Host GAME over the network: print an invite code, wait for the..."),
+    "join": ("fairdeal.cli.netplay", "Join a game from the invite CODE the host gave you, and play."),
+    "verify": ("fairdeal.cli.logs", "Check a game log: signatures, the hash chain, every proof, every..."),
+    "replay": ("fairdeal.cli.logs", "Step through a finished game entry by entry, showing the table as..."),
+    "id": ("fairdeal.cli.logs", "Print your identity's fingerprint (made on first use and kept in..."),
+    "lan": ("fairdeal.cli.lan", "List the games announced on the local network (a table that fills..."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands in :data:`LAZY_COMMANDS` are imported when first used.
+
+    Every command takes ``--profile NAME`` as well as the group.
+    """
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         if not any(p.name == "profile" for p in cmd.params):
             profile_option(cmd)
         super().add_command(cmd, name)
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            importlib.import_module(LAZY_COMMANDS[cmd_name][0])  # its commands attach themselves to cli
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+            else:
+                rows.append((name, LAZY_COMMANDS[name][1]))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fairdeal")
 @profile_option
 def cli() -> None:
@@ -191,12 +229,6 @@ def rules(game: str) -> None:
 def main() -> None:
     cli(prog_name="fairdeal")
 
-
-# The commands live in their own modules; importing them attaches them to the group.
-from . import lan as _lan  # noqa: E402, F401
-from . import logs as _logs  # noqa: E402, F401
-from . import netplay as _netplay  # noqa: E402, F401
-from . import play as _play  # noqa: E402, F401
 
 if __name__ == "__main__":  # pragma: no cover - run as a script: use the registered group
     from fairdeal.cli.main import main as _main

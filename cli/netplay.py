@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import trio
@@ -24,11 +25,12 @@ from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
-from .console import UI, describe_waiting
-from .flags import ascii_option, json_option, log_option, name_option, rule_options
+from .console import UI, describe_waiting, wants_table
+from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
 from .lan import LOOK_SECONDS, lan_interfaces, pick
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
+from .render import option_text
 from .seats import SeatKind, bot_agent, default_name, parse_seat
 from .terminal import TerminalAgent
 
@@ -134,7 +136,7 @@ class TerminalNetObserver(NetObserver):
         self.say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
 
     def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(welcome.options.items()))
+        opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
         self.say(
             f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
             f"{f' ({opts})' if opts else ''}."
@@ -245,6 +247,16 @@ _HINTS = (
         "The host closed the connection before it was set up: check that it still waits for players.",
     ),
     (
+        "is not a fairdeal host",
+        "Another program listens at that address and port: check the code with your host (the port "
+        "is the one `fairdeal host` printed).",
+    ),
+    (
+        "handshake did not finish",
+        "Nothing at that address answered as a fairdeal host: check the address and port with your "
+        "host, and that its `fairdeal host` is still waiting.",
+    ),
+    (
         "connection refused",
         "Nobody is listening there: check that the host is still waiting in `fairdeal host` and that "
         "you have the newest code it printed.",
@@ -272,8 +284,11 @@ def _with_hint(exc: FairdealError) -> FairdealError:
     return exc
 
 
-def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> NetOutcome:
-    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is."""
+def _run(
+    say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object, log: _Log | None = None
+) -> NetOutcome:
+    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is
+    (and its path printed)."""
     try:
         return trio.run(fn, *args)
     except KeyboardInterrupt:
@@ -288,7 +303,12 @@ def _run(say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object) -> N
             raise
     except FairdealError as exc:
         raise _with_hint(exc) from None
-    say("Interrupted: you left the game.")
+    _interrupted(say, log)
+
+
+def _interrupted(say: Say, log: _Log | None) -> None:
+    where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
+    say(f"Interrupted: you left the game.{where}")
     sys.exit(130)
 
 
@@ -296,6 +316,59 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
     if value is not None and not value > 0:
         raise click.BadParameter("must be a positive number of seconds")
     return value
+
+
+# -- the full-screen table ---------------------------------------------------------------------------
+def _table_player(wanted: bool) -> Any:
+    """A :class:`~fairdeal.cli.tui.player.TablePlayer` when the table is wanted (imported only then)."""
+    if not wanted:
+        return None
+    from .tui.player import TablePlayer
+
+    return TablePlayer()
+
+
+def _run_table(
+    say: Say,
+    title: str,
+    rules: str,
+    ascii: bool,
+    player: Any,
+    invite_file: Path | None,
+    log: _Log,
+    fn: Callable[..., Awaitable[NetOutcome]],
+    plan: Any,
+    source: str = "the invite",
+) -> NetOutcome:
+    """Run ``fn(plan, observer)`` as the guest of the full-screen table; like :func:`_run` after it."""
+    from .tui.app import TableApp
+    from .tui.netview import TableNetObserver
+
+    observer = TableNetObserver(player, invite_file, _write_atomically, source)
+    app = TableApp(title, player, lambda: fn(plan, observer), ascii=ascii, rules_text=rules)
+    observer.app = app
+
+    def finish() -> list[tuple[str, str]]:
+        from .outcome import summary
+
+        session = player.session
+        return summary(session, log.path, ascii=ascii) if session is not None else []
+
+    app.finish = finish
+    app.run()
+    if app.interrupted or app.outcome is None:
+        _interrupted(say, log)
+    try:
+        return app.outcome.unwrap()  # type: ignore[no-any-return]
+    except BaseExceptionGroup as group:
+        ours = group.subgroup(FairdealError)
+        while isinstance(ours, BaseExceptionGroup):
+            ours = ours.exceptions[0]
+        if ours is not None:
+            raise _with_hint(ours) from None
+        raise
+    except FairdealError as exc:
+        raise _with_hint(exc) from None
 
 
 # -- host -------------------------------------------------------------------------------------------
@@ -375,6 +448,7 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
 )
 @json_option
 @ascii_option
+@plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def host(
@@ -395,6 +469,7 @@ def host(
     move_timeout: float | None,
     as_json: bool,
     ascii: bool,
+    plain: bool,
     seed: int | None,
 ) -> None:
     """Host GAME over the network: print an invite code, wait for the players, play.
@@ -436,7 +511,8 @@ def host(
     master: Rng | None = SeededRng(seed) if seed is not None else None
     identity = load_identity()[0]
     ui = _ui(ascii, as_json)
-    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui)
+    table = _table_player(kind.human and wants_table(plain, as_json))
+    agent, human, seat_name = _seat_agent(kind, 0, name, game, reg, master, ui, table)
     say = ui.say
     log = _Log(log_path)
     plan = HostPlan(
@@ -465,8 +541,11 @@ def host(
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
     if private:
         say("Not announced on the local network (--private): only players with the code can join.")
-    observer = TerminalNetObserver(ui, human, invite_file)
-    outcome = _run(say, host_game, plan, observer)
+    if table is not None:
+        outcome = _run_table(say, g.title, g.rules_text(), ascii, table, invite_file, log, host_game, plan)
+    else:
+        observer = TerminalNetObserver(ui, human, invite_file)
+        outcome = _run(say, host_game, plan, observer, log=log)
     _finish(outcome, log, as_json, ui, human)
 
 
@@ -493,8 +572,11 @@ def _seat_agent(
     reg: object,
     master: Rng | None,
     ui: UI,
+    table: Any = None,
 ) -> tuple[Agent, TerminalAgent | None, str]:
-    """The agent of this process's seat, the terminal agent if human, and the seat's name."""
+    """The agent of this process's seat, the terminal agent if human (in line mode), and the seat's name."""
+    if kind.human and table is not None:
+        return table, None, _clean_name(name or default_name())
     if kind.human:
         human = TerminalAgent(ui)
         return human, human, _clean_name(name or default_name())
@@ -540,6 +622,7 @@ def _clean_name(name: str) -> str:
 )
 @json_option
 @ascii_option
+@plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
 @friendly_errors
 def join(
@@ -551,6 +634,7 @@ def join(
     look_seconds: float,
     as_json: bool,
     ascii: bool,
+    plain: bool,
     seed: int | None,
 ) -> None:
     """Join a game from the invite CODE the host gave you, and play.
@@ -593,6 +677,7 @@ def join(
     human_seat = seat.strip() == "human"
     identity = load_identity()[0] if human_seat else Identity.generate()
     observer = TerminalNetObserver(ui, source=source)
+    table = _table_player(human_seat and wants_table(plain, as_json))
 
     def prepare(welcome: wire.Welcome) -> Prepared:
         if welcome.game not in reg.games:
@@ -604,7 +689,7 @@ def join(
         if entry.version != welcome.version:
             say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
         kind = parse_seat(seat, welcome.game, reg)
-        agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui)
+        agent, human, seat_name = _seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui, table)
         observer.human = human
         return Prepared(entry.game, agent, seat_name, kind.label)
 
@@ -617,5 +702,8 @@ def join(
         rng=master,
         open_log=log.open,
     )
-    outcome = _run(say, join_game, plan, observer)
+    if table is not None:
+        outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, join_game, plan, source)
+    else:
+        outcome = _run(say, join_game, plan, observer, log=log)
     _finish(outcome, log, as_json, ui, observer.human)

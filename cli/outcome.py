@@ -9,7 +9,11 @@ lines, :func:`print_summary` through a :class:`~fairdeal.cli.console.UI` with co
 
 from __future__ import annotations
 
+import os
+import re
 import shlex
+import shutil
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,13 +77,55 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def _named(text: str, names: list[str], you: int | None) -> str:
+    """The result's words with ``seat N`` written as the seat's name ("You" for the reader)."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat == you:
+            return "you"
+        return names[seat] if 0 <= seat < len(names) else m.group(0)
+
+    return _SEAT_WORD.sub(name, text)
+
+
+def fairdeal_command() -> str:
+    """How to run fairdeal again: ``fairdeal`` when that is on the PATH, else this program's full path."""
+    me = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if me is None or me.name != "fairdeal":
+        return "fairdeal"
+    found = shutil.which("fairdeal")
+    try:
+        if found is not None and os.path.samefile(found, me):
+            return "fairdeal"
+    except OSError:
+        pass
+    return shlex.quote(str(me.resolve()))
+
+
+def _table_scores(session: Session) -> tuple[int, ...] | None:
+    """The scores the table showed last (for a resignation, whose result scores nothing)."""
+    view = session.view()
+    seat = session.seat
+    if view is None:
+        return None
+    try:
+        return session.game.table_view(view, seat).scores
+    except Exception:  # a plugin's description must never break the end of a game
+        return None
+
+
 def summary(
     session: Session, log: Path | None, *, ascii: bool = False, you: int | None = _SELF
 ) -> list[tuple[str, str]]:
     """The end of a game as (text, style) lines; ``ascii`` avoids non-ASCII marks.
 
     ``you`` is the seat of the person reading (default: the session's seat; None when
-    nobody here plays, e.g. bots only).
+    nobody here plays, e.g. bots only). Seats are named as at the table ("You" for the
+    reader); after a resignation the scores are the ones the table showed.
     """
     if you is _SELF:
         you = session.seat
@@ -92,19 +138,30 @@ def summary(
         blame = f" {dash} {_who(session, a.blame, you)} is blamed" if a.blame is not None else ""
         out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
     elif r is not None:
+        text = r.reason
+        if r.winner is not None and text.startswith(f"seat {r.winner} "):
+            text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
+        reason = _named(text, names, you)
+        if you is not None and 0 <= you < len(names) and reason == f"{names[you]} resigned":
+            reason = "You resigned"
         if r.winner is None:
-            out.append((_sentence(f"No winner: {r.reason}"), HEAD))
+            out.append((_sentence(f"No winner: {reason}"), HEAD))
         elif r.winner == you:
-            out.append((_sentence(f"You win ({names[r.winner]}): {r.reason}"), GOOD))
+            out.append((_sentence(f"You win: {reason}"), GOOD))
         else:
-            out.append((_sentence(f"{names[r.winner]} wins: {r.reason}"), HEAD))
+            out.append((_sentence(f"{names[r.winner]} wins: {reason}"), HEAD))
+        shown = r.scores
+        label = "Scores"
+        if r.reason.endswith(" resigned") and not any(r.scores):
+            table = _table_scores(session)
+            if table is not None and len(table) == len(names):
+                shown, label = table, "Scores when the game stopped"
         scores = f"{dot} ".join(
-            f"{n}{' (you)' if i == you else ''} {s}"
-            for i, (n, s) in enumerate(zip(names, r.scores, strict=True))
+            f"{'You' if i == you else n} {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
         )
-        out.append((f"Scores: {scores}", PLAIN))
+        out.append((f"{label}: {scores}", PLAIN))
         if r.standing:
-            out.append((f"Standing: {r.standing}", PLAIN))
+            out.append((f"Standing: {_named(r.standing, names, you)}", PLAIN))
     v = session.verdict
     if v is not None and v.fair:
         out.append((f"{ok} Fair game: every shuffle proven, every move checked with every card known.", GOOD))
@@ -122,9 +179,10 @@ def summary(
         )
     if log is not None:
         q = shlex.quote(str(log))
+        cmd = fairdeal_command()
         out.append((f"Log: {log}", PLAIN))
-        out.append((f"  check it:   fairdeal verify {q}", DIM))
-        out.append((f"  replay it:  fairdeal replay {q}", DIM))
+        out.append((f"  check it:   {cmd} verify {q}", DIM))
+        out.append((f"  replay it:  {cmd} replay {q}", DIM))
     return out
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import trio
@@ -20,8 +21,8 @@ from fairdeal.net.driver import Agent
 from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
 
-from .console import UI, run_interruptible
-from .flags import ascii_option, json_option, log_option, name_option, rule_options
+from .console import UI, run_interruptible, wants_table
+from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
 from .main import cli, complete_game, complete_seat, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import bot_agent, default_name, parse_seats
@@ -46,6 +47,7 @@ from .terminal import TerminalAgent
 @name_option
 @json_option
 @ascii_option
+@plain_option
 @friendly_errors
 def play(
     game: str,
@@ -56,13 +58,16 @@ def play(
     name: str | None,
     as_json: bool,
     ascii: bool,
+    plain: bool,
 ) -> None:
     """Play GAME here against bots: every seat runs the full protocol in this process.
 
-    You see the table, the recent actions and your moves, numbered: type a number,
-    the first words of a move ("play 7h") or a card in it ("7h"); "help" lists the
-    commands, "quit" resigns. At the end you get the result, the audit's verdict and
-    the path of the game's log (check it with "fairdeal verify").
+    On a terminal you play at a full-screen table: pick a card (arrows, its name like
+    "8c", or a click), then where it goes (its key or a click); F1 shows the keys. With
+    --plain (or when not on a terminal) you see the table as lines and your moves
+    numbered: type a number, the first words of a move ("play 7h") or a card in it
+    ("7h"); "help" lists the commands, "quit" resigns. At the end you get the result,
+    the audit's verdict and the path of the game's log (check it with "fairdeal verify").
 
     \b
     Examples:
@@ -85,14 +90,23 @@ def play(
     infos: list[SeatInfo] = []
     agents: list[Agent] = []
     human: TerminalAgent | None = None
+    table = any(k.human for k in kinds) and wants_table(plain, as_json)
+    player: Any = None
+    if table:
+        from .tui.player import TablePlayer
+
+        player = TablePlayer()
     for i, kind in enumerate(kinds):
         if kind.human:
             ident = (
                 Identity.generate(master.fork(f"identity-{i}")) if seed is not None else load_identity()[0]
             )
-            # With --json, stdout carries only the result: the game goes to stderr, no waiting line.
-            human = TerminalAgent(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
-            agents.append(human)
+            if player is not None:
+                agents.append(player)
+            else:
+                # With --json, stdout carries only the result: the game goes to stderr, no waiting line.
+                human = TerminalAgent(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
+                agents.append(human)
             infos.append(SeatInfo(name or default_name(), ident.public_key, "human"))
         else:
             ident = Identity.generate(master.fork(f"identity-{i}") if seed is not None else None)
@@ -113,8 +127,11 @@ def play(
             for ev in events:
                 if isinstance(ev, EntryAccepted):
                     log.append(ev.data)
-        if human is not None and session.seat == watch:
-            human.observe(session, events)
+        if session.seat == watch:
+            if human is not None:
+                human.observe(session, events)
+            elif player is not None:
+                player.observe(session, events)
 
     def interrupted() -> None:
         if human is not None:
@@ -122,6 +139,13 @@ def play(
         click.echo(f"\nfairdeal: stopped (Ctrl-C); the game did not finish. Its log so far: {path}", err=True)
         sys.exit(130)
 
+    if player is not None:
+        outcomes = _play_at_table(
+            g, player, lambda: play_local(header, sessions, agents, observe), ascii, path, watch, interrupted
+        )
+        log.close()
+        print_summary(ui, outcomes[watch].session, path, you=watch)
+        return
     try:
         outcomes = run_interruptible(
             lambda: trio.run(play_local, header, sessions, agents, observe), interrupted
@@ -137,3 +161,29 @@ def play(
         click.echo(json.dumps(result_object(mine, [k.label for k in kinds], path)))
     else:
         print_summary(ui, mine, path, you=watch if human is not None else None)
+
+
+def _play_at_table(
+    game: Any,
+    player: Any,
+    run: Callable[[], Awaitable[Any]],
+    ascii: bool,
+    path: Path,
+    watch: int,
+    interrupted: Callable[[], None],
+) -> Any:
+    """Play in the full-screen table; return the seats' outcomes (Ctrl-C calls ``interrupted``)."""
+    from .outcome import summary
+    from .tui.app import TableApp
+
+    app = TableApp(game.title, player, run, ascii=ascii, rules_text=game.rules_text())
+
+    def finish() -> list[tuple[str, str]]:
+        assert player.session is not None
+        return summary(player.session, path, ascii=ascii, you=watch)
+
+    app.finish = finish
+    app.run()
+    if app.interrupted or app.outcome is None:
+        interrupted()
+    return app.outcome.unwrap()

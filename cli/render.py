@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.text import Text
 
 from fairdeal.core.cards import SUITS, Card, rank_text
 from fairdeal.core.rules import FaceDown, Line
+from fairdeal.core.tableview import Seat
+
+#: How a seat is written: "You" for the viewer, the seat's name for the others.
+Namer = Callable[[int], str]
+
+
+def seat_words(seat: int) -> str:
+    """A seat's name when no names are known."""
+    return f"seat {seat}"
+
 
 RED = "bold red"
 BLACK = "bold"
@@ -79,10 +89,16 @@ def styled(text: str, ascii: bool = False, style: str = "") -> Text:
     return out
 
 
-def _parts(line: Line, ascii: bool) -> list[Text]:
+def _parts(line: Line, ascii: bool, names: Namer | None) -> list[Text]:
     parts: list[Text] = []
     for seg in line:
-        if isinstance(seg, Card):
+        if isinstance(seg, Seat):
+            name = (names or seat_words)(seg.seat)
+            before = "".join(p.plain for p in parts).rstrip()
+            if name == "You" and before[-1:].islower():
+                name = "you"  # "won by you", but "You to play" and "Points: You 0"
+            parts.append(styled(name, ascii))
+        elif isinstance(seg, Card):
             parts.append(card_text(seg, ascii))
         elif isinstance(seg, FaceDown):
             parts.append(Text(face_down_text(seg.count, ascii), style="" if ascii else FACE_DOWN))
@@ -91,10 +107,13 @@ def _parts(line: Line, ascii: bool) -> list[Text]:
     return parts
 
 
-def line_rich(line: Line, ascii: bool = False) -> Text:
-    """One rendered line as ``Text``: segments joined by a space where they do not touch."""
+def line_rich(line: Line, ascii: bool = False, names: Namer | None = None) -> Text:
+    """One rendered line as ``Text``: segments joined by a space where they do not touch.
+
+    ``names`` writes a :class:`~fairdeal.core.tableview.Seat` (default ``seat N``).
+    """
     out = Text()
-    for part in _parts(line, ascii):
+    for part in _parts(line, ascii, names):
         p = part.plain
         if out.plain.endswith(" ") and p.startswith(" "):  # e.g. after an empty face-down pile
             part = part[len(p) - len(p.lstrip(" ")) :]
@@ -107,14 +126,14 @@ def line_rich(line: Line, ascii: bool = False) -> Text:
     return out
 
 
-def line_text(line: Line, ascii: bool = False) -> str:
+def line_text(line: Line, ascii: bool = False, names: Namer | None = None) -> str:
     """One rendered line as plain text (no colour): ``Your hand: 9♣ 8♣ 7♣``."""
-    return line_rich(line, ascii).plain
+    return line_rich(line, ascii, names).plain
 
 
-def lines_text(lines: Iterable[Line], ascii: bool = False) -> list[str]:
+def lines_text(lines: Iterable[Line], ascii: bool = False, names: Namer | None = None) -> list[str]:
     """Every line of a rendering as plain text."""
-    return [line_text(line, ascii) for line in lines]
+    return [line_text(line, ascii, names) for line in lines]
 
 
 def card_token(word: str) -> str | None:
@@ -130,12 +149,57 @@ def card_token(word: str) -> str | None:
     return rank + _SYMBOL_TO_LETTER.get(suit, suit).lower()
 
 
+def _is_item(text: str) -> bool:
+    return text.startswith(("- ", "* ")) or (text[:1].isdigit() and text[1:3] in (". ", ") "))
+
+
+def reflow(text: str, width: int) -> list[str]:
+    """Hard-wrapped text flowed again to ``width``: the lines of a paragraph are joined and
+    wrapped anew; blank lines, indents and list items (``- x``, ``1. x``) are kept."""
+    import textwrap
+
+    out: list[str] = []
+    para: list[str] = []
+    indent = ""
+
+    def flush() -> None:
+        if not para:
+            return
+        body = " ".join(para)
+        hang = indent + (" " * (body.index(" ") + 1) if _is_item(body) else "")
+        out.extend(textwrap.wrap(body, max(20, width), initial_indent=indent, subsequent_indent=hang) or [""])
+        para.clear()
+
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        lead = line[: len(line) - len(stripped)]
+        if not stripped:
+            flush()
+            out.append("")
+            continue
+        if para and (_is_item(stripped) or (lead != indent and not _is_item(para[0]))):
+            flush()
+        if not para:
+            indent = lead
+        para.append(stripped)
+    flush()
+    return out
+
+
+def option_text(name: str, value: object) -> str:
+    """An option as a player types it on the command line: ``trump_when_void=true``."""
+    shown = ("true" if value else "false") if isinstance(value, bool) else value
+    return f"{name}={shown}"
+
+
 def card_key(card: Card) -> str:
     """The key :func:`card_token` gives for ``card``."""
     return (rank_text(card.rank) + card.suit.value).lower()
 
 
 __all__ = [
+    "Namer",
     "card_key",
     "card_text",
     "card_token",
@@ -143,6 +207,9 @@ __all__ = [
     "line_rich",
     "line_text",
     "lines_text",
+    "option_text",
+    "reflow",
+    "seat_words",
     "styled",
     "to_ascii",
 ]

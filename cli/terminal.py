@@ -22,12 +22,13 @@ from dataclasses import dataclass
 import trio
 from rich.text import Text
 
-from fairdeal.core.rules import Move
-from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.core.rules import Game, GameState, Move
+from fairdeal.core.session.session import Event, Session
 from fairdeal.net.driver import RESIGN
 
+from .chronicle import Chronicle
 from .console import UI, LineSink, describe_waiting
-from .render import card_token, line_text, to_ascii
+from .render import card_token, line_text, reflow, to_ascii
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
@@ -195,20 +196,30 @@ class TerminalAgent:
         self.ask = ask if ask is not None else self.ui.ask
         self.recent: deque[str] = deque(maxlen=200)
         self._shown_table = False
+        self.chronicle: Chronicle | None = None
 
     # -- watching ----------------------------------------------------------------------------------
     def observe(self, session: Session, events: Sequence[Event]) -> None:
-        """Note the moves made and update what the game waits for."""
-        for ev in events:
-            if isinstance(ev, MoveMade):
-                self.recent.append(ev.text)
-                self.ui.status.news(self._action(ev.text))
+        """Note the moves made (with every card they showed, once it is revealed) and the cards
+        drawn, and update what the game waits for."""
+        if self.chronicle is None:
+            self.chronicle = Chronicle(session.seat, lambda state, tok: _pile_name(session, state, tok))
+        self.chronicle.update(session, events)
+        self._news(force=session.finished)
         if session.finished:
             self.ui.status.wait(None)
             return
         w = session.waiting()
         mine = w is not None and w.decision and w.seat == session.seat
         self.ui.status.wait(None if mine else describe_waiting(session))
+
+    def _news(self, force: bool = False) -> None:
+        if self.chronicle is None:
+            return
+        for entry in self.chronicle.completed(force=force):
+            text = entry.words()
+            self.recent.append(text)
+            self.ui.status.news(self._action(text))
 
     def show_end(self, session: Session) -> None:
         """The table as the game ended, if moves were made since it was last shown (a resignation
@@ -230,12 +241,12 @@ class TerminalAgent:
 
     # -- drawing -----------------------------------------------------------------------------------
     def _seats_lines(self, session: Session) -> list[Text]:
-        """``seat 0 Ann (you) · seat 1 Bob``, broken between seats (never inside a name) to fit."""
+        """``You (Ann) · Bob``, broken between seats (never inside a name) to fit."""
         ui = self.ui
         rows: list[Text] = [Text()]
         for i, s in enumerate(session.header.seats):
-            you = " (you)" if i == session.seat else ""
-            seat = ui.text(f"seat {i} ", "dim") + ui.text(f"{s.name}{you}", "bold" if you else "")
+            you = i == session.seat
+            seat = ui.text(f"You ({s.name})", "bold") if you else ui.text(s.name)
             dot = ui.text(" · ", "dim")
             if rows[-1].plain and len(rows[-1].plain) + len(dot.plain) + len(seat.plain) > ui.width:
                 rows.append(Text())
@@ -263,7 +274,7 @@ class TerminalAgent:
         ui.print(*self._seats_lines(session))
         if view is not None:
             for line in session.game.render(view, session.seat):
-                ui.line(line, indent=2)
+                ui.line(line, indent=2, names=lambda seat: _name(session, seat))
         if not news:
             return
         unseen = ui.status.unseen()
@@ -311,6 +322,8 @@ class TerminalAgent:
         self.ui.status.wait(None)
         view = session.view()
         assert view is not None
+        self._news(force=True)
+        moves = offered_moves(session.game, view, session.seat, moves)
         descriptions = [session.game.describe(view, session.seat, m) for m in moves]
         if self.ascii:
             descriptions = [to_ascii(d) for d in descriptions]
@@ -350,7 +363,8 @@ class TerminalAgent:
             for line in help_text(session.game.title, descriptions):
                 ui.say(line)
         elif command == "rules":
-            ui.say(session.game.rules_text().rstrip())
+            for line in reflow(session.game.rules_text().rstrip(), ui.width):
+                ui.say(line, wrap=False)
         elif command == "log":
             self.show_log()
         elif command == "table":
@@ -358,3 +372,47 @@ class TerminalAgent:
             self.show_moves(session, descriptions)
         elif command == "moves":
             self.show_moves(session, descriptions)
+
+
+def _name(session: Session, seat: int) -> str:
+    """ "You" for this session's seat, the seat's name for the others."""
+    return "You" if seat == session.seat else session.name(seat)
+
+
+def _pile_name(session: Session, state: GameState, token: int) -> str:
+    """Where ``token`` lies in words: ``Turn-up``, ``Your payoff``, ``Bob's payoff``."""
+    view = session.game.table_view(state, session.seat)
+    for region in view.regions:
+        for pile in region.piles:
+            if token in pile.tokens:
+                if region.owner is None:
+                    return pile.label
+                if region.owner == session.seat:
+                    return f"Your {pile.label.lower()}"
+                return f"{session.name(region.owner)}'s {pile.label.lower()}"
+    return "Turned up"
+
+
+def offered_moves(game: Game, state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:
+    """The moves as a list offers them: each once (the same words twice are one choice); of each
+    kind of move, in the order their cards lie on the table (a hand as it is shown)."""
+    if seat is None:
+        return list(moves)
+    view = game.table_view(state, seat)
+    order: dict[int, int] = {}
+    for region in sorted(view.regions, key=lambda r: (r.owner == seat, r.owner is None)):
+        for pile in region.piles:
+            for tok in pile.tokens:
+                order.setdefault(tok, len(order))
+    seen: set[str] = set()
+    actions: dict[str, int] = {}
+    out: list[tuple[int, int, int, Move]] = []
+    for i, m in enumerate(moves):
+        words = game.describe(state, seat, m)
+        if words in seen:
+            continue
+        seen.add(words)
+        card = game.move_parts(state, seat, m).card
+        place = order.get(card, len(order)) if card is not None else len(order) + 1
+        out.append((actions.setdefault(m.action, len(actions)), place, i, m))
+    return [x[3] for x in sorted(out, key=lambda x: x[:3])]

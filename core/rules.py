@@ -40,6 +40,7 @@ from .cards import Card
 from .errors import RemoteProtocolError
 from .options import Config, Option, exact_config, make_config
 from .table import Table, Zone
+from .tableview import MoveParts, Seat, TableView, default_parts, default_view, view_lines
 
 MAX_MOVE_ARGS = 16
 MAX_MOVE_TEXT = 64
@@ -122,8 +123,9 @@ class FaceDown:
     count: int = 1
 
 
-#: A rendered line is text, cards and face-down cards; the front end draws them.
-Segment = str | Card | FaceDown
+#: A rendered line is text, cards, face-down cards and seats (written "You" for the viewer and
+#: the seat's name for the others); the front end draws them.
+Segment = str | Card | FaceDown | Seat
 Line = tuple[Segment, ...]
 
 
@@ -229,9 +231,29 @@ class Game(ABC, Generic[S]):
         """
         return f"{name}: {self.describe(state, player, move)}"
 
+    def table_view(self, state: S, viewer: int | None) -> TableView:
+        """The table as ``viewer`` sees it, as regions of piles (see :mod:`fairdeal.core.tableview`).
+
+        The full-screen table is drawn from this. The default shows every zone: a region per
+        seat with the zones it owns, the rest in the middle. Only cards ``viewer`` knows may show.
+        """
+        return default_view(state.table, viewer)
+
+    def move_parts(self, state: S, player: int, move: Move) -> MoveParts:
+        """What ``move`` takes and where it goes on the table, so a player can pick it there.
+
+        The default: the card is the first argument that is a token on the table, the target
+        the first argument that names a zone, the verb the action. A move with neither is a
+        button labelled with :meth:`describe`.
+        """
+        return default_parts(state.table, move.args, move.action)
+
     def render(self, state: S, viewer: int | None) -> Sequence[Line]:
-        """The table as ``viewer`` sees it, as lines of text and cards."""
-        return [(f"{self.title}",)]
+        """The table as ``viewer`` sees it, as lines of text and cards (line mode).
+
+        The default writes out :meth:`table_view`.
+        """
+        return [tuple(line) for line in view_lines(self.table_view(state, viewer))]
 
 
 class Policy(Protocol):

@@ -48,6 +48,7 @@ from fairdeal.core.rules import (
     Step,
 )
 from fairdeal.core.table import Table, Visibility, Zone
+from fairdeal.core.tableview import Facing, MoveParts, Pile, Region, Seat, Spread, TableView, Words
 from fairdeal.hookspecs import hookimpl
 
 __version__ = "0.1.0"
@@ -66,6 +67,7 @@ __all__ = [
     "ConfigError",
     "Decide",
     "FaceDown",
+    "Facing",
     "FairdealError",
     "Game",
     "GameState",
@@ -73,18 +75,25 @@ __all__ = [
     "Line",
     "LocalProtocolError",
     "Move",
+    "MoveParts",
     "Option",
     "Over",
+    "Pile",
     "PluginError",
     "Policy",
     "ProtocolError",
     "RandomPolicy",
+    "Region",
     "RemoteProtocolError",
     "Result",
+    "Seat",
+    "Spread",
     "Step",
     "Suit",
     "Table",
+    "TableView",
     "Visibility",
+    "Words",
     "Zone",
     "__version__",
     "build_deck",

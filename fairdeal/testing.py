@@ -9,7 +9,11 @@ It plays random legal games with the plain dealer and checks, after every event:
 * every seat's view, the public view and the all-seeing view agree on what happens
   next (the rules decide only on what everyone can see);
 * no view holds the identity of a card that seat may not see, in the table or
-  elsewhere in the state, or in what ``render`` draws;
+  elsewhere in the state, or in what ``render`` and ``table_view`` draw;
+* ``table_view`` describes the table it was given: every pile's cards are the cards
+  of its tokens as that view knows them, no token shows twice, seats are real, and
+  every legal move can be picked on the mover's table (its card shows in a pile, its
+  target is a pile);
 * no move outside ``legal_moves`` is accepted, and ``apply`` leaves its input alone;
 * the same seed gives the same game, every game ends within ``game.max_moves``,
   and the result is well formed.
@@ -32,6 +36,7 @@ from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import FaceDown, Game, GameState, Move, Over, Policy, RandomPolicy, Result
 from fairdeal.core.runner import Event, Played, play_game
 from fairdeal.core.table import EVERYONE, Table, Zone
+from fairdeal.core.tableview import Seat, TableView
 
 
 class ConformanceError(AssertionError):
@@ -134,6 +139,7 @@ class _CheckingPolicy:
         for other in range(state.table.players):
             if other != player and any(game.is_legal(state, other, m) for m in moves):
                 raise ConformanceError(f"{where}: seat {other} may make seat {player}'s move out of turn")
+        _check_pickable(game, state, player, moves, where)
         return self.inner.choose(game, state, player, moves, rng)
 
 
@@ -209,12 +215,81 @@ def _check_view(game: Game, state: GameState, viewer: int | None, truth: Table |
                 raise ConformanceError(
                     f"{where}: the state holds {card} outside the table, and it is not public"
                 )
+    players = table.players
     for line in game.render(state, viewer):
         for seg in line:
             if isinstance(seg, Card) and seg not in allowed:
                 raise ConformanceError(f"{where}: render shows {seg}, which this view does not know")
-            if not isinstance(seg, (str, Card, FaceDown)):
-                raise ConformanceError(f"{where}: render produced {seg!r}; lines hold str, Card, FaceDown")
+            if isinstance(seg, Seat) and not 0 <= seg.seat < players:
+                raise ConformanceError(f"{where}: render names seat {seg.seat} of {players}")
+            if not isinstance(seg, (str, Card, FaceDown, Seat)):
+                raise ConformanceError(
+                    f"{where}: render produced {seg!r}; lines hold str, Card, FaceDown, Seat"
+                )
+    _check_table_view(game.table_view(state, viewer), table, allowed, where)
+
+
+def _check_words(words: Any, players: int, allowed: set[Card], where: str) -> None:
+    for w in words:
+        if isinstance(w, Card) and w not in allowed:
+            raise ConformanceError(f"{where}: table_view shows {w}, which this view does not know")
+        if isinstance(w, Seat) and not 0 <= w.seat < players:
+            raise ConformanceError(f"{where}: table_view names seat {w.seat} of {players}")
+        if not isinstance(w, (str, Card, Seat)):
+            raise ConformanceError(f"{where}: table_view words hold str, Card, Seat, not {w!r}")
+
+
+def _check_table_view(view: TableView, table: Table, allowed: set[Card], where: str) -> None:
+    """The description shows the table it was given, and nothing this view may not know."""
+    where = f"{where}, table_view"
+    if not isinstance(view, TableView):
+        raise ConformanceError(f"{where}: returned {type(view).__name__}, not a TableView")
+    players = table.players
+    shown: set[int] = set()
+    for words in (*view.facts, view.status):
+        _check_words(words, players, allowed, where)
+    if view.scores is not None and len(view.scores) != players:
+        raise ConformanceError(f"{where}: {len(view.scores)} scores for {players} players")
+    if view.turn is not None and not 0 <= view.turn < players:
+        raise ConformanceError(f"{where}: the turn of seat {view.turn} of {players}")
+    for region in view.regions:
+        if region.owner is not None and not 0 <= region.owner < players:
+            raise ConformanceError(f"{where}: a region of seat {region.owner} of {players}")
+        for note in region.notes:
+            _check_words(note, players, allowed, where)
+        for pile in region.piles:
+            _check_words(pile.note, players, allowed, where)
+            if pile.zone is not None and pile.zone not in table.specs:
+                raise ConformanceError(f"{where}: pile {pile.label!r} targets no zone ({pile.zone!r})")
+            for seat in pile.who:
+                if not 0 <= seat < players:
+                    raise ConformanceError(f"{where}: pile {pile.label!r} names seat {seat} of {players}")
+            for token, card in zip(pile.tokens, pile.cards, strict=True):
+                if table.zone_of(token) is None:
+                    raise ConformanceError(
+                        f"{where}: pile {pile.label!r} shows token {token}, not on the table"
+                    )
+                if token in shown:
+                    raise ConformanceError(f"{where}: token {token} shows twice")
+                shown.add(token)
+                if card != table.card(token):
+                    raise ConformanceError(
+                        f"{where}: pile {pile.label!r} shows {card} for token {token}, "
+                        f"this view knows {table.card(token)}"
+                    )
+
+
+def _check_pickable(game: Game, state: GameState, player: int, moves: Sequence[Move], where: str) -> None:
+    """Every legal move can be picked on the mover's table: its card shows, its target is a pile."""
+    view = game.table_view(state, player)
+    tokens = {t for _, p in view.piles() for t in p.tokens}
+    targets = view.targets()
+    for move in moves:
+        parts = game.move_parts(state, player, move)
+        if parts.card is not None and parts.card not in tokens:
+            raise ConformanceError(f"{where}: the card of {move} shows in no pile of the mover's table")
+        if parts.target is not None and parts.target not in targets:
+            raise ConformanceError(f"{where}: the target of {move} is no pile of the mover's table")
 
 
 def _cards_in(value: Any, depth: int = 0) -> Iterator[Card]:

@@ -103,6 +103,8 @@ class NetLink:
         self.peer = peer
         self.keepalive = keepalive or Keepalive()
         self.on_control = on_control
+        #: Called with each chat message that arrives (none set: chat is ignored).
+        self.on_chat: Callable[[wire.Chat], None] | None = None
         self.stats = LinkStats()
         self.error: str | None = None
         self.closed = trio.Event()
@@ -253,6 +255,9 @@ class NetLink:
             pass  # any message shows the peer is alive
         elif isinstance(msg, wire.Bye):
             self.fail(f"{self.peer} left: {msg.reason}")
+        elif isinstance(msg, wire.Chat):
+            if self.on_chat is not None:
+                self.on_chat(msg)
         elif isinstance(msg, wire.Lobby) and self.role == "guest":
             if self.on_control is not None:
                 self.on_control(msg)

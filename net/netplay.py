@@ -33,6 +33,7 @@ from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, Session
 
 from . import wire
+from .chat import ChatRoom
 from .connect import RELAY_DELAY, connect_host
 from .doors import DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
@@ -84,6 +85,12 @@ class NetObserver(LobbyObserver, DoorsObserver):
 
     def events(self, session: Session, events: Sequence[Event]) -> None:
         """Entries were accepted (moves, game over, audit, abort)."""
+
+    def chat_ready(self, say: Callable[[str], bool]) -> None:
+        """The game started: ``say(text)`` sends a line of chat to the table."""
+
+    def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
+        """A line of chat, checked (``fingerprint`` is the seat's, from the game's header)."""
 
 
 @dataclass(frozen=True)
@@ -404,8 +411,11 @@ async def _play_host(
         obs.events(s, events)
 
     obs.starting(header, 0)
-    for link in links.values():
+    room = ChatRoom(header, 0, plan.identity, links, obs.chat)
+    for seat, link in links.items():
         link.start_game()
+        link.on_chat = room.from_link(seat)
+    obs.chat_ready(room.say)
     try:
         result = await run_host(session, header, plan.agent, links, observe, plan.timeouts)
     finally:
@@ -522,6 +532,8 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         keepalive=plan.keepalive,
         on_control=lambda m: obs.lobby(m) if isinstance(m, wire.Lobby) else None,
     )
+    early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
+    link.on_chat = lambda m: early.append(m) if len(early) < 16 else None
     rng = plan.rng.fork(f"seat-{welcome.seat}") if plan.rng else None
     session = GuestSession(
         prepared.game,
@@ -542,6 +554,11 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         if not started:
             started = True
             obs.starting(s.header, welcome.seat)
+            room = ChatRoom(s.header, welcome.seat, plan.identity, {0: link}, obs.chat)
+            link.on_chat = room.from_link(0)
+            for line in early:
+                link.on_chat(line)
+            obs.chat_ready(room.say)
         events.extend(new)
         log.write(s, new)
         obs.events(s, new)

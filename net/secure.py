@@ -27,6 +27,8 @@ from .framing import MAX_APP_MESSAGE, FrameDecoder, MessageReassembler, encode_f
 DEFAULT_PROLOGUE: Final = b"fairdeal/v1"
 STATIC_KEY_SIGNATURE_PREFIX: Final = b"fairdeal-noise-static:"
 NOISE_HASH: Final[HashName] = "SHA256"
+#: A handshake message is at most 32 + 48 + 256 (payload) + 16 bytes; a first frame over this is not ours.
+MAX_HANDSHAKE_FRAME: Final = 512
 
 
 class Event:
@@ -116,6 +118,7 @@ class SecureChannel:
         )
         self._auth = _auth_payload(identity, self._hs.local_static)
         self._frames = FrameDecoder()
+        self._peer_frames = False  # whether the peer's first frame header has been seen
         self._messages = MessageReassembler(max_message_size)
         self._outgoing = bytearray()
         self._state = _State.IDLE
@@ -254,6 +257,7 @@ class SecureChannel:
             if self._initiator and self._state is _State.IDLE:
                 raise LocalProtocolError("call initiate() before receiving data")
             events: list[Event] = []
+            self._check_first_frame(data)
             for frame in self._frames.feed(data):
                 if self._state is _State.OPEN:
                     events.extend(self._on_transport(frame))
@@ -265,6 +269,23 @@ class SecureChannel:
             self._keep_farewell()
             self._fail(exc)
         return events
+
+    def _check_first_frame(self, data: bytes | bytearray | memoryview) -> None:
+        """Refuse at once a peer whose first frame is far too long for a handshake message.
+
+        That is another program (an HTTP or SSH server's greeting reads as a length of
+        thousands), refused now rather than waited for until the handshake times out.
+        """
+        if self._peer_frames or len(data) < 2 or not self._frames.at_boundary:
+            self._peer_frames = self._peer_frames or len(data) >= 2
+            return
+        self._peer_frames = True
+        length = int.from_bytes(bytes(data[:2]), "big")
+        if length > MAX_HANDSHAKE_FRAME:
+            who = "a fairdeal host" if self._initiator else "a fairdeal client"
+            raise RemoteProtocolError(
+                f"that is not {who}: its first {length}-byte frame is no fairdeal handshake message"
+            )
 
     def receive_eof(self) -> None:
         """The peer closed its side. RemoteProtocolError unless that happened between messages.

@@ -13,6 +13,7 @@ every type, length and bound is checked, and anything else raises
     both           entry    {data}                            one encoded log entry (envelope)
     both           ping     {n} / pong {n}                    keepalive
     both           bye      {reason}                          leaving; the sender closes next
+    both           chat     {seat, n, text, sig}              a line to the table (signed by its seat)
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ MAX_REASON: Final = 200
 MAX_SOFTWARE: Final = 64
 MAX_OPTIONS: Final = 64
 MAX_COUNTER: Final = 2**32
+MAX_CHAT: Final = 300
+"""Characters of one chat message."""
+SIGNATURE_BYTES: Final = 64
 _FINGERPRINT = re.compile(r"fd1-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}")
 _KIND = re.compile(r"human|bot(:[A-Za-z0-9_.-]{1,36})?")
 _GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -148,7 +152,20 @@ class Bye:
     reason: str
 
 
-Message = Hello | Welcome | Refused | Ready | Lobby | Entry | Ping | Pong | Bye
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A line of chat from seat ``seat``: its ``n``-th, signed by that seat's identity key.
+
+    Never part of the game log; the host relays it to the other seats unchanged.
+    """
+
+    seat: int
+    n: int
+    text: str
+    sig: bytes
+
+
+Message = Hello | Welcome | Refused | Ready | Lobby | Entry | Ping | Pong | Bye | Chat
 
 _TAGS: Final[dict[type, str]] = {
     Hello: "hello",
@@ -160,6 +177,7 @@ _TAGS: Final[dict[type, str]] = {
     Ping: "ping",
     Pong: "pong",
     Bye: "bye",
+    Chat: "chat",
 }
 
 
@@ -192,6 +210,8 @@ def _fields(msg: Message) -> dict[str, Any]:
         return {"data": msg.data}
     if isinstance(msg, Ping | Pong):
         return {"n": msg.n}
+    if isinstance(msg, Chat):
+        return {"seat": msg.seat, "n": msg.n, "text": msg.text, "sig": msg.sig}
     raise LocalProtocolError(f"not a link message: {type(msg).__name__}")
 
 
@@ -274,6 +294,7 @@ _FIELDS: Final[dict[str, frozenset[str]]] = {
     "ping": frozenset({"n"}),
     "pong": frozenset({"n"}),
     "bye": frozenset({"reason"}),
+    "chat": frozenset({"seat", "n", "text", "sig"}),
 }
 
 
@@ -326,6 +347,16 @@ def decode(data: bytes, *, peer: str | None = None) -> Message:
         if not isinstance(d, bytes) or not 1 <= len(d) <= MAX_ENTRY:
             raise c.fail(f"data must be 1 to {MAX_ENTRY} bytes")
         return Entry(d)
+    if kind == "chat":
+        sig = obj["sig"]
+        if not isinstance(sig, bytes) or len(sig) != SIGNATURE_BYTES:
+            raise c.fail(f"sig must be {SIGNATURE_BYTES} bytes")
+        return Chat(
+            seat=c.integer(obj["seat"], 0, MAX_SEATS, "seat"),
+            n=c.integer(obj["n"], 0, MAX_COUNTER, "n"),
+            text=c.text(obj["text"], MAX_CHAT, "text"),
+            sig=sig,
+        )
     n = c.integer(obj["n"], 0, MAX_COUNTER, "n")
     return Ping(n) if kind == "ping" else Pong(n)
 
@@ -372,6 +403,7 @@ __all__ = [
     "MAX_MESSAGE",
     "PROTOCOL",
     "Bye",
+    "Chat",
     "Entry",
     "Hello",
     "Lobby",

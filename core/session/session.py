@@ -462,9 +462,19 @@ class Session:
         assert c.header is not None
         active = [s for s in range(c.header.players) if s != env.seat and s not in c.departed]
         winner = active[0] if len(active) == 1 else None
-        self._end(
-            c, Result(winner, (0,) * c.header.players, f"{c.header.seats[env.seat].name} resigned"), events
-        )
+        reason = f"{c.header.seats[env.seat].name} resigned"
+        self._end(c, Result(winner, self._scores_so_far(c), reason), events)
+
+    def _scores_so_far(self, c: _Core) -> tuple[int, ...]:
+        """The scores the table shows everyone now (public, so every seat finds the same), or zeros."""
+        assert c.header is not None and c.replica is not None
+        zeros = (0,) * c.header.players
+        try:
+            scores = self.game.table_view(c.replica.state, None).scores
+        except Exception:  # a plugin's table must never stop a resignation
+            return zeros
+        ok = scores is not None and len(scores) == len(zeros) and all(type(x) is int for x in scores)
+        return tuple(scores) if ok and scores is not None else zeros
 
     def _on_abort(self, c: _Core, env: Envelope, events: list[Event]) -> None:
         assert c.header is not None

@@ -6,7 +6,9 @@ names only public cards.
 
 from __future__ import annotations
 
-from fairdeal import Card, FaceDown, Line, Move
+import re
+
+from fairdeal import Card, FaceDown, Line, Move, Pile, Region, Seat, Spread, TableView, Words
 
 from .model import (
     TALON,
@@ -58,49 +60,121 @@ def describe(state: EcarteState, player: int, move: Move) -> str:
 
 
 def narrate(state: EcarteState, player: int, move: Move, name: str) -> str:
-    """The move in words for everyone, after it was made; it names public cards only."""
+    """The move in words for everyone, after it was made; it names public cards only.
+
+    Told in the second person to the mover (``state`` is the narrating seat's own view).
+    """
+    you = state.table.viewer == player
+    who, their = ("You", "your") if you else (name, "their")
     a = move.action
     arg = move.args[0] if move.args else None
     if a == "stand":
-        return f"{name} stands"
+        return f"{who} stood: no exchange"
     if a == "propose":
-        return f"{name} proposes an exchange"
+        return f"{who} proposed an exchange"
     if a == "accept":
-        return f"{name} accepts"
+        return f"{who} accepted the proposal"
     if a == "refuse":
-        return f"{name} refuses"
+        return f"{who} refused the proposal"
     if a == "discard":
         drawn = limit(state) == 1  # the last card it may discard: it draws at once
         n = state.discarded + 1
-        return f"{name} discards a card" + (f" and draws {n}" if drawn else "")
+        card = _card_text(state, arg, not you)
+        return f"{who} discarded {card}" + (f" and drew {_count(n)}" if drawn else "")
     if a == "done":
         n = state.discarded
-        return f"{name} draws {n} card{'s' if n != 1 else ''}" if n else f"{name} keeps their hand"
+        return f"{who} drew {_count(n)}" if n else f"{who} kept {their} hand"
     if a == "announce":
-        return f"{name} announces the King of trumps ({_card_text(state, arg, True)}) and scores 1 point"
+        card = _card_text(state, arg, True)
+        return f"{who} announced the King of trumps ({card}): 1 point"
     if a == "play":
-        return f"{name} plays {_card_text(state, arg, True)}"
-    return f"{name}: {move}"
+        return f"{who} played {_card_text(state, arg, True)}"
+    return f"{who}: {move}"
 
 
-def _who(seat: int, viewer: int | None) -> str:
-    return "You" if seat == viewer else f"Seat {seat}"
+_NEWS = re.compile(r"seat (\d+) (.*)")
 
 
-def _waiting(state: EcarteState, viewer: int | None) -> str:
+def news_words(state: EcarteState) -> Words:
+    """The last points scored, the seat named as a :class:`Seat`."""
+    m = _NEWS.fullmatch(state.news)
+    if m is None:
+        return (state.news,) if state.news else ()
+    return (Seat(int(m.group(1))), m.group(2))
+
+
+def _waiting(state: EcarteState) -> Words:
     phase = state.phase
     if phase is Phase.PROPOSE:
-        return f"{_who(state.elder, viewer)} to stand or propose"
+        return (Seat(state.elder), "to stand or propose an exchange")
     if phase is Phase.ANSWER:
-        return f"{_who(state.dealer, viewer)} to accept or refuse the proposal"
+        return (Seat(state.dealer), "to accept or refuse the proposal")
     if phase is Phase.DISCARD:
-        return f"{_who(state.actor, viewer)} to discard (up to {limit(state)} more)"
+        return (Seat(state.actor), f"to discard (up to {limit(state)} more)")
     if phase is Phase.PLAY:
         verb = "lead" if state.table.size(TRICK) == 0 else "play to the trick"
-        return f"{_who(state.actor, viewer)} to {verb}"
+        return (Seat(state.actor), f"to {verb}")
     if phase is Phase.OVER and state.winner is not None:
-        return f"Game over: {_who(state.winner, viewer)} won"
-    return ""
+        return ("Game over:", Seat(state.winner), "won")
+    return ()
+
+
+def _turn(state: EcarteState) -> int | None:
+    phase = state.phase
+    if phase is Phase.PROPOSE:
+        return state.elder
+    if phase is Phase.ANSWER:
+        return state.dealer
+    if phase in (Phase.DISCARD, Phase.PLAY):
+        return state.actor
+    return None
+
+
+def hand_order(state: EcarteState, p: int) -> tuple[int, ...]:
+    """Seat ``p``'s hand as the table shows it: trumps first, then by suit, high cards first."""
+    t = state.table
+    known = sorted(t.known(hand(p)), key=lambda tc: sort_key(tc[1], state.trump))
+    unknown = [tok for tok in t.tokens(hand(p)) if t.card(tok) is None]
+    return (*unknown, *(tok for tok, _ in known))
+
+
+def table_view(state: EcarteState, viewer: int | None) -> TableView:
+    """The turn-up, the talon and the trick in the middle; each player's hand and tricks."""
+    t = state.table
+    middle: list[Pile] = []
+    turnup = t.top_card(TURNUP)
+    note: Words = (f"trump {turnup.suit.symbol} {turnup.suit.word}",) if turnup is not None else ()
+    middle.append(Pile.of(t, TURNUP, "Turn-up", note=note))
+    middle.append(Pile.of(t, TALON, "Talon"))
+    leader = 1 - state.actor if t.size(TRICK) == 1 else state.actor
+    middle.append(Pile.of(t, TRICK, "Trick", spread=Spread.FANNED, who=(leader, 1 - leader)[: t.size(TRICK)]))
+    w = state.last_winner
+    if w is not None and t.size(won(w)) >= 2:
+        last = t.tokens(won(w))[-2:]
+        middle.append(
+            Pile.of(t, won(w), "Last trick", spread=Spread.FANNED, tokens=last, note=("won by", Seat(w)))
+        )
+    regions = [Region(None, tuple(middle))]
+    playing = state.phase in (Phase.PLAY, Phase.NEXT, Phase.OVER) and state.trump is not None
+    for p in (0, 1):
+        notes: list[Words] = []
+        if p == state.dealer:
+            notes.append(("dealer",))
+        if playing:
+            notes.append((f"tricks {state.tricks[p]}",))
+        if state.announced == p:
+            notes.append(("announced the King of trumps",))
+        piles = (Pile.of(t, hand(p), "Hand", spread=Spread.FANNED, tokens=hand_order(state, p)),)
+        regions.append(Region(p, piles, tuple(notes)))
+    facts: list[Words] = [(f"deal {state.deal_no}",), (f"first to {state.rules.target}",)]
+    if state.rules.trump_when_void:
+        facts.append(("must trump when void",))
+    news = news_words(state)
+    if news:
+        facts.append(("last points:", *news))
+    return TableView(
+        tuple(regions), tuple(facts), scores=state.scores, turn=_turn(state), status=_waiting(state)
+    )
 
 
 def render(state: EcarteState, viewer: int | None) -> list[Line]:
@@ -108,11 +182,13 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
     t = state.table
     trump = state.trump
     lines: list[Line] = []
-    dealer = _who(state.dealer, viewer) if state.dealer >= 0 else "not chosen yet"
-    lines.append((f"Écarté: deal {state.deal_no}, dealer {dealer}, first to {state.rules.target} points",))
-    lines.append(("Points: " + ", ".join(f"{_who(p, viewer)} {state.scores[p]}" for p in (0, 1)),))
+    dealer: Line = (Seat(state.dealer),) if state.dealer >= 0 else ("not chosen yet",)
+    lines.append(
+        (f"Écarté: deal {state.deal_no}, dealer", *dealer, f", first to {state.rules.target} points")
+    )
+    lines.append(("Points:", Seat(0), f"{state.scores[0]},", Seat(1), f"{state.scores[1]}"))
     if state.news:
-        lines.append((f"Last points: {state.news}",))
+        lines.append(("Last points:", *news_words(state)))
     turnup = t.top_card(TURNUP)
     if turnup is not None:
         lines.append(
@@ -125,22 +201,20 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
         )
     trick = [c for c in t.cards(TRICK) if c is not None]
     if trick:
-        lines.append(("Trick: ", *trick, f"  led by {_who(1 - state.actor, viewer)}"))
+        lines.append(("Trick: ", *trick, "  led by", Seat(1 - state.actor)))
     if state.last_winner is not None and t.size(won(state.last_winner)) >= 2:
         last = [c for c in t.cards(won(state.last_winner))[-2:] if c is not None]
-        lines.append(("Last trick: ", *last, f"  won by {_who(state.last_winner, viewer)}"))
+        lines.append(("Last trick: ", *last, "  won by", Seat(state.last_winner)))
     if state.phase in (Phase.PLAY, Phase.NEXT, Phase.OVER) and state.trump is not None:
-        lines.append(
-            ("Tricks this deal: " + ", ".join(f"{_who(p, viewer)} {state.tricks[p]}" for p in (0, 1)),)
-        )
+        lines.append(("Tricks this deal:", Seat(0), f"{state.tricks[0]},", Seat(1), f"{state.tricks[1]}"))
     for p in (0, 1):
         cards = t.cards(hand(p))
         if not cards and state.phase in (Phase.FIRST, Phase.DEAL):
             continue
         shown = sorted((c for c in cards if c is not None), key=lambda c: sort_key(c, trump))
         hidden = len(cards) - len(shown)
-        label = "Your hand: " if p == viewer else f"{_who(p, viewer)}: "
-        line: list[str | Card | FaceDown] = [label]
+        label: Line = ("Your hand: ",) if p == viewer else (Seat(p), ": ")
+        line: list[str | Card | FaceDown | Seat] = [*label]
         if hidden:
             line.append(FaceDown(hidden))
         line.extend(shown)
@@ -149,9 +223,9 @@ def render(state: EcarteState, viewer: int | None) -> list[Line]:
         if state.announced == p:
             line.append("  (announced the King of trumps)")
         lines.append(tuple(line))
-    status = _waiting(state, viewer)
+    status = _waiting(state)
     if status:
-        lines.append((status,))
+        lines.append(status)
     return lines
 
 

@@ -26,6 +26,7 @@ from fairdeal import (
     Result,
     Step,
     Table,
+    TableView,
     Zone,
     ecarte_32,
 )
@@ -254,8 +255,8 @@ class Ecarte(Game[EcarteState]):
         return Result(
             w,
             state.scores,
-            f"seat {w} reached {state.rules.target} points, the last for {state.why}",
-            f"seat {w} wins {state.scores[w]} to {state.scores[1 - w]} after {deals}",
+            f"seat {w} reached {_points(state.rules.target)}, the last for {state.why}",
+            f"{state.scores[w]} to {state.scores[1 - w]} for seat {w} after {deals}",
         )
 
     def describe(self, state: EcarteState, player: int, move: Move) -> str:
@@ -266,6 +267,13 @@ class Ecarte(Game[EcarteState]):
 
     def render(self, state: EcarteState, viewer: int | None) -> Sequence[Line]:
         return render.render(state, viewer)
+
+    def table_view(self, state: EcarteState, viewer: int | None) -> TableView:
+        return render.table_view(state, viewer)
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
 
 
 def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:

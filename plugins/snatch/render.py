@@ -6,7 +6,7 @@ revealed is drawn face down), the snatch price and who is out.
 
 from __future__ import annotations
 
-from fairdeal import Card, FaceDown, Line, Move, Suit
+from fairdeal import Card, FaceDown, Line, Move, Pile, Region, Seat, Spread, Suit, TableView, Words
 
 from .state import (
     ASIDE,
@@ -28,10 +28,6 @@ def _suit(suit: Suit | None) -> str:
     return "not set yet" if suit is None else f"{suit.symbol} {suit.word}"
 
 
-def _who(seat: int, viewer: int | None) -> str:
-    return "you" if seat == viewer else f"seat {seat}"
-
-
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -51,45 +47,62 @@ def price_line(state: SnatchState) -> str:
     return text
 
 
+def _marks(state: SnatchState) -> tuple[dict[int, str], int | None]:
+    """Each seat's remark (out, winner, last card) and who the game waits for."""
+    t = state.table
+    known = trick_cards(state) is not None  # False between a turn and its reveal
+    snatching = known and snatch_open(state)
+    deciding = next_to_turn(state) if known and state.opener >= 0 and not snatching else None
+    live = state.winner is None and not state.ended
+    marks: dict[int, str] = {}
+    for p in range(t.players):
+        if p in state.out:
+            marks[p] = f"out: {out_reason(state, p)}"
+        elif p == state.winner:
+            marks[p] = "WINNER"
+        elif t.size(pile(p)) == 0 and p in state.order:
+            marks[p] = "turned their last card"
+    waiting = None
+    if live and snatching:
+        waiting = state.order[-1]
+    elif live and deciding is not None:
+        waiting = deciding
+    return marks, waiting
+
+
 def table_lines(state: SnatchState, viewer: int | None) -> list[Line]:
     """The table as ``viewer`` sees it."""
     t = state.table
     lines: list[Line] = [
         (f"Trump: {_suit(trump_of(state))}    First suit: {_suit(first_suit(state))}    {price_line(state)}",)
     ]
-    trick: list[str | Card | FaceDown] = ["Trick: "]
+    trick: list[str | Card | FaceDown | Seat] = ["Trick: "]
     tokens = t.tokens(TRICK)
     if not tokens:
         trick.append("empty")
     for i, (seat, token) in enumerate(zip(state.order, tokens, strict=True)):
         card = t.card(token)
-        trick.extend([", " if i else "", f"{_who(seat, viewer)} "])
+        trick.extend([", " if i else "", Seat(seat)])
         trick.append(card if card is not None else FaceDown(1))
         if token in state.sideways:
             trick.append(" (snatched)")
     lines.append(tuple(trick))
     best = t.card(state.last_token)
     if state.last_taker is not None and best is not None:
-        lines.append((f"Last trick: taken by {_who(state.last_taker, viewer)} with ", best))
-    known = trick_cards(state) is not None  # False between a turn and its reveal
-    snatching = known and snatch_open(state)
-    deciding = next_to_turn(state) if known and state.opener >= 0 and not snatching else None
-    live = state.winner is None and not state.ended
+        last: list[str | Card | FaceDown | Seat] = ["Last trick:"]
+        for i, (seat, token) in enumerate(zip(state.last_order, state.last_trick, strict=True)):
+            card = t.card(token)
+            last.extend([", " if i else "", Seat(seat), card if card is not None else FaceDown(1)])
+        last.extend([" — taken by", Seat(state.last_taker), "with", best])
+        lines.append(tuple(last))
+    marks, waiting = _marks(state)
+    snatching = waiting is not None and snatch_open(state)
     for p in range(t.players):
         n = t.size(pile(p))
-        mark = ""
-        if p in state.out:
-            mark = f"  out: {out_reason(state, p)}"
-        elif p == state.winner:
-            mark = "  WINNER"
-        elif n == 0 and p in state.order:
-            mark = "  turned their last card"
-        if live and snatching and p == state.order[-1]:
-            mark += "  <- may snatch"
-        elif live and p == deciding:
-            mark += "  <- to turn a card"
-        name = "You" if p == viewer else f"Seat {p}"
-        lines.append((f"{name}: ", FaceDown(n) if n else "", f" {_cards(n)} in the pile{mark}"))
+        mark = f"  {marks[p]}" if p in marks else ""
+        if p == waiting:
+            mark += "  <- may snatch" if snatching else "  <- to turn a card"
+        lines.append((Seat(p), ": ", FaceDown(n) if n else "", f" {_cards(n)} in the pile{mark}"))
     lines.append(
         (
             f"Set aside: {_cards(t.size(ASIDE))}    Thrown away: {_cards(t.size(THROWN))}    "
@@ -97,6 +110,47 @@ def table_lines(state: SnatchState, viewer: int | None) -> list[Line]:
         )
     )
     return lines
+
+
+def table_view(state: SnatchState, viewer: int | None) -> TableView:
+    """The trick and the last trick in the middle with who turned each card; every seat's pile."""
+    t = state.table
+    tokens = t.tokens(TRICK)
+    tags = tuple("snatched" if tok in state.sideways else "" for tok in tokens)
+    middle = [Pile.of(t, TRICK, "Trick", spread=Spread.FANNED, who=state.order, tags=tags)]
+    if state.last_taker is not None and state.last_trick:
+        middle.append(
+            Pile.of(
+                t,
+                PLAYED,
+                "Last trick",
+                spread=Spread.FANNED,
+                tokens=state.last_trick,
+                who=state.last_order,
+                note=("taken by", Seat(state.last_taker)),
+            )
+        )
+    marks, waiting = _marks(state)
+    snatching = waiting is not None and snatch_open(state)
+    regions = [Region(None, tuple(middle))]
+    for p in range(t.players):
+        notes: tuple[Words, ...] = ((marks[p],),) if p in marks else ()
+        regions.append(Region(p, (Pile.of(t, pile(p), "Pile"),), notes))
+    first = first_suit(state)
+    trump = trump_of(state)
+    facts: list[Words] = (
+        [(f"trump {trump.symbol} {trump.word}",)] if trump is not None else [("trump not set",)]
+    )
+    if first is not None and trump is not first:
+        facts.append((f"first suit {first.symbol}",))
+    cost = state.count + 1
+    back = f" (1 for {first.symbol})" if first is not None and trump is not first else ""
+    facts.append((f"snatch costs {_cards(cost)}{back}",))
+    facts.append((f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",))
+    status: Words = ()
+    if waiting is not None:
+        status = (Seat(waiting), "may snatch" if snatching else "to turn a card")
+    return TableView(tuple(regions), tuple(facts), turn=waiting, status=status)
 
 
 def describe(state: SnatchState, player: int, move: Move) -> str:
@@ -120,22 +174,27 @@ def describe(state: SnatchState, player: int, move: Move) -> str:
 
 
 def narrate(state: SnatchState, player: int, move: Move, name: str) -> str:
-    """The move in words for everyone, after it was made (``state`` is the state before it)."""
+    """The move in words for everyone, after it was made (``state`` is the state before it).
+
+    Told in the second person to the mover.
+    """
+    you = state.table.viewer == player
+    who, their, they = ("You", "your", "you") if you else (name, "their", "they")
     t = state.table
     if move.action == "turn":
-        return f"{name} turned the top card of their pile"
+        return f"{who} turned the top card of {their} pile"
     card = t.top_card(TRICK)
     if move.action == "pass":
-        return f"{name} did not snatch"
+        return f"{who} did not snatch"
     if card is None:
-        return f"{name} snatched"
+        return f"{who} snatched"
     cost = price(state, card.suit)
     left = t.size(pile(player))
-    head = f"{name} snatched with {card}: {_suit(card.suit)} is trump"
+    head = f"{who} snatched with {card}: {_suit(card.suit)} is trump"
     if left == 0:
-        return f"{head}; it was their last card: they left the game with no victory"
+        return f"{head}; it was {their} last card: {they} left the game with no victory"
     if cost >= left:
-        return f"{head}; paid their whole pile ({_cards(left)}) and left the game with no victory"
+        return f"{head}; paid {their} whole pile ({_cards(left)}) and left the game with no victory"
     return f"{head}; threw away {_cards(cost)} unseen"
 
 

@@ -26,6 +26,7 @@ from fairdeal import (
     Result,
     Step,
     Table,
+    TableView,
     Visibility,
     Zone,
     snatch_32,
@@ -168,6 +169,8 @@ class SnatchGame(Game[SnatchState]):
             tricks=s.tricks + 1,
             last_taker=taker,
             last_token=tokens[best],
+            last_trick=tokens,
+            last_order=s.order,
         )
         winner = next((p for p in emptied if p != taker), None)
         if winner is not None:
@@ -194,7 +197,7 @@ class SnatchGame(Game[SnatchState]):
             w = state.winner
             scores = tuple(1 if p == w else 0 for p in range(n))
             return Result(
-                w, scores, f"seat {w} emptied their pile and their last card did not take its trick", standing
+                w, scores, f"seat {w} emptied the pile and the last card did not take its trick", standing
             )
         return Result(None, (0,) * n, state.ended, standing)
 
@@ -206,6 +209,9 @@ class SnatchGame(Game[SnatchState]):
 
     def render(self, state: SnatchState, viewer: int | None) -> Sequence[Line]:
         return render.table_lines(state, viewer)
+
+    def table_view(self, state: SnatchState, viewer: int | None) -> TableView:
+        return render.table_view(state, viewer)
 
 
 __all__ = ["PASS", "SNATCH", "TURN", "SnatchGame", "decks_for"]

@@ -51,6 +51,8 @@ class SnatchState(GameState):
     tricks: int = 0  # tricks judged so far
     last_taker: int | None = None  # who took the previous trick
     last_token: int | None = None  # and with which card (a public token)
+    last_trick: tuple[int, ...] = ()  # the previous trick's tokens, in playing order (public)
+    last_order: tuple[int, ...] = ()  # and who played them
 
 
 def first_suit(state: SnatchState) -> Suit | None:

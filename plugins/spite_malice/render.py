@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairdeal import KING, Card, FaceDown, Line, Move, rank_text, rank_word
+from fairdeal import (
+    KING,
+    Card,
+    FaceDown,
+    Line,
+    Move,
+    Pile,
+    Region,
+    Seat,
+    Spread,
+    TableView,
+    Words,
+    rank_text,
+    rank_word,
+)
 
 from .layout import CENTRE_INDEX, CENTRES, COMPLETE, PLAYERS, SIDE_INDEX, SIDES, STOCK, hand, payoff
 from .state import Phase, SpiteState
@@ -53,40 +67,117 @@ def _article(rank: int) -> str:
     return f"an {word}" if word[0] in "A8" else f"a {word}"
 
 
+def _empty_centre(state: SpiteState, dest: str) -> bool:
+    return state.table.size(dest) == 0
+
+
 def describe(state: SpiteState, player: int, move: Move) -> str:
-    """The move in words for the player choosing it, short enough for two columns of moves."""
+    """The move in words for the player choosing it, short enough for two columns of moves.
+
+    Equivalent places read the same (``to an empty centre``), so a list of moves can show
+    each choice once.
+    """
     if move.action == "play":
+        if _empty_centre(state, str(move.args[1])):
+            token = int(move.args[0])
+            card = state.table.card(token)
+            text = card.text() if card is not None else "a card"
+            rest = f"{_source(state, token, None)} to an empty centre"
+            zone = state.table.zone_of(token) or ""
+            if zone.startswith("payoff") and state.table.size(zone) == 1:
+                rest += " — the last payoff card"
+            return f"play {text} {rest}"
         text, rest = _play_words(state, move, None)
         return f"play {text} {rest}"
     card = state.table.card(int(move.args[0]))
     text = card.text() if card is not None else "a card"
-    where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
+    dest = str(move.args[1])
+    if state.table.size(dest) == 0:
+        return f"end turn: {text} on an empty side stack"
+    where = SIDE_INDEX.get(dest, (0, 0))[1] + 1
     return f"end turn: {text} on side {where}"
 
 
 def narrate(state: SpiteState, player: int, move: Move, name: str) -> str:
-    """The move in words for everyone, after it was made."""
+    """The move in words for everyone, after it was made; in the second person for the mover."""
+    you = state.table.viewer == player
+    who, their = ("You", "your") if you else (name, "their")
     if move.action == "play":
-        text, rest = _play_words(state, move, "their")
-        return f"{name} played {text} {rest}"
+        text, rest = _play_words(state, move, their)
+        return f"{who} played {text} {rest}"
     card = state.table.card(int(move.args[0]))
     text = card.text() if card is not None else "a card"
     where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
-    return f"{name} put {text} on side stack {where} and ended the turn"
+    return f"{who} put {text} on side stack {where} and ended {their} turn"
 
 
 def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def _who(p: int, viewer: int | None) -> str:
-    if viewer is None or viewer not in range(PLAYERS):
-        return f"Seat {p}"
-    return "You" if p == viewer else "Opponent"
-
-
 def _by_rank(cards: Sequence[Card | None]) -> list[Card]:
     return sorted((c for c in cards if c is not None), key=lambda c: (c.rank, c.suit.value, c.copy))
+
+
+def hand_order(state: SpiteState, p: int) -> tuple[int, ...]:
+    """The tokens of seat ``p``'s hand as the table shows them: known cards by rank, unknown last."""
+    t = state.table
+    known = sorted(t.known(hand(p)), key=lambda tc: (tc[1].rank, tc[1].suit.value, tc[1].copy))
+    unknown = [tok for tok in t.tokens(hand(p)) if t.card(tok) is None]
+    return (*(tok for tok, _ in known), *unknown)
+
+
+def _centre_note(state: SpiteState, zone: str) -> str:
+    t = state.table
+    top = t.top_card(zone)
+    value = t.size(zone)
+    if top is None:
+        return "takes A"
+    if value >= COMPLETE:
+        return "complete"
+    king = f"K={rank_text(value)}, " if top.rank == KING else ""
+    return f"{king}takes {rank_text(value + 1)}"
+
+
+def table_view(state: SpiteState, viewer: int | None) -> TableView:
+    """The table as regions of piles: each player's payoff, hand and side stacks; the centre and stock."""
+    t = state.table
+    middle = Region(
+        None,
+        (
+            *(
+                Pile.of(t, c, f"Centre {i + 1}", target=True, note=(_centre_note(state, c),))
+                for i, c in enumerate(CENTRES)
+            ),
+            Pile.of(t, STOCK, "Stock"),
+        ),
+    )
+    regions = [middle]
+    for p in range(PLAYERS):
+        piles = [
+            Pile.of(t, payoff(p), "Payoff"),
+            Pile.of(t, hand(p), "Hand", spread=Spread.FANNED, tokens=hand_order(state, p)),
+            *(
+                Pile.of(t, z, f"Side {i + 1}", spread=Spread.FANNED, target=True)
+                for i, z in enumerate(SIDES[p])
+            ),
+        ]
+        regions.append(Region(p, tuple(piles)))
+    facts: list[Words] = [(f"game {state.game}",), (f"match to {state.target}",)]
+    if state.history:
+        last = state.history[-1]
+        if last.winner is None:
+            facts.append((f"game {last.number} drawn",))
+        else:
+            facts.append((f"game {last.number}:", Seat(last.winner), f"+{last.points}"))
+    playing = state.phase is Phase.PLAY
+    return TableView(
+        tuple(regions),
+        tuple(facts),
+        scores=state.scores,
+        turn=state.turn if playing else None,
+        status=(Seat(state.turn), "to play") if playing else (),
+    )
 
 
 def render(state: SpiteState, viewer: int | None) -> list[Line]:
@@ -95,8 +186,11 @@ def render(state: SpiteState, viewer: int | None) -> list[Line]:
     a, b = state.scores
     lines: list[Line] = [
         (
-            f"Spite & Malice — game {state.game}, match to {state.target}: "
-            f"{_who(0, viewer)} {a}, {_who(1, viewer)} {b}",
+            f"Spite & Malice — game {state.game}, match to {state.target}:",
+            Seat(0),
+            f"{a},",
+            Seat(1),
+            f"{b}",
         ),
         (f"Stock: {_cards(t.size(STOCK))}",),
     ]
@@ -112,15 +206,14 @@ def render(state: SpiteState, viewer: int | None) -> list[Line]:
             lines.append((f"Centre {i + 1}: ", top, f"{king}, takes {rank_text(value + 1)}"))
     order = [1 - viewer, viewer] if viewer is not None and viewer in range(PLAYERS) else list(range(PLAYERS))
     for p in order:
-        who = _who(p, viewer)
         mark = "  <- to play" if state.phase is Phase.PLAY and state.turn == p else ""
         pile = payoff(p)
         count = t.size(pile)
         top = t.top_card(pile)
         head: Line = (
-            (f"{who} — payoff pile {_cards(count)}, top ", top)
+            (Seat(p), f"— payoff pile {_cards(count)}, top ", top)
             if top is not None
-            else (f"{who} — payoff pile {_cards(count)}",)
+            else (Seat(p), f"— payoff pile {_cards(count)}")
         )
         lines.append((*head, mark))
         held = t.cards(hand(p))
@@ -133,14 +226,14 @@ def render(state: SpiteState, viewer: int | None) -> list[Line]:
             lines.append((f"  side {i + 1}: ", *cards) if cards else (f"  side {i + 1}: empty",))
     if state.history:
         last = state.history[-1]
-        lines.append((f"Last game ({last.number}): {_outcome(last.winner, last.points, viewer)}",))
+        lines.append((f"Last game ({last.number}):", *_outcome(last.winner, last.points)))
     return lines
 
 
-def _outcome(winner: int | None, points: int, viewer: int | None) -> str:
+def _outcome(winner: int | None, points: int) -> Line:
     if winner is None:
-        return "drawn"
-    return f"{_who(winner, viewer)} won, scoring {points}"
+        return ("drawn",)
+    return (Seat(winner), f"won, scoring {points}")
 
 
 def standing(state: SpiteState) -> str:

@@ -29,6 +29,7 @@ from fairdeal import (
     Result,
     Step,
     Table,
+    TableView,
     Zone,
     standard_52,
 )
@@ -209,7 +210,7 @@ class SpiteMalice(Game[SpiteState]):
             if src == payoff(player):
                 if t.size(src) == 0:
                     points = t.size(payoff(1 - player))
-                    return _end_game(s, player, f"seat {player} emptied their payoff pile", points)
+                    return _end_game(s, player, f"seat {player} emptied the payoff pile", points)
                 top = t.top(src)
                 assert top is not None
                 t.flip(top)
@@ -226,6 +227,9 @@ class SpiteMalice(Game[SpiteState]):
 
     def render(self, state: SpiteState, viewer: int | None) -> Sequence[Line]:
         return _render.render(state, viewer)
+
+    def table_view(self, state: SpiteState, viewer: int | None) -> TableView:
+        return _render.table_view(state, viewer)
 
 
 # -- helpers ----------------------------------------------------------------------------------------

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -160,13 +162,13 @@ def test_play_as_a_human_through_stdin(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Écarté — your turn" in out
-    assert "seat 0 Ann (you) · seat 1 Bot 1 (classic)" in out
+    assert "You (Ann) · Bot 1 (classic)" in out  # one name per person: "You" for the viewer
     assert "Your moves:" in out and "  1. play " in out
     assert "Commands:" in out  # help
     assert "'foo bar' is not a move or a command" in out
     assert "Recent actions, oldest first:" in out  # log
     assert "Not resigning; the game goes on." in out
-    assert "Bot 1 (classic) wins: Ann resigned." in out
+    assert "Bot 1 (classic) wins: You resigned." in out
     assert "Traceback" not in out
     assert run("verify", str(log)).exit_code == 0
 
@@ -240,16 +242,29 @@ def test_replay_no_step(game_log: Path) -> None:
     out = result.output
     assert "Écarté — replay" in out
     assert "seat 0 Bot 0 (classic), seat 1 Bot 1 (classic)" in out
-    assert " plays " in out and "Trick:" in out
+    assert " played " in out and "Trick:" in out
     assert "End" in out and "Scores" in out
+    assert out.rstrip().splitlines()[-1].startswith("Verdict: FAIR")  # it ends with the verdict
     ascii = run("replay", str(game_log), "--no-step", "--ascii")
     assert ascii.exit_code == 0 and ascii.output.isascii()
 
 
-def test_replay_of_garbage_is_one_line(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_log_is_an_error_of_its_own(tmp_path: Path) -> None:
     junk = tmp_path / "junk.fdlog"
     junk.write_bytes(b"hello")
-    _one_line_error(run("replay", str(junk)), "not a fairdeal log")
+    for command in ("verify", "replay"):
+        result = run(command, str(junk))
+        assert result.exit_code == 3, result.output  # not "undecided" (2)
+        assert "Traceback" not in result.output
+        assert result.output.startswith(f"fairdeal: {junk} is not a fairdeal log")
+    report = run("verify", str(junk), "--json")
+    assert report.exit_code == 3 and json.loads(report.output)["verdict"] is None
+
+
+def test_replay_reveals_every_hand_after_a_fair_audit(game_log: Path) -> None:
+    result = run("replay", str(game_log), "--no-step", "--reveal")
+    assert result.exit_code == 0, result.output
+    assert "Bot 0 (classic)'s hand: " in result.output and "Bot 1 (classic)'s hand: " in result.output
 
 
 def test_id(home: Path) -> None:
@@ -260,3 +275,28 @@ def test_id(home: Path) -> None:
     second = run("id")
     assert second.output.strip() == fingerprint
     assert (home / "config" / "identity.key").exists()
+
+
+def test_lazy_commands_show_their_own_short_help() -> None:
+    """``fairdeal --help`` lists the commands without importing them: the words are the commands' own."""
+    from fairdeal.cli.main import LAZY_COMMANDS
+
+    ctx = click.Context(cli)
+    limit = 80 - 6 - max(len(n) for n in cli.list_commands(ctx))
+    for name, (_, short) in LAZY_COMMANDS.items():
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        assert command.get_short_help_str(limit) == short, name
+
+
+def test_help_and_games_do_not_import_the_game_machinery() -> None:
+    import subprocess
+
+    code = (
+        "import sys; from fairdeal.cli.main import cli\n"
+        "try:\n    cli(['--help'])\nexcept SystemExit: pass\n"
+        "heavy = ('trio', 'textual', 'fairdeal.net', 'fairdeal.core.session')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -26,7 +26,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def spawn(tmp_path: Path, *args: str, no_color: bool = False) -> Any:
-    """``fairdeal ARGS`` in an 80x24 terminal with its own FAIRDEAL_HOME."""
+    """``fairdeal ARGS --plain`` (line mode) in an 80x24 terminal with its own FAIRDEAL_HOME."""
+    args = (*args, "--plain")
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
     env.update(FAIRDEAL_HOME=str(tmp_path / "home"), TERM="xterm-256color", PYTHONUNBUFFERED="1")
     if no_color:
@@ -65,7 +66,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
         assert "\x1b[" in first  # a terminal: colour
         screen = plain(first)
         assert "Écarté — your turn" in screen
-        assert "seat 0 Ann (you) · seat 1 Bot 1 (classic)" in screen
+        assert "You (Ann) · Bot 1 (classic)" in screen
         assert "Your hand:" in screen and "Your moves:" in screen and " 1. " in screen
         assert max(len(line) for line in screen.split("\n")) <= 80
 
@@ -82,7 +83,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
             child.expect(PROMPT)
             seen += plain(child.before)
         assert "Since your last move:" in seen
-        assert "Ann plays" in seen and "Bot 1 (classic) plays" in seen
+        assert "You played" in seen and "Bot 1 (classic) played" in seen
 
         child.sendline("quit")
         child.expect(CONFIRM)
@@ -98,7 +99,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
         if child.isalive():
             child.terminate(force=True)
     assert child.exitstatus == 0
-    assert "Bot 1 (classic) wins: Ann resigned." in end
+    assert "Bot 1 (classic) wins: You resigned." in end
     assert "Fair game: every shuffle proven, every move checked with every card known." in end
     assert f"fairdeal verify {log}" in end
     assert "Traceback" not in end

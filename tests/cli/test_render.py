@@ -134,13 +134,13 @@ def test_long_lines_wrap_within_80_columns() -> None:
 def test_seats_break_between_names() -> None:
     from fairdeal.cli.terminal import TerminalAgent
 
-    seats = tuple(SimpleNamespace(name=f"Bot {i} (shrewd)") for i in range(4))
+    seats = tuple(SimpleNamespace(name=f"Bot {i} (shrewd)") for i in range(6))
     session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(seats=seats))
     agent = TerminalAgent(UI(plain=True, file=io.StringIO(), status=False))
     rows = [r.plain for r in agent._seats_lines(session)]
     assert rows == [
-        "seat 0 Bot 0 (shrewd) · seat 1 Bot 1 (shrewd) · seat 2 Bot 2 (shrewd) (you)",
-        "seat 3 Bot 3 (shrewd)",
+        "Bot 0 (shrewd) · Bot 1 (shrewd) · You (Bot 2 (shrewd)) · Bot 3 (shrewd)",
+        "Bot 4 (shrewd) · Bot 5 (shrewd)",
     ]
 
 
@@ -357,14 +357,14 @@ def _fake_session(**kw: Any) -> Any:
 
 def test_summary_of_a_fair_win(tmp_path: Path) -> None:
     s = _fake_session(
-        result=Result(0, (5, 3), "seat 0 reached 5 points", "seat 0 wins 5 to 3 after 4 deals"),
+        result=Result(0, (5, 3), "seat 0 reached 5 points", "5 to 3 for seat 0 after 4 deals"),
         verdict=Verdict.ok(),
     )
     log = tmp_path / "a game.fdlog"
     lines = summary_lines(s, log)
-    assert lines[0] == "You win (Alice): seat 0 reached 5 points."
-    assert lines[1] == "Scores: Alice (you) 5 · Bob 3"
-    assert lines[2] == "Standing: seat 0 wins 5 to 3 after 4 deals"
+    assert lines[0] == "You win: reached 5 points."  # one name per person: seats named
+    assert lines[1] == "Scores: You 5 · Bob 3"
+    assert lines[2] == "Standing: 5 to 3 for you after 4 deals"
     assert "Fair game: every shuffle proven, every move checked with every card known." in lines[3]
     assert f"fairdeal verify '{log}'" in "\n".join(lines)  # quoted: the path has a space
     assert f"fairdeal replay '{log}'" in "\n".join(lines)
@@ -376,7 +376,7 @@ def test_summary_names_the_cheat() -> None:
         verdict=Verdict(False, (Finding(1, "entry 12", "shuffle pass does not open"),)),
     )
     lines = summary_lines(s, None, ascii=True)
-    assert lines[0] == "Bob wins: seat 1 reached 5 points."
+    assert lines[0] == "Bob wins: reached 5 points."
     assert "!! CHEATING FOUND by the audit:" in lines
     assert "  Bob (seat 1) at entry 12: shuffle pass does not open" in lines
     assert all(x.isascii() for x in lines)
@@ -385,7 +385,7 @@ def test_summary_names_the_cheat() -> None:
 def test_summary_when_nobody_here_plays() -> None:
     s = _fake_session(result=Result(0, (5, 3), "seat 0 reached 5 points"), verdict=Verdict.ok())
     lines = summary_lines(s, None, you=None)
-    assert lines[:2] == ["Alice wins: seat 0 reached 5 points.", "Scores: Alice 5 · Bob 3"]
+    assert lines[:2] == ["Alice wins: reached 5 points.", "Scores: Alice 5 · Bob 3"]
 
 
 def test_summary_of_an_abort() -> None:
@@ -413,3 +413,22 @@ def test_many_short_moves_take_two_columns() -> None:
     out.truncate()
     agent.show_moves(None, [f"put {c} on side stack {k} (ends your turn)" for c in cards for k in (1, 2)])  # type: ignore[arg-type]
     assert len(out.getvalue().splitlines()) == 25  # too wide for two columns: one a line
+
+
+def test_options_are_written_as_typed_on_the_command_line() -> None:
+    from fairdeal.cli.render import option_text
+
+    assert option_text("trump_when_void", False) == "trump_when_void=false"  # never Python's False
+    assert option_text("target", 7) == "target=7"
+
+
+def test_rules_text_flows_to_the_width_there_is() -> None:
+    from fairdeal.cli.render import reflow
+    from fairdeal.plugins.spite_malice.text import RULES
+
+    for width in (40, 60, 100):
+        lines = reflow(RULES, width)
+        assert all(len(x) <= width for x in lines)
+        lone = [x for x in lines if len(x.split()) == 1]
+        assert len(lone) <= 4, lone  # wrapped once, not twice: no lone words on every other line
+    assert " ".join(reflow(RULES, 60)).split() == RULES.split()

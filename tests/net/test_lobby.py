@@ -61,12 +61,15 @@ async def _connect(port: int, identity: Identity, **kwargs: object) -> SecureStr
 async def _raw(port: int, data: bytes) -> bytes:
     """Send ``data`` on a plain TCP connection, half-close, and return what comes back."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    await stream.send_all(data)
-    await stream.send_eof()
     got = b""
-    with trio.move_on_after(3):
-        while chunk := await stream.receive_some(4096):
-            got += chunk
+    try:  # the host may drop the connection at the first bytes it refuses
+        await stream.send_all(data)
+        await stream.send_eof()
+        with trio.move_on_after(3):
+            while chunk := await stream.receive_some(4096):
+                got += chunk
+    except trio.BrokenResourceError:
+        pass
     await stream.aclose()
     return got
 
@@ -113,7 +116,7 @@ async def test_bad_clients_are_dropped_and_the_lobby_fills() -> None:
 
             # Raw garbage, a truncated frame, an oversized first frame, a silent client.
             assert await _raw(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") == b""
-            await expect("closed during the handshake")
+            await expect("that is not a fairdeal client")  # refused at its first bytes
             await _raw(port, b"\x00\x40" + b"\x01" * 10)
             await expect("closed during the handshake")
             await _raw(port, b"\xff\xff" + b"\x00" * 65535)

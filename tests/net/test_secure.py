@@ -379,3 +379,17 @@ def test_repr_shows_no_keys() -> None:
     text = repr(init)
     assert static.hex() not in text and ALICE.seed().hex() not in text
     assert "initiator" in text
+
+
+def test_a_peer_that_greets_with_something_else_is_refused_at_once() -> None:
+    """An HTTP or SSH server's first bytes read as a frame of thousands: not fairdeal, said at once."""
+    from fairdeal.core.identity import Identity
+    from fairdeal.net.secure import SecureChannel
+
+    joiner = SecureChannel(Identity.generate(), True)
+    joiner.initiate()
+    with pytest.raises(RemoteProtocolError, match="that is not a fairdeal host"):
+        joiner.receive_data(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+    host = SecureChannel(Identity.generate(), False)
+    with pytest.raises(RemoteProtocolError, match="that is not a fairdeal client"):
+        host.receive_data(b"SSH-2.0-OpenSSH_9.6\r\n")

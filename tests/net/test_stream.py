@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -137,7 +138,7 @@ async def _serve_one(listener: trio.SocketListener, errors: list[BaseException],
     [
         (b"\x00\x00", False, "length 0"),
         (encode_frame(os.urandom(48)), False, "empty payload"),
-        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", True, "during the handshake"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", True, "that is not a fairdeal client"),
         (b"", False, "did not finish"),
     ],
     ids=["zero-frame", "payload-in-message-1", "http-then-eof", "silent"],
@@ -153,7 +154,8 @@ async def test_garbage_client_is_closed(garbage: bytes, close_after: bool, reaso
             if garbage:
                 await client.send_all(garbage)
             if close_after:
-                await client.send_eof()
+                with contextlib.suppress(trio.BrokenResourceError):  # it may be refused already
+                    await client.send_eof()
             # The server closes us: we see EOF (or a reset), never a hang.
             try:
                 while await client.receive_some(65536):

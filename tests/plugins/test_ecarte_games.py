@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairdeal import Card, FaceDown, Game, GameState, Move, Policy, RandomPolicy, Result, parse_card
+from fairdeal import Card, FaceDown, Game, GameState, Move, Policy, RandomPolicy, Result, Seat, parse_card
 from fairdeal.core.dealer import PlainDealer, Reveal
 from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
@@ -192,10 +192,12 @@ def test_rules_text_states_the_rules_and_options() -> None:
 
 
 # -- words and the table ---------------------------------------------------------------------------------
-def _text(line: tuple[object, ...]) -> str:
+def _text(line: tuple[object, ...], viewer: int = 0) -> str:
     out = []
     for seg in line:
-        if isinstance(seg, Card):
+        if isinstance(seg, Seat):
+            out.append("You" if seg.seat == viewer else f"Seat {seg.seat}")
+        elif isinstance(seg, Card):
             out.append(seg.text(ascii=True))
         elif isinstance(seg, FaceDown):
             out.append(f"[{seg.count} down]")
@@ -255,7 +257,7 @@ def test_render_shows_what_a_player_sees() -> None:
     ):
         assert piece in mine, piece
     assert "KC" not in mine and "9S" not in mine and "[4 down]" in mine
-    theirs = "\n".join(_text(line) for line in GAME.render(s.with_table(s.table.masked(1)), 1))
+    theirs = "\n".join(_text(line, 1) for line in GAME.render(s.with_table(s.table.masked(1)), 1))
     assert "KC" in theirs and "QH" not in theirs and "dealer Seat 0" in theirs
 
 
@@ -267,9 +269,11 @@ def test_describe_and_narrate() -> None:
     discard = EcarteState(t, phase=Phase.DISCARD, dealer=0, actor=0, discarded=0)
     assert GAME.describe(discard, 0, Move("discard", (q,))).startswith("discard Q")
     told = GAME.narrate(discard.with_table(t.masked(1)), 0, Move("discard", (q,)), "Ann")
-    assert told == "Ann discards a card"
-    assert GAME.narrate(s.with_table(t.masked(0)), 0, Move("play", (q,)), "Ann") == "Ann plays a card"
+    assert told == "Ann discarded a card"
+    mine = GAME.narrate(discard.with_table(t.masked(0)), 0, Move("discard", (q,)), "Ann")
+    assert mine == "You discarded Q♥"  # told to the mover in the second person, with its own card
+    assert GAME.narrate(s.with_table(t.masked(1)), 0, Move("play", (q,)), "Ann") == "Ann played a card"
     t.flip(q)  # once the card is shown, the narration names it
     t.learn(Reveal(q, None), t.card(q))
-    assert GAME.narrate(s, 0, Move("play", (q,)), "Ann") == "Ann plays Q♥"
+    assert GAME.narrate(s, 0, Move("play", (q,)), "Ann") == "Ann played Q♥"
     assert GAME.describe(s, 1, Move("propose")) == "propose an exchange of cards"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from fairdeal import (
     SUITS,
     Card,
-    FaceDown,
+    Line,
     Move,
     Over,
     Policy,
@@ -24,6 +24,7 @@ from fairdeal import (
     parse_card,
     registry,
 )
+from fairdeal.cli.render import line_text
 from fairdeal.core.dealer import PlainDealer, Reveal
 from fairdeal.core.replica import NeedReveals, Replica
 from fairdeal.core.rng import SeededRng
@@ -289,11 +290,11 @@ def test_random_games_keep_every_card_and_end_properly(players: int, seed: int) 
 
 
 # -- The table as a player sees it -------------------------------------------------------------------
-def _text(lines: Sequence[Sequence[object]]) -> str:
-    out = []
-    for line in lines:
-        out.append("".join(f"[{s.count}]" if isinstance(s, FaceDown) else str(s) for s in line))
-    return "\n".join(out)
+def _text(lines: Sequence[Line], viewer: int | None = 2) -> str:
+    """The lines as line mode prints them, seats named "You" and "Seat N"."""
+    return "\n".join(
+        line_text(line, names=lambda seat: "You" if seat == viewer else f"Seat {seat}") for line in lines
+    )
 
 
 def test_render_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_out() -> None:
@@ -308,16 +309,16 @@ def test_render_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_out
         state = settle(GAME.apply(state, seat, move))
     text = _text(GAME.render(state, 2))
     assert "Trump: ♥ hearts" in text and "First suit: ♠ spades" in text
-    assert "Trick: seat 0 A♠, seat 1 7♥ (snatched)" in text
+    assert "Trick: Seat 0 A♠, Seat 1 7♥ (snatched)" in text
     assert "Snatch price: 2 cards (1 card to bring back ♠)" in text
-    assert "Seat 0: [3] 3 cards in the pile" in text
-    assert "Seat 1:  0 cards in the pile  out: paid with their whole pile" in text
-    assert "You: [5] 5 cards in the pile  <- to turn a card" in text
+    assert "Seat 0: [?]×3 3 cards in the pile" in text
+    assert "Seat 1: 0 cards in the pile  out: paid with their whole pile" in text
+    assert "You: [?]×5 5 cards in the pile  <- to turn a card" in text
     assert "Thrown away: 1 card" in text
     state = settle(GAME.apply(state, 2, TURN))
     assert "<- may snatch" in _text(GAME.render(state, 2))  # 7♣ is the weakest, not a trump
-    public = _text(GAME.render(state, None))
-    assert "Seat 2: [4] 4 cards" in public and "You" not in public
+    public = _text(GAME.render(state, None), None)
+    assert "Seat 2: [?]×4 4 cards" in public and "You" not in public
 
 
 def test_moves_in_words() -> None:

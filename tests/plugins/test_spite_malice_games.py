@@ -12,7 +12,6 @@ import pytest
 from fairdeal import (
     Card,
     ConfigError,
-    FaceDown,
     IllegalMove,
     Line,
     Move,
@@ -21,6 +20,7 @@ from fairdeal import (
     parse_card,
     registry,
 )
+from fairdeal.cli.render import line_text
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
@@ -179,27 +179,26 @@ def _table_state() -> SpiteState:
     return settle(state)
 
 
-def _segment(seg: str | Card | FaceDown) -> str:
-    if isinstance(seg, Card):
-        return seg.text()
-    return f"<{seg.count}>" if isinstance(seg, FaceDown) else seg
+def _text(lines: Sequence[Line], viewer: int | None = 0) -> str:
+    """The lines as line mode prints them, seats named "You" and "Bob" (or "Ann" and "Bob")."""
 
+    def names(seat: int) -> str:
+        return "You" if seat == viewer else ("Ann", "Bob")[seat]
 
-def _text(lines: Sequence[Line]) -> str:
-    return "\n".join("".join(_segment(seg) for seg in line) for line in lines)
+    return "\n".join(line_text(line, names=names) for line in lines)
 
 
 def test_render_shows_what_a_player_sees() -> None:
     s = _table_state()
     mine = _text(GAME.render(s.with_table(s.table.masked(0)), 0))
-    assert "You 12, Opponent 30" in mine and "game 3" in mine
+    assert "You 12, Bob 30" in mine and "game 3" in mine
     assert "Stock: 6 cards" in mine
     assert "Centre 1: K♠ (King = 3), takes 4" in mine and "Centre 2: empty" in mine
-    assert "You — payoff pile 2 cards, top 3♠" in mine and "Opponent — payoff pile 2 cards, top J♦" in mine
-    assert "hand: 7♦9♣" in mine and "hand: <1>" in mine
-    assert "side 1: 5♠6♠" in mine and "<- to play" in mine
-    public = _text(GAME.render(s.with_table(s.table.masked(None)), None))
-    assert "Seat 0 12, Seat 1 30" in public and "9♣" not in public and "Q♠" not in public
+    assert "You — payoff pile 2 cards, top 3♠" in mine and "Bob — payoff pile 2 cards, top J♦" in mine
+    assert "hand: 7♦ 9♣" in mine and "hand: [?]" in mine
+    assert "side 1: 5♠ 6♠" in mine and "<- to play" in mine
+    public = _text(GAME.render(s.with_table(s.table.masked(None)), None), None)
+    assert "Ann 12, Bob 30" in public and "9♣" not in public and "Q♠" not in public
 
 
 def test_describe_and_narrate() -> None:
@@ -208,12 +207,15 @@ def test_describe_and_narrate() -> None:
     king = Move("play", (t.tokens(hand(0))[0], CENTRES[0]))  # 9♣ does not fit; words only
     assert GAME.describe(s, 0, king) == "play 9♣ from hand to centre 1"
     pay = Move("play", (t.top(payoff(0)) or -1, CENTRES[1]))
-    assert GAME.describe(s, 0, pay) == "play 3♠ from payoff to centre 2"
+    # Every empty centre stack takes the same cards: the words say so, and a list shows the choice once.
+    assert GAME.describe(s, 0, pay) == "play 3♠ from payoff to an empty centre"
     side = Move("play", (t.top(SIDES[0][0]) or -1, CENTRES[1]))
     assert GAME.narrate(s, 0, side, "Ann") == "Ann played 6♠ from their side stack 1 onto centre 2"
+    mine = s.with_table(t.masked(0))
+    assert GAME.narrate(mine, 0, side, "Ann") == "You played 6♠ from your side stack 1 onto centre 2"
     discard = Move("discard", (t.tokens(hand(0))[1], SIDES[0][3]))
-    assert GAME.describe(s, 0, discard) == "end turn: 7♦ on side 4"
-    assert GAME.narrate(s, 0, discard, "Ann") == "Ann put 7♦ on side stack 4 and ended the turn"
+    assert GAME.describe(s, 0, discard) == "end turn: 7♦ on an empty side stack"
+    assert GAME.narrate(s, 0, discard, "Ann") == "Ann put 7♦ on side stack 4 and ended their turn"
 
 
 # -- the planner ------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_replay_shows_turned_cards_and_every_entry(tmp_path: Path, monkeypatch: 
     first = text.index("turned the top card")
     after = text[first : first + 600]
     assert "decryption shares" in after
-    assert re.search(r"Trick: seat \d (10|[2-9AJQ])[CDHS]", after), after
+    assert re.search(r"Trick: Bot \d \(shrewd\) (10|[2-9AJQ])[CDHS]", after), after
     # Every entry is accounted for: the keys and shuffles at the start. Nobody saw a card alone
     # in Snatch, so nothing is left for a final reveal: the game ends with its last move.
     assert re.search(r"\[0-\d+\] the table set by the host; deck keys", text)

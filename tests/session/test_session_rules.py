@@ -129,3 +129,19 @@ def test_a_random_reveal_must_match_its_commitment(ecarte: Any) -> None:
     lie = {**honest, "value": bytes(32)}
     _refused(t, t.forge(0, "deck.random-reveal", lie), 0, "does not match its commitment")
     t.deliver(t.step())
+
+
+def test_a_resignation_keeps_the_scores_the_table_shows(stepper: Any) -> None:
+    t = stepper("ecarte", 2, {"target": 5})
+
+    def scored_and_deciding(t: Any) -> bool:
+        w = t.seats[0].waiting()
+        view = t.seats[0].view()
+        return bool(w and w.decision and view and any(t.game.table_view(view, None).scores or ()))
+
+    t.run_until(scored_and_deciding)
+    shown = t.game.table_view(t.seats[0].view(), None).scores
+    w = t.seats[0].waiting()
+    t.deliver(t.seats[w.seat].resign())
+    for s in t.everyone:
+        assert s.result is not None and s.result.scores == shown and "resigned" in s.result.reason

@@ -26,11 +26,17 @@ from fairdeal import (
     Move,
     Option,
     Over,
+    Pile,
+    Region,
     Result,
+    Seat,
+    Spread,
     Step,
     Suit,
     Table,
+    TableView,
     Visibility,
+    Words,
     Zone,
     hookimpl,
     standard_52,
@@ -268,6 +274,27 @@ class CrazyEights(Game[EightsState]):
         verb, _, rest = phrase.partition(" ")
         past = {"draw": "drew", "pass": "passed", "play": "played"}.get(verb, verb)
         return f"{name} {past} {rest}".rstrip().replace("and call", "and called")
+
+    def table_view(self, state: EightsState, viewer: int | None) -> TableView:
+        """The table as regions of piles: the full-screen table is drawn from this."""
+        t = state.table
+        discard_note: Words = (f"suit called: {state.called.symbol}",) if state.called else ()
+        middle = [
+            Pile.of(t, "discard", "Discard", note=discard_note),
+            Pile.of(t, "stock", "Stock", note=() if state.reshuffled else ("one reshuffle left",)),
+        ]
+        if t.size("held"):
+            middle.append(Pile.of(t, "held", "Held aside"))
+        regions = [Region(None, tuple(middle))]
+        for p in range(t.players):
+            regions.append(Region(p, (Pile.of(t, hand(p), "Hand", spread=Spread.FANNED),)))
+        live = state.winner is None and not state.blocked and state.turn >= 0
+        return TableView(
+            tuple(regions),
+            facts=((f"{t.players} players",),),
+            turn=state.turn if live else None,
+            status=(Seat(state.turn), "to play") if live else (),
+        )
 
     def render(self, state: EightsState, viewer: int | None) -> Sequence[Line]:
         t = state.table

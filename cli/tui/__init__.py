@@ -1,0 +1,1 @@
+"""The full-screen table: a Textual app in front of a trio game (see ``docs/architecture.md``)."""

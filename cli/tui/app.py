@@ -1,0 +1,775 @@
+"""The full-screen table: a Textual app with the game running in trio as its guest.
+
+The game (local play, hosting or joining) is a trio function. The app starts it with
+``trio.lowlevel.start_guest_run`` on its own asyncio loop: one thread, two event loops
+taking turns, no polling. Trio code tells the app about changes with ``call_later``;
+the app hands decisions back through the trio token (:class:`~.player.TablePlayer`).
+
+Screen, top to bottom: a title line (game, facts, scores); the table (other players,
+middle, your own area) beside a panel of what happened and the chat; a status line
+(whose turn, what the game waits for); the actions (the places a picked card can go,
+buttons for moves with no card); the keys. Everything is drawn to the size of the
+terminal and redrawn when it changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import trio
+from rich.console import Console
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from fairdeal.core.cards import Card, Suit
+from fairdeal.core.rules import Move
+from fairdeal.core.tableview import Seat, TableView
+
+from ..console import describe_waiting
+from ..render import reflow, to_ascii
+from .layout import Drawn, Marks, draw_table, screen_order, words_text
+from .picking import CardKeys, Choice, Picker
+from .player import TablePlayer
+from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
+
+TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
+CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
+
+
+# -- what the app shows besides the table ---------------------------------------------------------------
+@dataclass
+class Note:
+    """A line of the side panel: something that happened, a chat message, or a message of the app."""
+
+    text: Text
+    serial: int = -1
+    recent: bool = True
+
+
+@dataclass
+class Ending:
+    """How the game ended, for the last screen: summary lines as (text, style)."""
+
+    lines: list[tuple[str, str]] = field(default_factory=list)
+
+
+# -- widgets -----------------------------------------------------------------------------------------
+class TableArea(Widget):
+    """The table itself, drawn by :func:`draw_table` to the widget's size; clicks map to cards and piles."""
+
+    DEFAULT_CSS = "TableArea { width: 1fr; height: 1fr; padding: 0 1; }"
+    can_focus = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn = Drawn([], [])
+
+    def on_key(self, event: events.Key) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        app.table_key(event)
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, TableApp)
+        width, height = self.content_size.width, self.content_size.height
+        self.drawn = app.draw(width, height)
+        return Text("\n").join(self.drawn.lines)
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        hit = self.drawn.at(event.x - 1, event.y)  # one column of padding
+        if hit is not None:
+            app.clicked(hit.token, hit.zone)
+
+
+class SidePanel(Widget):
+    """What happened and the chat, newest at the bottom."""
+
+    DEFAULT_CSS = "SidePanel { width: 28; height: 1fr; border-left: solid $secondary; padding: 0 0 0 1; }"
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, TableApp)
+        width, height = max(1, self.content_size.width), self.content_size.height
+        rows: list[Text] = []
+        for note in app.notes[-200:]:
+            text = note.text.copy()
+            if not note.recent:
+                text.stylize("dim")
+            for line in text.wrap(app.console, width, overflow="fold"):
+                rows.append(line)
+        title = Text("What happened", style="bold underline")
+        rows = [app._plain(r) for r in rows]
+        keep = rows[-max(0, height - 1) :] if height > 1 else []
+        return Text("\n").join([title, *keep])
+
+
+class Bar(Widget):
+    """A line (or two) of text with clickable parts: the actions."""
+
+    DEFAULT_CSS = "Bar { height: 2; padding: 0 1; }"
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self.parts: list[tuple[int, int, int, str]] = []  # (y, x0, x1, key)
+
+    def render(self) -> Text:
+        app = self.app
+        assert isinstance(app, TableApp)
+        lines, self.parts = app.action_lines(self.content_size.width)
+        return Text("\n").join(app._plain(line) for line in lines[: self.content_size.height])
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        for y, x0, x1, key in self.parts:
+            if y == event.y and x0 <= event.x - 1 < x1:
+                app.press_key(key)
+                return
+
+
+# -- the app -----------------------------------------------------------------------------------------
+GameRunner = Callable[[], Awaitable[Any]]
+
+
+class TableApp(App[None]):
+    """The card table. ``run_game`` is the trio function that plays the game."""
+
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; padding: 0 1; background: $primary-background; }
+    #body { height: 1fr; }
+    #status { height: 1; padding: 0 1; background: $boost; }
+    #keys { height: 1; padding: 0 1; color: $text-muted; }
+    #chat { height: 1; border: none; padding: 0 1; display: none; }
+    """
+    BINDINGS: ClassVar = [
+        Binding("ctrl+c", "interrupt", "Stop", priority=True, show=False),
+        Binding("ctrl+q", "quit_game", "Resign", priority=True, show=False),
+        Binding("f1", "help", "Help", show=False),
+        Binding("f2", "rules", "Rules", show=False),
+        Binding("f6", "toggle_auto", "Auto", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        player: TablePlayer | None,
+        run_game: GameRunner,
+        *,
+        ascii: bool = False,
+        rules_text: str = "",
+        chat: Callable[[str], object] | None = None,
+    ) -> None:
+        super().__init__()
+        self.game_title = to_ascii(title) if ascii else title
+        self.player = player
+        self.run_game = run_game
+        self.ascii = ascii
+        self.rules_text = rules_text
+        self.send_chat = chat
+        self.notes: list[Note] = []
+        self.outcome: Any = None  # trio's Outcome of run_game, once it is done
+        self.interrupted = False
+        self.ending: Ending | None = None
+        self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
+        self.flash = ""
+        self.selected: int | None = None
+        self.placing = False  # the selected card's places are being walked with the arrows
+        self.place_cursor = 0
+        self.typing = CardKeys()
+        self._picker: Picker | None = None
+        self._picker_for: object = None
+        self._told = 0
+        self._refresh_due = False
+        self._cancel: trio.CancelScope | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+        self.waiting_text = "starting"
+        self._trio_started = False
+        self._trio_finished = asyncio.Event()
+        self.lobby_lines: list[str] = []
+        if player is not None:
+            player.app = self
+
+    # -- layout ------------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="body"):
+            yield TableArea()
+            yield SidePanel()
+        yield Static(id="status")
+        yield Bar(id="actions")
+        yield Static(id="keys")
+        yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
+
+    def on_mount(self) -> None:
+        self._update_bars()
+        self.query_one(TableArea).focus()
+        loop = asyncio.get_running_loop()
+        self._trio_started = True
+        trio.lowlevel.start_guest_run(
+            self._trio_main,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=loop.call_soon,
+            done_callback=self._trio_done,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        side = self.query_one(SidePanel)
+        side.styles.width = 28 if event.size.width < 100 else 40
+        if self.ascii:
+            side.styles.border_left = ("ascii", "grey")
+        self.schedule_refresh()
+
+    # -- the trio guest ------------------------------------------------------------------------------
+    async def _trio_main(self) -> Any:
+        self._token = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as scope:
+            self._cancel = scope
+            return await self.run_game()
+        return None
+
+    def _trio_done(self, outcome: Any) -> None:
+        self.outcome = outcome
+        self._trio_finished.set()
+        self.call_later(self._game_done)
+
+    async def on_unmount(self) -> None:
+        """The app is closing: the game must not outlive it (trio runs on this loop)."""
+        if self._trio_started and not self._trio_finished.is_set():
+            self.interrupted = self.interrupted or self.outcome is None
+            self.stop_game()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._trio_finished.wait(), TRIO_STOP_LIMIT)
+
+    def _game_done(self) -> None:
+        if self.interrupted:
+            self.exit()
+            return
+        self._refresh_now()
+        if self.finish is not None:
+            with contextlib.suppress(Exception):
+                self.push_screen(EndScreen(self.finish()))
+                return
+        self.exit()
+
+    def stop_game(self) -> None:
+        """Cancel the game (it ends as it stands, the log kept); the app exits when trio is done."""
+        if self.outcome is not None:
+            self.exit()
+            return
+        if self._token is not None and self._cancel is not None:
+            scope = self._cancel
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(scope.cancel)
+
+    # -- refreshing (called from trio through call_later, or from the app) ---------------------------
+    def schedule_refresh(self, new_turn: bool = False) -> None:
+        if new_turn:
+            self.selected = None
+            self.placing = False
+            self._picker = None
+        if not self._refresh_due:
+            self._refresh_due = True
+            self.call_later(self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        self._refresh_due = False
+        p = self.player
+        if p is not None and p.session is not None and not self.rules_text:
+            game = p.session.game
+            self.game_title = to_ascii(game.title) if self.ascii else game.title
+            self.rules_text = game.rules_text()
+        self._take_news()
+        # In the lobby the table area takes the whole width: the invite code stays on one line.
+        self.query_one(SidePanel).display = not (self.lobby_lines and self.table_view() is None)
+        self._update_bars()
+        for w in (self.query_one(TableArea), self.query_one(SidePanel), self.query_one(Bar)):
+            w.refresh()
+
+    def _take_news(self) -> None:
+        p = self.player
+        if p is None or p.chronicle is None:
+            return
+        since = p.chronicle.since_mine
+        for note in self.notes:
+            if note.serial >= 0:
+                note.recent = note.serial >= since
+        known = {n.serial: n for n in self.notes if n.serial >= 0}
+        for entry in p.chronicle.entries:
+            style = "" if entry.mine or entry.seat is None else "bold"
+            text = self._styled(entry.words(), style)
+            if entry.serial in known:
+                known[entry.serial].text = text
+            else:
+                self.notes.append(Note(text, entry.serial, entry.serial >= since))
+        if len(self.notes) > 400:
+            del self.notes[:-400]
+
+    def note(self, text: str, style: str = "italic") -> None:
+        """A message of the app or the network in the side panel."""
+        self.notes.append(Note(self._styled(text, style)))
+        self.schedule_refresh()
+
+    def chat_line(self, who: str, checked: str, text: str) -> None:
+        """A chat message: the sender's name and checked identity, the words as plain text."""
+        line = Text()
+        line.append(f"{who}", style="bold cyan")
+        if checked:
+            line.append(f" ({checked})", style="dim")
+        line.append(": ")
+        line.append(text)  # never markup: a Text holds what it is given
+        self.notes.append(Note(line))
+        self.schedule_refresh()
+
+    def _styled(self, words: str, style: str = "") -> Text:
+        from ..render import styled
+
+        return styled(words, self.ascii, style)
+
+    # -- model -------------------------------------------------------------------------------------
+    def names(self, seat: int) -> str:
+        p = self.player
+        if p is None or p.session is None:
+            return f"seat {seat}"
+        if seat == p.session.seat:
+            return "You"
+        return p.session.name(seat)
+
+    def table_view(self) -> TableView | None:
+        p = self.player
+        if p is None or p.session is None:
+            return None
+        state = p.view()
+        if state is None:
+            return None
+        return p.session.game.table_view(state, p.session.seat)
+
+    def picker(self) -> Picker | None:
+        p = self.player
+        if p is None or p.moves is None or p.session is None:
+            return None
+        if self._picker is not None and self._picker_for is p.moves:
+            return self._picker
+        state = p.view()
+        seat = p.session.seat
+        assert state is not None and seat is not None
+        game = p.session.game
+        view = game.table_view(state, seat)
+        parts = [game.move_parts(state, seat, m) for m in p.moves]
+        words = [game.describe(state, seat, m) for m in p.moves]
+        if self.ascii:
+            words = [to_ascii(w) for w in words]
+        t = state.table
+        cards = {tok: t.card(tok) for tok in t.all_tokens()}
+        zones = {tok: z for tok in t.all_tokens() if (z := t.zone_of(tok)) is not None}
+        self._picker = Picker(parts, words, view, seat, screen_order(view, seat), cards, zones)
+        self._picker_for = p.moves
+        return self._picker
+
+    def draw(self, width: int, height: int) -> Drawn:
+        view = self.table_view()
+        p = self.player
+        if view is None or p is None or p.session is None:
+            lines = [
+                Text(line) for line in (self.lobby_lines or [f"{self.game_title}: {self.waiting_text}…"])
+            ]
+            out: list[Text] = []
+            for line in lines:
+                out.extend(line.wrap(self.console, max(1, width), overflow="fold"))
+            return Drawn(out[:height], [])
+        picker = self.picker()
+        lit: dict[str, str] = {}
+        pickable: frozenset[int] = frozenset()
+        if picker is not None:
+            pickable = frozenset(picker.cards)
+            if self.selected is not None:
+                lit = picker.places(self.selected)
+        fresh = frozenset(p.chronicle.fresh) if p.chronicle is not None else frozenset()
+        marks = Marks(self.selected if picker else None, pickable, lit, fresh, self.ascii)
+        return draw_table(view, p.session.seat, self.names, width, height, marks)
+
+    # -- bars ----------------------------------------------------------------------------------------
+    def _update_bars(self) -> None:
+        width = self.size.width or 80
+        self.query_one("#title", Static).update(self._plain(self._title_line(width)))
+        self.query_one("#status", Static).update(self._plain(self._status_line()))
+        self.query_one("#keys", Static).update(self._plain(self._keys_line()))
+
+    def _plain(self, text: Text) -> Text:
+        """``text`` in ASCII with ``--ascii`` (its styles kept), else as it is."""
+        if not self.ascii or text.plain.isascii():
+            return text
+        out = Text()
+        for span_text, style in _pieces(text):
+            out.append(to_ascii(span_text.replace("←→", "<->")), style=style)
+        return out
+
+    def _title_line(self, width: int) -> Text:
+        view = self.table_view()
+        left = Text(self.game_title, style="bold")
+        if view is not None:
+            for fact in view.facts:
+                left.append(" · ", style="dim")
+                left.append_text(words_text(fact, self.names, self.ascii))
+        right = Text()
+        if view is not None and view.scores is not None:
+            right.append(f"{view.score_name.capitalize()}: ", style="dim")
+            for seat, score in enumerate(view.scores):
+                if seat:
+                    right.append(" · ", style="dim")
+                right.append(f"{self.names(seat)} {score}", style="bold" if self.names(seat) == "You" else "")
+        room = max(0, width - 2 - right.cell_len - 2)
+        if left.cell_len > room:
+            left.truncate(room, overflow="ellipsis")
+        pad = max(1, width - 2 - left.cell_len - right.cell_len)
+        return left + Text(" " * pad) + right
+
+    def _status_line(self) -> Text:
+        p = self.player
+        if self.flash:
+            lead = Text("Your turn — ", style="bold green") if p is not None and p.deciding else Text()
+            return lead + Text(self.flash, style="bold yellow")
+        if self.outcome is not None:
+            return Text("Game over.", style="bold")
+        if p is None or p.session is None:
+            return Text(self.waiting_text, style="italic")
+        s = p.session
+        if p.deciding:
+            picker = self.picker()
+            view = self.table_view()
+            what = Text("Your turn", style="bold green")
+            status = view.status if view is not None else ()
+            if status and status[0] == Seat(s.seat if s.seat is not None else -1):
+                status = status[1:]
+                if status and isinstance(status[0], str) and status[0].startswith("to "):
+                    status = (status[0][3:], *status[1:])
+                if status == ("play",):
+                    status = ()  # "Your turn: play" says nothing more than "Your turn"
+            if status:
+                what.append(": ")
+                what.append_text(words_text(status, self.names, self.ascii))
+            if picker is not None and picker.single is not None:
+                what.append(" — Enter: " + picker.single.words, style="bold")
+            return what
+        waiting = describe_waiting(s) if not s.finished else "the game is over"
+        spin = (
+            "|/-\\"[int(time.monotonic() * 4) % 4]
+            if self.ascii
+            else "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"[int(time.monotonic() * 8) % 10]
+        )
+        waiting = waiting or ""
+        return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
+
+    def _keys_line(self) -> Text:
+        p = self.player
+        parts = []
+        picker = self.picker()
+        if picker is not None and picker.cards:
+            parts.append("←→ card · 8c name · key: place")
+        parts += ["/ chat", "F1 help", "F2 rules", f"F6 auto:{'on' if p is not None and p.auto else 'off'}"]
+        parts.append("^Q resign")
+        return Text(" · ".join(parts), style="dim")
+
+    def action_lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
+        """The actions bar: where the selected card can go, its moves without a place, the buttons."""
+        picker = self.picker()
+        if picker is None:
+            if self.lobby_lines and (self.player is None or self.player.session is None):
+                return [Text("Waiting for the players to join…", style="italic")], []
+            return [Text("")], []
+        rows: list[Text] = [Text()]
+        parts: list[tuple[int, int, int, str]] = []
+
+        def add(label: str, key: str, style: str = "") -> None:
+            piece = Text()
+            piece.append(f" {key} ", style="reverse bold")
+            piece.append(f" {label}", style=style)
+            piece.truncate(max(8, width), overflow="ellipsis")
+            if rows[-1].cell_len and rows[-1].cell_len + 2 + piece.cell_len > width:
+                rows.append(Text())
+            if rows[-1].cell_len:
+                rows[-1].append("  ")
+            x0 = rows[-1].cell_len
+            rows[-1].append_text(piece)
+            parts.append((len(rows) - 1, x0, rows[-1].cell_len, key))
+
+        sel = self.selected
+        if sel is None and picker.cards:
+            rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
+        if sel is not None and picker.for_card(sel):
+            first = picker.for_card(sel)[0]
+            card = self._card_of(sel)
+            head = Text(f"{card}: " if card else "", style="bold")
+            rows[-1].append_text(head)
+            places = picker.places(sel)
+            view = self.table_view()
+            labels = {pl.zone: pl.label for _, pl in view.piles()} if view else {}
+            for i, (zone, key) in enumerate(places.items()):
+                style = "reverse" if self.placing and i == self.place_cursor else ""
+                add(labels.get(zone, zone), key, style)
+            numbered = {c.index: k for k, c in picker.action_keys(sel).items()}
+            n_places = len(places)
+            for i, c in enumerate(picker.actions(sel)):
+                walking = self.placing and self.place_cursor == n_places + i
+                key = numbered.get(c.index) or (
+                    "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
+                )
+                add(c.words, key, "reverse" if walking else "")
+            del first
+        for b in picker.buttons:
+            add(b.words, b.key or "?")
+        return rows, parts
+
+    def _card_of(self, token: int) -> str:
+        p = self.player
+        state = p.view() if p is not None else None
+        card = state.table.card(token) if state is not None else None
+        return "" if card is None else card.text(self.ascii)
+
+    # -- input ---------------------------------------------------------------------------------------
+    def table_key(self, event: events.Key) -> None:
+        """A key pressed while the table has the focus."""
+        key = event.key
+        if key in ("slash", "colon"):
+            self._open_chat()
+            event.stop()
+            return
+        if key in ("question_mark",):
+            self.action_help()
+            event.stop()
+            return
+        if self.press_key(event.character if event.character and event.character.isprintable() else key):
+            event.stop()
+
+    def press_key(self, key: str) -> bool:
+        """A key (or a click on an action) while the table has the focus; True if it meant something."""
+        self.flash = ""
+        picker = self.picker()
+        p = self.player
+        if picker is None or p is None:
+            self._update_bars()
+            return False
+        sel = self.selected
+        if key in ("left", "right", "up", "down", "tab", "shift+tab"):
+            self._arrow(picker, key)
+        elif key in ("enter", "space", " "):
+            self._enter(picker)
+        elif key == "escape":
+            if not self.placing and not self.typing.typed:
+                self.selected = None  # digits start a card's name again
+            self.placing = False
+            self.typing = CardKeys()
+        elif sel is not None and key in picker.places(sel).values() and not self.typing.typed:
+            zone = next(z for z, k in picker.places(sel).items() if k == key)
+            self._play(picker.at(sel, zone))
+        elif sel is not None and key in picker.action_keys(sel) and not self.typing.typed:
+            self._play(picker.action_keys(sel)[key])
+        elif len(key) == 1 and picker.button(key) is not None and not self.typing.typed:
+            self._play(picker.button(key))
+        elif len(key) == 1:
+            self._typed(picker, key)
+        else:
+            return False
+        self._refresh_now()
+        return True
+
+    def _arrow(self, picker: Picker, key: str) -> None:
+        sel = self.selected
+        step = 1 if key in ("right", "down", "tab") else -1
+        if self.placing and sel is not None:
+            n = len(picker.places(sel)) + len(picker.actions(sel))
+            self.place_cursor = (self.place_cursor + step) % max(1, n)
+            return
+        if not picker.cards:
+            return
+        if sel not in picker.cards:
+            self.selected = picker.cards[0 if step > 0 else -1]
+            return
+        i = picker.cards.index(sel)
+        self.selected = picker.cards[(i + step) % len(picker.cards)]
+
+    def _enter(self, picker: Picker) -> None:
+        if picker.single is not None:
+            self._play(picker.single)
+            return
+        sel = self.selected
+        if sel is None:
+            if picker.cards:
+                self.selected = picker.cards[0]
+                self.flash = "Choose a card (←→ or its name), then where it goes; Enter plays it"
+            return
+        options = [*(picker.at(sel, z) for z in picker.places(sel)), *picker.actions(sel)]
+        options = [o for o in options if o is not None]
+        if len(options) == 1:
+            self._play(options[0])
+        elif self.placing:
+            self._play(options[self.place_cursor % len(options)])
+        elif options:
+            self.placing = True
+            self.place_cursor = 0
+            self.flash = "Choose where it goes: ←→ then Enter, or its key (Esc: another card)"
+
+    def _typed(self, picker: Picker, key: str) -> None:
+        state, found = self.typing.feed(key)
+        if state == "more":
+            self.flash = f"card: {self.typing.shown()}…"
+            return
+        if state == "no" or found is None:
+            self.flash = f"{key!r} does nothing here: F1 for help"
+            return
+        rank, suit = found
+        p = self.player
+        st = p.view() if p is not None else None
+        matches = [
+            t
+            for t in picker.cards
+            if st is not None
+            and (c := st.table.card(t)) is not None
+            and c.rank == rank
+            and c.suit.value == suit
+        ]
+        name = Card(rank, Suit(suit)).text(self.ascii)
+        if not matches:
+            self.flash = f"{name} cannot be played now"
+            return
+        if self.selected in matches and len(matches) > 1:
+            self.selected = matches[(matches.index(self.selected) + 1) % len(matches)]
+        else:
+            self.selected = matches[0]
+        self.placing = False
+        only = [*picker.places(self.selected), *picker.actions(self.selected)]
+        if len(only) > 1:
+            self.flash = f"{name}: press a place's key, or ←→ and Enter (Esc: another card)"
+
+    def clicked(self, token: int | None, zone: str | None) -> None:
+        picker = self.picker()
+        if picker is None:
+            return
+        self.flash = ""
+        if token is not None and picker.canonical(token) in picker.cards:
+            tok = picker.canonical(token)
+            if tok == self.selected and len(picker.for_card(tok)) == 1:
+                self._play(picker.for_card(tok)[0])
+            else:
+                self.selected = tok
+                self.placing = False
+        elif zone is not None and self.selected is not None and picker.at(self.selected, zone) is not None:
+            self._play(picker.at(self.selected, zone))
+        self._refresh_now()
+
+    def _play(self, choice: Choice | None) -> None:
+        p = self.player
+        if choice is None or p is None or p.moves is None:
+            return
+        move: Move = p.moves[choice.index]
+        self.selected = None
+        self.placing = False
+        p.choose(move)
+
+    # -- chat ----------------------------------------------------------------------------------------
+    def _open_chat(self) -> None:
+        chat = self.query_one("#chat", Input)
+        if self.send_chat is None:
+            self.flash = "No chat here: the other seats are bots in this process"
+            self._update_bars()
+            return
+        chat.display = True
+        self.query_one("#keys", Static).display = False
+        chat.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()[:CHAT_LIMIT]
+        event.input.value = ""
+        if text and self.send_chat is not None and self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self.send_chat, text)  # the links belong to trio
+        self._close_chat()
+
+    def _close_chat(self) -> None:
+        chat = self.query_one("#chat", Input)
+        chat.display = False
+        self.query_one("#keys", Static).display = True
+        self.query_one(TableArea).focus()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        pass
+
+    def key_escape(self) -> None:
+        if self.query_one("#chat", Input).has_focus:
+            self._close_chat()
+
+    # -- actions -------------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(TextScreen("Help", help_lines()))
+
+    def action_rules(self) -> None:
+        width = max(20, (self.size.width or 80) - 6)
+        self.push_screen(TextScreen(f"Rules of {self.game_title}", reflow(self.rules_text, width)))
+
+    def action_toggle_auto(self) -> None:
+        if self.player is not None:
+            self.player.auto = not self.player.auto
+            self.flash = f"Single forced moves are {'played at once' if self.player.auto else 'asked for'}."
+            if self.player.auto:
+                picker = self.picker()
+                if picker is not None and picker.single is not None:
+                    self._play(picker.single)
+            self._refresh_now()
+
+    def action_interrupt(self) -> None:
+        self.interrupted = True
+        self.stop_game()
+
+    def action_quit_game(self) -> None:
+        if self.outcome is not None:
+            self.exit()
+            return
+        p = self.player
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            if p is not None and p.deciding:
+                p.resign()
+            else:
+                self.interrupted = True
+                self.stop_game()
+
+        if p is not None and p.deciding:
+            self.push_screen(ConfirmScreen("Resign this game? The log records it."), answered)
+        else:
+            self.push_screen(
+                ConfirmScreen("Leave the game now? It stops here; the log keeps every move so far."), answered
+            )
+
+    def tick(self) -> None:
+        if self.player is not None and not self.player.deciding and self.outcome is None:
+            self.query_one("#status", Static).update(self._status_line())
+
+    def on_ready(self) -> None:
+        self.set_interval(0.25, self.tick)
+
+
+def _pieces(text: Text) -> list[tuple[str, str]]:
+    """The runs of ``text`` with one style each, as (text, style)."""
+    return [(seg.text, str(seg.style or "")) for seg in text.render(_CONSOLE)]
+
+
+_CONSOLE = Console(width=10_000, color_system=None)
+
+
+__all__ = ["Ending", "TableApp"]

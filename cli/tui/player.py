@@ -1,0 +1,115 @@
+"""The person at the full-screen table, as the game's trio side sees them.
+
+:class:`TablePlayer` is the agent of a human seat (``decide``) and the watcher of that
+seat's session (``observe``), like the line-mode :class:`~fairdeal.cli.terminal.TerminalAgent`.
+It runs on the trio side; it tells the app what changed with ``app.call_later`` (the app
+and trio share one thread: trio runs as a guest of the app's asyncio loop), and the app
+hands a chosen move back through the trio token (:meth:`choose`), so each side only
+touches its own objects from its own callbacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from fairdeal.core.rules import GameState, Move
+from fairdeal.core.session.session import Event, Session
+from fairdeal.net.driver import RESIGN
+
+from ..chronicle import Chronicle
+
+if TYPE_CHECKING:
+    from .app import TableApp
+
+
+class TablePlayer:
+    """A human seat played at the full-screen table."""
+
+    def __init__(self) -> None:
+        self.app: TableApp | None = None
+        self.session: Session | None = None
+        self.chronicle: Chronicle | None = None
+        self.moves: list[Move] | None = None  # the moves on offer while it is this seat's turn
+        self.auto = False  # play a single forced move at once
+        self._event: trio.Event | None = None
+        self._choice: Move | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+
+    # -- trio side -----------------------------------------------------------------------------------
+    def attach(self, session: Session) -> None:
+        if self.session is None:
+            self.session = session
+            self.chronicle = Chronicle(session.seat, self._pile_name)
+
+    def observe(self, session: Session, events: Sequence[Event]) -> None:
+        """Called with this seat's events as they are accepted (trio side)."""
+        self.attach(session)
+        assert self.chronicle is not None
+        self.chronicle.update(session, events)
+        if self.app is not None:
+            self.app.schedule_refresh()
+
+    async def decide(self, session: Session, moves: list[Move]) -> Move | None:
+        """Offer the moves on the table; wait for the person's pick (or resignation)."""
+        self.attach(session)
+        if self.auto and len(moves) == 1:
+            return moves[0]
+        self._token = trio.lowlevel.current_trio_token()
+        self._event = trio.Event()
+        self._choice = None
+        self.moves = moves
+        if self.app is not None:
+            self.app.schedule_refresh(new_turn=True)
+        try:
+            await self._event.wait()
+        finally:
+            self.moves = None
+            self._event = None
+            if self.app is not None:
+                self.app.schedule_refresh()
+        return self._choice
+
+    def _deliver(self, move: Move | None) -> None:
+        if self._event is not None and not self._event.is_set():
+            self._choice = move
+            self._event.set()
+
+    # -- app side ------------------------------------------------------------------------------------
+    def choose(self, move: Move | None) -> None:
+        """The person picked ``move`` (None: resign). Safe to call from the app."""
+        if self._token is not None:
+            self._token.run_sync_soon(self._deliver, move)
+
+    def resign(self) -> None:
+        self.choose(RESIGN)
+
+    @property
+    def deciding(self) -> bool:
+        return self.moves is not None
+
+    def view(self) -> GameState | None:
+        return self.session.view() if self.session is not None else None
+
+    def _pile_name(self, state: GameState, token: int) -> str:
+        """``Bob's payoff`` / ``Your payoff`` / ``Turn-up``: where ``token`` lies, in words."""
+        assert self.session is not None
+        view = self.session.game.table_view(state, self.session.seat)
+        for region in view.regions:
+            for pile in region.piles:
+                if token in pile.tokens:
+                    if region.owner is None:
+                        return pile.label
+                    if region.owner == self.session.seat:
+                        return f"Your {pile.label.lower()}"
+                    return f"{self.session.name(region.owner)}'s {pile.label.lower()}"
+        return "Turned up"
+
+
+def move_index(moves: Sequence[Move], move: Any) -> int:
+    return list(moves).index(move)
+
+
+__all__ = ["TablePlayer"]

@@ -1,0 +1,127 @@
+"""The app's other screens: help and the rules, a yes/no question, the end of the game."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..render import reflow
+
+
+class TextScreen(ModalScreen[None]):
+    """Help or the rules: text that flows to the width, scrolled with the arrows; any of Esc, q closes."""
+
+    BINDINGS: ClassVar = [Binding("escape,q,enter", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "Esc closes · ↑↓ PgUp PgDn scroll"
+            yield Static(Text("\n".join(self.lines)))
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        rules = getattr(self.app, "rules_text", "")
+        if rules and self.title_text.startswith("Rules"):
+            width = max(20, event.size.width - 6)
+            self.query_one(Static).update(Text("\n".join(reflow(rules, width))))
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question."""
+
+    BINDINGS: ClassVar = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Static { width: auto; max-width: 70; border: round $warning; padding: 1 2; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"{self.question}\n\n[y] yes   [n] no"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class EndScreen(ModalScreen[None]):
+    """The end of the game: the result, the audit, the log. Any of Enter, Esc, q leaves."""
+
+    BINDINGS: ClassVar = [Binding("enter,escape,q,space", "leave", "Leave")]
+    DEFAULT_CSS = """
+    EndScreen { align: center bottom; }
+    EndScreen > Static { width: 100%; height: auto; max-height: 80%; border: round $success; padding: 0 1; }
+    """
+
+    def __init__(self, lines: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        for i, (line, style) in enumerate(self.lines):
+            if i:
+                text.append("\n")
+            text.append(line, style=style)
+        box = Static(text)
+        box.border_title = "Game over"
+        box.border_subtitle = "Enter leaves (the summary stays in your terminal)"
+        yield box
+
+    def action_leave(self) -> None:
+        self.app.exit()
+
+
+def help_lines() -> list[str]:
+    return [
+        "Picking a move",
+        "  ← →          choose one of your cards that can be played (it shows reversed)",
+        "  8c, 10h, qs  choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)",
+        "  1-9, 0       put the chosen card on the place showing that key (lit in green)",
+        "  Enter        play the only move, or walk the chosen card's places with ← → and Enter",
+        "  a click      choose a card; click a lit place to put it there",
+        "  letters      the buttons below the table (stand, propose, pass, ...), as they show",
+        "  Esc          back out of choosing a place",
+        "",
+        "The table",
+        "  The other players are along the top, the middle below them, your own cards at the",
+        "  bottom. Underlined cards moved since your last move. The panel on the right says",
+        "  what happened, every card shown named; older lines are dim.",
+        "",
+        "Other keys",
+        "  /            chat: type a message to the table, Enter sends, Esc closes",
+        "  F1 or ?      this help       F2  the rules of the game",
+        "  F6           play single forced moves at once (on/off)",
+        "  Ctrl-Q       resign (on your turn) or leave the game; asks first",
+        "  Ctrl-C       stop at once; the log so far is kept and its path printed",
+    ]
+
+
+__all__ = ["ConfirmScreen", "EndScreen", "TextScreen", "help_lines"]

@@ -1,0 +1,288 @@
+"""How a game describes its table to a front end: regions of piles, not lines of text.
+
+A front end draws every game from one :class:`TableView`: the other players' regions
+along the top, the shared middle, the viewer's own region at the bottom, the game's
+headline facts and scores, and what the game waits for. A pile says which cards it
+holds (tokens, and the cards this viewer knows), how it lies (face up, face down, held
+in a hand) and how it is laid out (stacked: the top card and a count; fanned: every
+card shows), and whether moves can put a card on it (its ``zone``). Text that names a
+seat holds a :class:`Seat`, which the front end writes as "You" for its viewer and as
+the seat's name for the others. Nothing here does I/O.
+
+:func:`default_view` describes any game from its zones, so a game that describes
+nothing still gets a table; :func:`view_lines` turns a description into rendered lines
+for line mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import Card
+from .table import Table, Visibility
+
+
+class Spread(Enum):
+    """How a pile is laid out."""
+
+    STACKED = "stacked"  # squared up: the top card (or its back) and how many there are
+    FANNED = "fanned"  # spread out: every card shows (a hand, a trick, a side stack)
+
+
+class Facing(Enum):
+    """How a pile's cards lie."""
+
+    UP = "up"  # face up: everybody sees them
+    DOWN = "down"  # face down: a stock, a Snatch pile (a card turned up in it still shows)
+    HELD = "held"  # in its owner's hand: faces for the owner, backs for everyone else
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat named in text: "You" for the viewer, the seat's name for the others."""
+
+    seat: int
+
+
+#: Words on the table: text, cards and seats, run together with spaces where they do not touch.
+Words = tuple[str | Card | Seat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """One pile of cards as the viewer sees it.
+
+    ``tokens`` are bottom first; ``cards`` is parallel to them, None where this viewer does
+    not know the card (drawn as a back). ``zone`` is the zone a move names to put a card
+    here: set it on piles that are targets of moves. ``who`` (parallel to ``tokens``, may
+    be empty) says which seat put each card there, ``tags`` a word shown with a card
+    (``"snatched"``). ``note`` is a short remark shown with the pile (``takes 7``).
+    """
+
+    label: str
+    tokens: tuple[int, ...] = ()
+    cards: tuple[Card | None, ...] = ()
+    spread: Spread = Spread.STACKED
+    facing: Facing = Facing.UP
+    zone: str | None = None
+    note: Words = ()
+    who: tuple[int, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.cards) != len(self.tokens):
+            raise ValueError(f"pile {self.label!r}: {len(self.cards)} cards for {len(self.tokens)} tokens")
+        if self.who and len(self.who) != len(self.tokens):
+            raise ValueError(f"pile {self.label!r}: who must be empty or one seat per card")
+        if self.tags and len(self.tags) != len(self.tokens):
+            raise ValueError(f"pile {self.label!r}: tags must be empty or one per card")
+
+    @staticmethod
+    def of(
+        table: Table,
+        zone: str,
+        label: str,
+        *,
+        spread: Spread = Spread.STACKED,
+        facing: Facing | None = None,
+        target: bool = False,
+        note: Words = (),
+        tokens: Sequence[int] | None = None,
+        who: Sequence[int] = (),
+        tags: Sequence[str] = (),
+    ) -> Pile:
+        """The pile showing ``zone`` of ``table`` (or just ``tokens`` of it), cards as this view knows them.
+
+        ``facing`` defaults to the zone's visibility (PUBLIC up, OWNER held, HIDDEN down);
+        ``target`` makes the pile a target of moves that name ``zone``.
+        """
+        toks = tuple(table.tokens(zone) if tokens is None else tokens)
+        if facing is None:
+            facing = _FACING[table.specs[zone].visibility]
+        return Pile(
+            label,
+            toks,
+            tuple(table.card(t) for t in toks),
+            spread,
+            facing,
+            zone if target else None,
+            tuple(note),
+            tuple(who),
+            tuple(tags),
+        )
+
+    @property
+    def size(self) -> int:
+        return len(self.tokens)
+
+
+_FACING = {Visibility.PUBLIC: Facing.UP, Visibility.OWNER: Facing.HELD, Visibility.HIDDEN: Facing.DOWN}
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A part of the table: a seat's own area (``owner``), or the shared middle (``owner`` None).
+
+    ``notes`` are short remarks about that seat or the middle (``dealer``, ``out: paid
+    with their whole pile``).
+    """
+
+    owner: int | None
+    piles: tuple[Pile, ...] = ()
+    notes: tuple[Words, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The whole table as one viewer sees it.
+
+    ``facts`` are the game's headline facts (``deal 3``, ``trump ♦``); ``scores`` one per
+    seat (None while the game keeps none), called ``score_name``; ``turn`` is the seat
+    the game waits for, if any; ``status`` says what it waits for, in words.
+    """
+
+    regions: tuple[Region, ...]
+    facts: tuple[Words, ...] = ()
+    scores: tuple[int, ...] | None = None
+    score_name: str = "points"
+    turn: int | None = None
+    status: Words = ()
+
+    def piles(self) -> Iterable[tuple[Region, Pile]]:
+        for region in self.regions:
+            for pile in region.piles:
+                yield region, pile
+
+    def targets(self) -> dict[str, Pile]:
+        """The piles moves can put cards on, by zone."""
+        return {p.zone: p for _, p in self.piles() if p.zone is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveParts:
+    """What a move is made of on the table: the card it takes (a token, or None), the pile it
+    goes to (a zone, or None) and a short verb (``play``, ``discard``)."""
+
+    card: int | None
+    target: str | None
+    verb: str
+
+
+def default_parts(table: Table, move_args: Sequence[int | str], action: str) -> MoveParts:
+    """A move's card is its first argument that is a token on the table; its target its first
+    argument that names a zone."""
+    card = next(
+        (a for a in move_args if isinstance(a, int) and not isinstance(a, bool) and table.zone_of(a)), None
+    )
+    target = next((a for a in move_args if isinstance(a, str) and a in table.specs), None)
+    return MoveParts(card, target, action)
+
+
+def default_view(table: Table, viewer: int | None) -> TableView:
+    """Any game's table from its zones: a region per seat with its own zones, the rest in the middle.
+
+    Hands are fanned, other piles stacked; every zone is a target.
+    """
+    regions: list[Region] = []
+    owners = [None, *range(table.players)]
+    for owner in owners:
+        piles = []
+        for spec in table.specs.values():
+            if spec.owner != owner:
+                continue
+            fanned = spec.visibility is Visibility.OWNER
+            piles.append(
+                Pile.of(
+                    table,
+                    spec.name,
+                    spec.title or spec.name,
+                    spread=Spread.FANNED if fanned else Spread.STACKED,
+                    target=True,
+                )
+            )
+        if piles:
+            regions.append(Region(owner, tuple(piles)))
+    return TableView(tuple(regions))
+
+
+# -- as lines, for line mode --------------------------------------------------------------------------
+def _count(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def pile_words(pile: Pile) -> Words:
+    """A pile in words: ``Centre 1: 7♥ (3 cards), takes 8``."""
+    out: list[str | Card | Seat] = [f"{pile.label}:"]
+    if not pile.tokens:
+        out.append("empty")
+    elif pile.spread is Spread.FANNED:
+        hidden = sum(1 for c in pile.cards if c is None)
+        if hidden:
+            out.append(f"{_count(hidden)} face down" + ("," if hidden < pile.size else ""))
+        for i, card in enumerate(pile.cards):
+            if card is None:
+                continue
+            if pile.who:
+                out.append(Seat(pile.who[i]))
+            out.append(card)
+            if pile.tags and pile.tags[i]:
+                out.append(f"({pile.tags[i]})")
+    else:
+        top = pile.cards[-1]
+        if top is not None:
+            out.append(top)
+            if pile.size > 1:
+                out.append(f"({_count(pile.size)})")
+        else:
+            out.append(_count(pile.size) + (" face down" if pile.facing is not Facing.UP else ""))
+    if pile.note:
+        out.append(",")
+        out.extend(pile.note)
+    return tuple(out)
+
+
+def view_lines(view: TableView) -> list[Words]:
+    """The description as lines of words: facts, scores, then each region with its piles."""
+    lines: list[Words] = []
+    if view.facts:
+        facts: list[str | Card | Seat] = []
+        for i, f in enumerate(view.facts):
+            if i:
+                facts.append(" ·")
+            facts.extend(f)
+        lines.append(tuple(facts))
+    if view.scores is not None:
+        line: list[str | Card | Seat] = [f"{view.score_name.capitalize()}:"]
+        for seat, score in enumerate(view.scores):
+            line.extend([*([","] if seat else []), Seat(seat), str(score)])
+        lines.append(tuple(line))
+    for region in view.regions:
+        head: list[str | Card | Seat] = [Seat(region.owner) if region.owner is not None else "Middle", ":"]
+        for note in region.notes:
+            head.extend(["", *note, ";"])
+        if head[-1] == ";":
+            head.pop()
+        lines.append(tuple(head))
+        for pile in region.piles:
+            lines.append(("  ", *pile_words(pile)))
+    if view.status:
+        lines.append(view.status)
+    return lines
+
+
+__all__ = [
+    "Facing",
+    "MoveParts",
+    "Pile",
+    "Region",
+    "Seat",
+    "Spread",
+    "TableView",
+    "Words",
+    "default_parts",
+    "default_view",
+    "pile_words",
+    "view_lines",
+]

@@ -1,0 +1,125 @@
+"""Chat at the table: short signed lines, relayed by the host, never in the game log.
+
+A :class:`ChatRoom` belongs to one seat of a started game. :meth:`ChatRoom.say` signs a
+line with the seat's identity key (domain-separated, bound to the game id, the seat
+and a counter) and sends it; the host relays a guest's line to the other guests
+unchanged. Every receiver checks the line before showing it: the seat is a player of
+this game (and, at the host, the seat of the connection it came on), the counter
+rises, the signature is that seat's (so the host cannot put words in a guest's mouth),
+the text is at most :data:`~fairdeal.net.wire.MAX_CHAT` printable characters, and the
+seat sends at most :data:`RATE` lines in :data:`PER` seconds. A line that fails is
+dropped, never shown; chat never stops a game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Mapping
+
+from fairdeal.core.identity import Identity, verify_signature
+from fairdeal.core.session.header import Header
+
+from . import wire
+from .driver import PeerGone
+from .link import NetLink
+
+DOMAIN = b"fairdeal-chat:"
+RATE = 5  # lines
+PER = 10.0  # seconds
+
+#: What a front end gets for each line heard: the seat, its name, its checked fingerprint, the words.
+Heard = Callable[[int, str, str, str], None]
+
+
+def chat_bytes(game_id: bytes, seat: int, n: int, text: str) -> bytes:
+    """What a chat signature covers."""
+    return b"".join([DOMAIN, game_id, seat.to_bytes(1, "big"), n.to_bytes(4, "big"), text.encode("utf-8")])
+
+
+class ChatRoom:
+    """One seat's chat in a started game. ``links`` are this seat's links by seat (the host's: every
+    guest; a guest's: seat 0, the host). ``heard`` shows a checked line."""
+
+    def __init__(
+        self,
+        header: Header,
+        seat: int,
+        identity: Identity,
+        links: Mapping[int, NetLink],
+        heard: Heard,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.header, self.seat, self.identity = header, seat, identity
+        self.links, self.heard, self.clock = links, heard, clock
+        self._sent = 0
+        self._last: dict[int, int] = {}
+        self._times: dict[int, list[float]] = {}
+        self.dropped = 0
+
+    def say(self, text: str) -> bool:
+        """Sign and send a line (cleaned and cut to the limit); False if it could not go.
+
+        Call it from the trio side (it queues on the links).
+        """
+        words = wire.clean_text(text, wire.MAX_CHAT).strip()
+        if not words or words == "-" or not self._room(self.seat):
+            return False
+        self._sent += 1
+        sig = self.identity.sign(chat_bytes(self.header.game_id, self.seat, self._sent, words))
+        msg = wire.Chat(self.seat, self._sent, words, sig)
+        self._send(msg, skip=None)
+        self.heard(self.seat, self.header.seats[self.seat].name, self.identity.fingerprint, words)
+        return True
+
+    def from_link(self, link_seat: int) -> Callable[[wire.Chat], None]:
+        """The handler for chat arriving on the link to ``link_seat``."""
+
+        def receive(msg: wire.Chat) -> None:
+            if self.seat == 0 and msg.seat != link_seat:
+                self.dropped += 1  # a guest speaks only for its own seat
+                return
+            if self.accept(msg) and self.seat == 0:
+                self._send(msg, skip=msg.seat)
+
+        return receive
+
+    def accept(self, msg: wire.Chat) -> bool:
+        """Check a line and show it; False (dropped) when it fails any check."""
+        seats = self.header.seats
+        ok = (
+            0 <= msg.seat < len(seats)
+            and msg.seat != self.seat
+            and msg.n > self._last.get(msg.seat, 0)
+            and verify_signature(
+                seats[msg.seat].identity, msg.sig, chat_bytes(self.header.game_id, msg.seat, msg.n, msg.text)
+            )
+            and self._room(msg.seat)
+        )
+        if not ok:
+            self.dropped += 1
+            return False
+        self._last[msg.seat] = msg.n
+        self.heard(msg.seat, seats[msg.seat].name, seats[msg.seat].fingerprint, msg.text)
+        return True
+
+    def _room(self, seat: int) -> bool:
+        """Rate limit: at most RATE lines from ``seat`` in any PER seconds."""
+        now = self.clock()
+        recent = [t for t in self._times.get(seat, []) if now - t < PER]
+        if len(recent) >= RATE:
+            self._times[seat] = recent
+            return False
+        recent.append(now)
+        self._times[seat] = recent
+        return True
+
+    def _send(self, msg: wire.Chat, skip: int | None) -> None:
+        for s, link in self.links.items():
+            if s == skip or not link.alive:
+                continue
+            with contextlib.suppress(PeerGone):
+                link.send(msg)
+
+
+__all__ = ["DOMAIN", "PER", "RATE", "ChatRoom", "Heard", "chat_bytes"]

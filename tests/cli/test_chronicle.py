@@ -1,0 +1,60 @@
+"""What happened, as one seat tells it: moves in words with every card they showed, cards drawn."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+import trio
+
+from fairdeal import registry
+from fairdeal.cli.chronicle import Chronicle
+from fairdeal.core.identity import Identity
+from fairdeal.core.rng import SeededRng
+from fairdeal.core.session.header import Header, SeatInfo
+from fairdeal.core.session.session import Event, Session
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.local import play_local
+
+
+def _story(name: str, players: int, options: dict[str, object], seed: int) -> Chronicle:
+    reg = registry.load()
+    game = reg.game(name)
+    config = game.config(players, options)
+    master = SeededRng(seed)
+    ids = [Identity.generate(master.fork(f"id-{i}")) for i in range(players)]
+    seats = tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players))
+    header = Header(master.fork("gid").bytes(16), name, name, "tests", "0", dict(config.options), seats)
+    sessions = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    agents = [BotAgent(reg.bot(name).make(), random.Random(seed + i)) for i in range(players)]
+    story = Chronicle(0)
+
+    def observe(session: Session, events: Sequence[Event]) -> None:
+        if session.seat == 0:
+            story.update(session, events)
+
+    trio.run(play_local, header, sessions, agents, observe)
+    return story
+
+
+def test_every_card_turned_in_snatch_is_named_once_revealed() -> None:
+    story = _story("snatch", 4, {}, 3)
+    turned = [e for e in story.entries if "turned the top card" in e.text]
+    assert turned
+    for entry in turned:
+        assert len(entry.cards) == 1 and not entry.waiting, entry.words()
+        assert re.search(r": (10|[2-9AJQK])[♣♦♥♠]$", entry.words())
+    mine = [e for e in turned if e.mine]
+    assert mine and all(e.text.startswith("You turned the top card of your pile") for e in mine)
+    assert all(not re.search(r"\bseat \d", e.words()) for e in story.entries)  # seats are named
+
+
+def test_cards_drawn_into_your_hand_are_named_to_you() -> None:
+    story = _story("spite-malice", 2, {"target": 1}, 4)
+    drawn = [e for e in story.entries if e.text.startswith("You drew ")]
+    assert drawn
+    assert all(re.fullmatch(r"You drew( (10|[2-9AJQK])[♣♦♥♠])+", e.text) for e in drawn)
+    assert any("payoff" in e.text for e in story.entries if e.seat is None)  # payoff tops turned up
+    done = story.completed(force=True)
+    assert [e.serial for e in done] == sorted(e.serial for e in done)
