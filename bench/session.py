@@ -1,98 +1,231 @@
-"""Whole games between two default bots: the real protocol in one process against the plain dealer.
+"""Whole games between default bots: the protocol today against a baseline revision, in one run.
 
-For each built-in game (and the example plugin when installed), several seeded games
-are played twice: once over the real protocol (every seat its own session and keys,
-signed entries, every proof checked by every seat, the audit), once through the
-runner with the plain dealer (no cryptography, no log). Printed per game: mean wall
-time and CPU per game, entries (messages) and log bytes, and the CPU ratio.
+For each built-in game (and the example plugin when installed), several seeded games are
+played over the real protocol (every seat its own session and keys, signed entries, every
+proof checked by every seat, the end-of-game check), each in a fresh process, alternately
+on this tree and on the baseline revision checked out into a temporary folder (by
+default main just before shuffle passes carried proofs; see ``_baseline.py``), and once
+through the runner with the plain dealer (no cryptography, no log). Printed per game:
+CPU per game (every seat's work, all in one process) here and on the baseline, their
+ratio, the plain dealer's CPU, entries and log size.
 
-    python bench/session.py [--games 5] [--only spite-malice]
+    python bench/session.py [--games 5] [--only spite-malice] [--against REV] [--no-baseline]
+    python bench/session.py --only spite-malice --breakdown     # where the time goes, here
 
-Targets on this machine: a whole Spite & Malice game with every check and the audit
-under 2 s of CPU; an Écarté game to 5 under 1 s.
+The same seed makes different games on the two trees (their shuffles differ), so the
+figures are means over several games; the machine is shared and noisy.
+Targets: a whole Spite & Malice game with proofs at most 1.5 times the baseline's CPU,
+and under 2 s of CPU; an Écarté game to 5 under 1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import sys
 import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
 
-from fairdeal import registry
-from fairdeal.core.dealer import PlainDealer
-from fairdeal.core.rng import SeededRng
-from fairdeal.core.runner import play_game
-from fairdeal.testing import play_with_protocol
-
-GAMES = {
+GAMES: dict[str, tuple[int, dict[str, object]]] = {
     "spite-malice": (2, {"target": 1, "max_games": 1}),
     "ecarte": (2, {}),
     "snatch": (4, {}),
     "crazy-eights": (2, {}),
 }
 TARGETS = {"spite-malice": 2.0, "ecarte": 1.0}
+RATIO_TARGET = {"spite-malice": 1.5}
+HERE = Path(__file__).resolve()
 
 
-def measure(name: str, players: int, options: dict[str, object], seeds: range) -> dict[str, float]:
+# -- the worker: one game, in its own process, on whichever tree PYTHONPATH gives -----------------------
+def worker(name: str, seed: int, breakdown: bool) -> dict[str, Any]:
+    from _baseline import which_tree
+
+    from fairdeal import registry
+    from fairdeal.core.dealer import PlainDealer
+    from fairdeal.core.rng import SeededRng
+    from fairdeal.core.runner import play_game
+    from fairdeal.testing import play_with_protocol
+
+    players, options = GAMES[name]
     reg = registry.load()
-    game = reg.game(name)
-    bot = reg.bot(name)
-    proto_cpu, proto_wall, plain_cpu, entries, log_bytes, fair = [], [], [], [], [], 0
-    for seed in seeds:
-        policies = [bot.make() for _ in range(players)]
+    game, bot = reg.game(name), reg.bot(name)
+    spent: Counter[str] = Counter()
+    with timed(spent) if breakdown else nullcontext():
         w0, c0 = time.perf_counter(), time.process_time()
-        played = play_with_protocol(game, players, seed, options, policies)
-        proto_cpu.append(time.process_time() - c0)
-        proto_wall.append(time.perf_counter() - w0)
-        s = played.session
-        fair += bool(s.verdict and s.verdict.fair)
-        entries.append(s.seq)
-        log_bytes.append(len(played.log))
-        config = game.config(players, dict(options))
-        c0 = time.process_time()
-        play_game(
-            game,
-            config,
-            PlainDealer(players, SeededRng(seed)),
-            [bot.make() for _ in range(players)],
-            random.Random(seed),
-        )
-        plain_cpu.append(time.process_time() - c0)
+        played = play_with_protocol(game, players, seed, options, [bot.make() for _ in range(players)])
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    s = played.session
+    config = game.config(players, dict(options))
+    c0 = time.process_time()
+    play_game(
+        game,
+        config,
+        PlainDealer(players, SeededRng(seed)),
+        [bot.make() for _ in range(players)],
+        random.Random(seed),
+    )
+    plain = time.process_time() - c0
     return {
-        "cpu": statistics.mean(proto_cpu),
-        "cpu_max": max(proto_cpu),
-        "wall": statistics.mean(proto_wall),
-        "plain": statistics.mean(plain_cpu),
-        "entries": statistics.mean(entries),
-        "bytes": statistics.mean(log_bytes),
-        "fair": fair,
-        "n": len(seeds),
+        "cpu": cpu,
+        "wall": wall,
+        "plain": plain,
+        "entries": s.seq,
+        "bytes": len(played.log),
+        "fair": bool(s.verdict and s.verdict.fair),
+        "tree": which_tree(),
+        "spent": dict(spent),
     }
 
 
+#: What --breakdown times: (where it is looked up, attribute, label). Nested timed calls count
+#: in their own label only.
+TIMED = (
+    ("fairdeal.core.deck._shuffles", "prove_shuffle", "prove shuffle passes"),
+    ("fairdeal.core.deck._shuffles", "verify_shuffle", "verify shuffle passes"),
+    ("fairdeal.core.deck._shuffles.Shuffles", "apply", "build shuffle passes"),
+    ("fairdeal.core.deck._group", "dleq_prove", "prove shares"),
+    ("fairdeal.core.deck._group", "dleq_verify", "verify shares"),
+    ("fairdeal.core.deck._keys.KeyRing", "share", "compute own shares"),
+    ("fairdeal.core.deck._reveals.Reveals", "decrypt", "decrypt"),
+    ("fairdeal.core.session.envelope.Envelope", "signed", "sign entries"),
+    ("fairdeal.core.session.envelope.Envelope", "verify", "check signatures"),
+    ("fairdeal.core.session.session", "knowing_every_card", "replay knowing every card"),
+)
+
+
+def _lookup(path: str) -> Any:
+    import importlib
+
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for part in parts[i:]:
+            obj = getattr(obj, part)
+        return obj
+    raise ImportError(path)
+
+
+@contextmanager
+def timed(spent: Counter[str]) -> Iterator[None]:
+    """Count CPU time per label in ``spent``, patching the functions of :data:`TIMED`."""
+    stack: list[float] = []  # time spent in nested timed calls, to subtract from the caller
+    saved = []
+    for path, attr, label in TIMED:
+        owner = _lookup(path)
+        inner = getattr(owner, attr)
+        saved.append((owner, attr, inner))
+        setattr(owner, attr, _wrap(inner, label, spent, stack))
+    try:
+        yield
+    finally:
+        for owner, attr, inner in saved:
+            setattr(owner, attr, inner)
+
+
+def _wrap(
+    inner: Callable[..., Any], label: str, spent: Counter[str], stack: list[float]
+) -> Callable[..., Any]:
+    def run(*args: Any, **kwargs: Any) -> Any:
+        stack.append(0.0)
+        start = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            total = time.process_time() - start
+            nested = stack.pop()
+            spent[label] += total - nested
+            if stack:
+                stack[-1] += total
+
+    return run
+
+
+# -- the driver --------------------------------------------------------------------------------------
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from _baseline import BASELINE, baseline_tree, run_worker
+
+    from fairdeal import registry
+
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=5, help="seeded games per game type")
     ap.add_argument("--only", default=None, help="one game name")
+    ap.add_argument("--against", default=BASELINE, help="the baseline revision (default: %(default).12s)")
+    ap.add_argument("--no-baseline", action="store_true", help="measure this tree only")
+    ap.add_argument("--breakdown", action="store_true", help="where the CPU goes, on this tree")
+    ap.add_argument("--worker", nargs=2, metavar=("GAME", "SEED"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker[0], int(args.worker[1]), args.breakdown)))
+        return
     installed = registry.load().games
-    print(
-        f"{'game':<14}{'players':>8}{'CPU/game':>10}{'max':>8}{'wall':>8}{'plain CPU':>11}{'ratio':>8}"
-        f"{'entries':>9}{'log KiB':>9}  audit   target"
-    )
-    for name, (players, options) in GAMES.items():
-        if (args.only and name != args.only) or name not in installed:
-            continue
-        m = measure(name, players, options, range(1, args.games + 1))
-        target = TARGETS.get(name)
-        verdict = "" if target is None else f"< {target:.0f} s: {'PASS' if m['cpu_max'] < target else 'FAIL'}"
-        print(
-            f"{name:<14}{players:>8}{m['cpu']:>9.3f}s{m['cpu_max']:>7.2f}s{m['wall']:>7.2f}s"
-            f"{m['plain'] * 1000:>9.2f}ms{m['cpu'] / m['plain']:>7.0f}x{m['entries']:>9.0f}"
-            f"{m['bytes'] / 1024:>9.1f}  {m['fair']}/{m['n']} fair  {verdict}"
+    names = [n for n in GAMES if n in installed and (args.only is None or n == args.only)]
+    base = nullcontext(None) if args.no_baseline else baseline_tree(args.against)
+    with base as old:
+        if old is not None:
+            print(f"baseline: {args.against[:12]} (checked out in {old})")
+        head = (
+            f"{'game':<14}{'seats':>6}{'CPU/game':>10}{'baseline':>10}{'ratio':>7}{'plain':>9}"
+            f"{'entries':>9}{'base':>6}{'log KiB':>9}{'base':>7}  fair   targets"
         )
+        print(head)
+        print("-" * len(head))
+        for name in names:
+            new, before = [], []
+            flag = ["--breakdown"] if args.breakdown else []
+            for seed in range(1, args.games + 1):
+                new.append(run_worker(HERE, ["--worker", name, str(seed), *flag]))
+                if old is not None:
+                    before.append(run_worker(HERE, ["--worker", name, str(seed)], tree=old))
+            assert all(str(old) in r["tree"] for r in before) and all(
+                str(HERE.parent.parent) in r["tree"] for r in new
+            )
+            report(name, new, before)
+            if args.breakdown:
+                breakdown(new)
+
+
+def report(name: str, new: list[dict[str, Any]], before: list[dict[str, Any]]) -> None:
+    def mean(rows: list[dict[str, Any]], key: str) -> float:
+        return statistics.mean(r[key] for r in rows) if rows else float("nan")
+
+    cpu, base = mean(new, "cpu"), mean(before, "cpu")
+    ratio = cpu / base if before else float("nan")
+    targets = []
+    if name in TARGETS:
+        worst = max(r["cpu"] for r in new)
+        targets.append(f"< {TARGETS[name]:g} s: {'PASS' if worst < TARGETS[name] else 'FAIL'}")
+    if name in RATIO_TARGET and before:
+        targets.append(f"<= {RATIO_TARGET[name]:g}x: {'PASS' if ratio <= RATIO_TARGET[name] else 'FAIL'}")
+    fair = sum(r["fair"] for r in new)
+    print(
+        f"{name:<14}{GAMES[name][0]:>6}{cpu:>9.3f}s{base:>9.3f}s{ratio:>6.2f}x"
+        f"{mean(new, 'plain') * 1e3:>7.1f}ms"
+        f"{mean(new, 'entries'):>9.0f}{mean(before, 'entries'):>6.0f}"
+        f"{mean(new, 'bytes') / 1024:>9.1f}{mean(before, 'bytes') / 1024:>7.1f}  {fair}/{len(new)}  "
+        + "; ".join(targets)
+    )
+
+
+def breakdown(rows: list[dict[str, Any]]) -> None:
+    total = statistics.mean(r["cpu"] for r in rows)
+    spent: Counter[str] = Counter()
+    for r in rows:
+        spent.update(r["spent"])
+    parts = [(label, spent[label] / len(rows)) for _, _, label in TIMED]
+    parts.append(("everything else (rules, bots, sessions, wire, trio)", total - sum(t for _, t in parts)))
+    for label, t in parts:
+        print(f"    {label:<54}{t:>7.3f}s {t / total:>6.1%}")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -108,17 +108,17 @@ def verify(log: Path, as_json: bool) -> None:
 )
 @click.option("--ascii", is_flag=True, help="Plain ASCII cards.")
 @click.option(
-    "--reveal", is_flag=True, help="Show every hand after each move (a finished game whose audit is fair)."
+    "--reveal", is_flag=True, help="Show every hand after each move (a finished game that verifies fair)."
 )
 @friendly_errors
 def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     """Step through a finished game entry by entry, showing the table as everyone saw it.
 
     Each move is shown in words with the public table after it, and the entries between
-    moves (keys, shuffles, decryption shares, the audit) in one line; on a terminal,
+    moves (keys, shuffles, decryption shares, the final reveal) in one line; on a terminal,
     press Enter for the next one. The log is checked as it is read, and the replay ends
     with the verdict "fairdeal verify" gives. With --reveal, after a finished game whose
-    audit traced every card, every hand is shown too.
+    final reveal opened every card a seat saw, every hand is shown too.
 
     Exit status: as for verify (0 fair, 1 cheating, 2 undecided, 3 not a log).
 
@@ -147,7 +147,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         audit = Session(game, None)
         for entry in parsed.entries:
             audit.receive(entry)
-        traced = dict(audit.deck.traced_cards())
+        traced = dict(audit.deck.revealed_cards())
     observer = Session(game, None)
     ui.rule(f"{game.title} — replay")
     ui.say(", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
@@ -201,7 +201,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
 
 
 def _show_hands(ui: UI, view: GameState, header: Header, traced: dict[int, Card]) -> None:
-    """Every card held in a hand (an OWNER zone), as the audit traced it."""
+    """Every card held in a hand (an OWNER zone), as the final reveal opened it."""
     table = view.table
     for spec in table.specs.values():
         if spec.visibility is not Visibility.OWNER or spec.owner is None:
@@ -220,7 +220,7 @@ _ENTRY_WORDS = {
     "deck.random-commit": ("random-choice commitments", "from"),
     "deck.random-reveal": ("random values revealed", "by"),
     "deck.leave": ("secrets published on leaving", "by"),
-    "deck.opening": ("audit openings", "from"),
+    "deck.final-reveal": ("final reveals of the cards each saw alone", "from"),
     "resign": ("resigned", "by"),
     "abort": ("the game stopped by the host", ""),
 }

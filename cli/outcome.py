@@ -172,17 +172,19 @@ def summary(
             out.append((f"Standing: {_named(r.standing, names, you)}", PLAIN))
     v = session.verdict
     if v is not None and v.fair:
-        out.append(
-            (f"{ok} Fair game: every shuffle replayed, every move checked with every card known.", GOOD)
-        )
+        out.append((f"{ok} Fair game: every shuffle proven, every move checked with every card known.", GOOD))
     elif v is not None:
         out.append((f"{ko} CHEATING FOUND by the audit:", BAD))
         for f in v.findings:
             out.append((f"  {_who(session, f.seat, you)} at {f.where}: {f.reason}", BAD))
     elif a is not None:
-        out.append(("Not audited: the game stopped before every seat opened its shuffles.", WARN))
+        out.append(
+            ("Not audited: the game stopped before its final reveal (every shuffle in it was proven).", WARN)
+        )
     else:
-        out.append(("The audit did not complete: the shuffles were not checked.", WARN))
+        out.append(
+            ("The final reveal did not complete: the moves were not checked with every card known.", WARN)
+        )
     if log is not None:
         q = shlex.quote(str(log))
         cmd = fairdeal_command()

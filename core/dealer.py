@@ -32,7 +32,7 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One thing an audit found wrong. ``seat`` is to blame (None: cannot tell)."""
+    """One thing found wrong at the end of a game. ``seat`` is to blame (None: cannot tell)."""
 
     seat: int | None
     where: str
@@ -46,7 +46,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The end-of-game audit: ``fair`` when nothing is wrong; else the findings."""
+    """The end-of-game verdict: ``fair`` when nothing is wrong; else the findings."""
 
     fair: bool
     findings: tuple[Finding, ...] = field(default_factory=tuple)
@@ -89,7 +89,7 @@ class Dealer(ABC):
 
     @abstractmethod
     def audit(self) -> Verdict:
-        """End-of-game check of every shuffle against what was committed."""
+        """End-of-game check: every card any seat saw opened to all, the deck's verdict."""
 
     def card(self, token: int) -> Card | None:
         """The card behind ``token`` if this dealer knows every card, else None."""

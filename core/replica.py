@@ -67,7 +67,8 @@ class Replica(Generic[S]):
         table.place(deck_zone, tokens)
         if cards and viewer == EVERYONE:
             for t in tokens:
-                table._cards[t] = cards[t]
+                if t in cards:
+                    table._cards[t] = cards[t]
         return cls(game, config, game.setup(config, table), viewer)
 
     def copy(self) -> Replica[S]:

@@ -276,8 +276,8 @@ async def run_host(
             item: Item
             if w.seat == session.seat:
                 failure, heard = await write_or_hear(w.decision)
-                if failure is not None or heard is None:
-                    continue
+                if failure is not None or heard is None or session.finished:
+                    continue  # what was heard while a move ended the game changes nothing
                 item = heard
             else:
                 limit = timeouts.move if w.decision else timeouts.obligation

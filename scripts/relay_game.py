@@ -46,9 +46,15 @@ def main(twist: str, work: Path) -> int:
              "--log", str(work / "h.fdlog")],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        end = time.monotonic() + 30
+        end = time.monotonic() + LIMIT
         while time.monotonic() < end and not (code_file.exists() and code_file.read_text().strip()):
+            if host.poll() is not None:
+                break
             time.sleep(0.1)
+        if not (code_file.exists() and code_file.read_text().strip()):
+            host.kill()
+            print("the host wrote no invite code:", host.communicate()[1][-2000:], file=sys.stderr)
+            return 1
         real = decode_invite(code_file.read_text().strip())
         relayed = Invite(real.fingerprint, real.secret, (), real.relay, real.doors).encode()
         guest = subprocess.run(

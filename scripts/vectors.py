@@ -52,16 +52,12 @@ def seeded(label: str, n: int = 32) -> bytes:
 # -- the deck's cryptography -----------------------------------------------------------------------------
 def deck_vectors() -> dict[str, Any]:
     from fairdeal.core.deck import _group as g
-    from fairdeal.core.deck._seat import _purpose
+    from fairdeal.core.deck._reveals import purpose
 
     game_id = seeded("game-id", 16)
     out: dict[str, Any] = {"game_id": hx(game_id)}
     out["card_points"] = [
         {"name": name, "point": hx(g.card_point(game_id, name))} for name in ("AS#0", "10H#1", "QD#0", "2C#0")
-    ]
-    out["public_randomness"] = [
-        {"round": r, "index": i, "scalar": hx(g.public_randomness(game_id, r, i))}
-        for r, i in ((0, 0), (3, 51))
     ]
     keys = []
     for seat, players in ((0, 2), (3, 10)):
@@ -81,7 +77,7 @@ def deck_vectors() -> dict[str, Any]:
         ct = g.encrypt(g.card_point(game_id, "KS#0"), g.hash_scalar(b"test-vector-t", token), joint)
         seed = seeded(f"share-nonce-{seat}-{token}")
         d = g.mul(x, ct[:32])
-        context = g.frame(b"share", game_id, seat, token, ct, _purpose(to))
+        context = g.frame(b"share", game_id, seat, token, ct, purpose(to))
         e, z = g.dleq_prove(context, x, g.base(x), ct[:32], d, seed)
         shares.append(
             {"seat": seat, "token": token, "to": to, "ciphertext": hx(ct), "secret": hx(x),
@@ -101,19 +97,57 @@ def deck_vectors() -> dict[str, Any]:
              "commitments": [hx(c) for c in commits], "result": result}
         )  # fmt: skip
     out["random_choices"] = choices
+    out["shuffle_generators"] = [{"index": k, "point": hx(_generator(k))} for k in range(4)]
+    out["shuffle_proofs"] = [_shuffle_proof(game_id, joint)]
     return out
+
+
+def _generator(k: int) -> bytes:
+    from fairdeal.core.deck import _shuffle_proof as sp
+
+    return sp.generator(k)
+
+
+def _shuffle_proof(game_id: bytes, joint: bytes) -> dict[str, Any]:
+    """Pass 1 of round 2 by seat 1 over 3 cards, the first of them a known card (identity, M)."""
+    from fairdeal.core.deck import _group as g
+    from fairdeal.core.deck import _shuffle_proof as sp
+
+    inputs = [
+        sp.IDENTITY + g.card_point(game_id, "AS#0"),
+        g.encrypt(g.card_point(game_id, "10H#1"), g.hash_scalar(b"test-vector-t", 1), joint),
+        g.encrypt(g.card_point(game_id, "QD#0"), g.hash_scalar(b"test-vector-t", 2), joint),
+    ]
+    perm = [2, 0, 1]
+    scalars = [g.hash_scalar(b"test-vector-s", j) for j in range(3)]
+    outputs = []
+    for j, s in enumerate(scalars):
+        a, b = inputs[perm[j]][:32], inputs[perm[j]][32:]
+        outputs.append(g.encrypt(b, s, joint) if a == sp.IDENTITY else g.rerandomise(a, b, s, joint))
+    context = sp.proof_context(game_id, 1, 2, 1)
+    seed = seeded("shuffle-seed")
+    fields = sp.encode_proof(sp.prove_shuffle(context, joint, inputs, outputs, perm, scalars, seed))
+    from fairdeal.core._msgpack import pack
+
+    return {
+        "seat": 1, "round": 2, "pass": 1, "context": hx(context),
+        "inputs": [hx(c) for c in inputs], "outputs": [hx(c) for c in outputs],
+        "permutation": perm, "scalars": [hx(s) for s in scalars], "prover_seed": hx(seed),
+        "proof": {k: hx(v) if isinstance(v, bytes) else [hx(x) for x in v] for k, v in fields.items()},
+        "encoded": hx(pack(fields)),
+    }  # fmt: skip
 
 
 def _random_result(game_id: bytes, index: int, n: int, seats: tuple[int, ...], values: list[bytes]) -> int:
     """The result of a joint random choice, as docs/protocol.md 10.5 defines it."""
     from fairdeal.core.deck import _group as g
-    from fairdeal.core.deck._seat import _Stream
+    from fairdeal.core.deck._common import Stream
     from fairdeal.core.rng import below
 
     parts: list[Any] = []
     for s, v in zip(seats, values, strict=True):
         parts += [s, v]
-    return int(below(_Stream(g.digest(g.TAG_RANDOM_RESULT, game_id, index, n, *parts)), n))
+    return int(below(Stream(g.digest(g.TAG_RANDOM_RESULT, game_id, index, n, *parts)), n))
 
 
 # -- envelopes ---------------------------------------------------------------------------------------------
@@ -131,6 +165,8 @@ def envelope_vectors() -> list[dict[str, Any]]:
         ("deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
         ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
         ("deck.random-reveal", {"index": 0, "value": seeded("v")}),
+        ("deck.leave", {"secret": bytes(31) + b"\x02"}),
+        ("deck.final-reveal", {"shares": [[3, None, seeded("d"), bytes(32), bytes(31) + b"\x03"]]}),
     ]
     out = []
     prev = bytes(32)

@@ -3,29 +3,30 @@
 ElGamal over the prime-order subgroup of Ed25519 (libsodium through PyNaCl) under
 the joint key ``H = ΣH_j`` of all seats, each ``H_j`` published with a Schnorr proof.
 Cards map to points by hash-to-curve, bound to the game id; the deck starts as their
-public encryption (public randomness hashed from game id, round and index); every
-seat in turn re-randomises and permutes it and commits to what it did. A card is
-opened with decryption shares ``x_j·c1``, each with a Chaum–Pedersen proof: a private
-card by every other seat's share (its owner finishes alone), a public one by every
-share not yet published. Every shuffle pass is replayed from its opening at the end
-(the audit), which also lets every token be traced to its card.
+trivial encryptions ``(0, M)``; every seat in turn re-randomises and permutes it and
+proves in zero knowledge that it did exactly that, and every peer checks the proof when
+the pass arrives. A card is opened with decryption shares ``x_j·c1``, each with a
+Chaum–Pedersen proof: a private card by every other seat's share (its owner finishes
+alone), a public one by every share not yet published. At the end, the final reveal
+opens to everyone every card that only one seat saw, so the game can be replayed with
+every card any seat knew.
 
 Use: every seat (and any observer) runs a :class:`DeckSeat`, makes the same local calls
-(``start``, ``reshuffle``, ``request``, ``begin_random``) at the same point of the log,
-and applies every sequenced message with ``receive``; ``next_sender``/``waiting_on``
-say who owes what, ``due_message`` builds this seat's. Messages travel as
-``encode(msg) -> (kind, body)`` and ``decode(kind, seat, body)``.
-:class:`CryptoDealer` runs every seat in one process behind the
-:class:`~fairdeal.core.dealer.Dealer` interface.
+(``start``, ``reshuffle``, ``request``, ``begin_random``, ``begin_leave``,
+``begin_final_reveal``) at the same point of the log, and applies every sequenced
+message with ``receive``; ``next_sender``/``waiting_on`` say who owes what,
+``due_message`` builds this seat's. Messages travel as ``encode(msg) -> (kind, body)``
+and ``decode(kind, seat, body)``. :class:`CryptoDealer` runs every seat in one process
+behind the :class:`~fairdeal.core.dealer.Dealer` interface.
 """
 
+from ._common import Obligation
 from ._dealer import CryptoDealer
 from ._messages import (
+    FinalReveal,
     KeyShare,
     Leave,
     Message,
-    Opening,
-    PassOpening,
     RandomCommit,
     RandomReveal,
     ShareProof,
@@ -33,6 +34,8 @@ from ._messages import (
     ShufflePass,
 )
 from ._seat import DeckSeat
+from ._shuffle_proof import ShuffleProof
+from ._shuffles import RoundRecord
 from ._wire import KINDS, MAX_DECK, MAX_PLAYERS, decode, encode
 
 __all__ = [
@@ -41,16 +44,18 @@ __all__ = [
     "MAX_PLAYERS",
     "CryptoDealer",
     "DeckSeat",
+    "FinalReveal",
     "KeyShare",
     "Leave",
     "Message",
-    "Opening",
-    "PassOpening",
+    "Obligation",
     "RandomCommit",
     "RandomReveal",
+    "RoundRecord",
     "ShareProof",
     "Shares",
     "ShufflePass",
+    "ShuffleProof",
     "decode",
     "encode",
 ]

@@ -18,7 +18,8 @@ class CryptoDealer(Dealer):
 
     Every message goes through ``encode`` → ``decode`` → every seat's ``receive``
     (the sender's included), in ``next_sender()`` order. It never knows a card
-    itself: ``card()`` is None; reveals return what the audience decrypted.
+    itself: ``card()`` is None; reveals return what the audience decrypted. Its
+    ``audit`` is the final reveal: every shuffle pass was proven as it came.
     """
 
     def __init__(self, players: int, game_id: bytes, rng: Rng) -> None:
@@ -70,9 +71,7 @@ class CryptoDealer(Dealer):
             audience = self._active() if r.to is None else [self._seats[r.to]]
             seen = {s.card(r.token) for s in audience}
             if len(seen) != 1 or None in seen:
-                raise RemoteProtocolError(
-                    f"token {r.token} does not decrypt to one card of the deck; the audit names the cheat"
-                )
+                raise RemoteProtocolError(f"token {r.token} does not decrypt to one card of the deck")
             card = seen.pop()
             assert card is not None
             out[r.token] = card
@@ -103,7 +102,7 @@ class CryptoDealer(Dealer):
         if self._verdict is None:
             if not self._active():
                 raise LocalProtocolError("every seat has left")
-            self._all(lambda s: s.begin_audit())
+            self._all(lambda s: s.begin_final_reveal())
             self._pump()
             active = self._active()
             verdicts = {s.verdict() for s in active}

@@ -22,8 +22,6 @@ CT_BYTES = 2 * POINT_BYTES
 TAG_CARD = b"fairdeal/deck/card/v1"
 TAG_KEY = b"fairdeal/deck/key-pok/v1"
 TAG_DLEQ = b"fairdeal/deck/dleq/v1"
-TAG_PUBLIC_R = b"fairdeal/deck/public-randomness/v1"
-TAG_SHUFFLE_COMMIT = b"fairdeal/deck/shuffle-commit/v1"
 TAG_RANDOM_COMMIT = b"fairdeal/deck/random-commit/v1"
 TAG_RANDOM_RESULT = b"fairdeal/deck/random-result/v1"
 TAG_NONCE = b"fairdeal/deck/nonce/v1"
@@ -124,11 +122,6 @@ def card_point(game_id: bytes, name: str) -> bytes:
     """Hash-to-curve of a card name, bound to the game: nobody knows its discrete log."""
     u = hashlib.sha256(frame(TAG_CARD, game_id, name)).digest()
     return na.crypto_core_ed25519_from_uniform(u)
-
-
-def public_randomness(game_id: bytes, round_index: int, index: int) -> bytes:
-    """The public ElGamal randomness of entry ``index`` of round ``round_index``'s input."""
-    return hash_scalar(TAG_PUBLIC_R, game_id, round_index, index)
 
 
 def nonce(seed: bytes, *context: Part) -> bytes:

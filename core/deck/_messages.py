@@ -1,6 +1,7 @@
 """The deck protocol's messages: frozen dataclasses; ``seat`` is always the sender.
 
 Points and scalars are 32-byte encodings, ciphertexts 64 bytes (``c1 || c2``).
+A :class:`FinalReveal` is made of the same rows as :class:`Shares`, always public.
 Nothing here is checked: :func:`fairdeal.core.deck.decode` checks the form and
 :meth:`fairdeal.core.deck.DeckSeat.receive` the meaning.
 """
@@ -8,6 +9,8 @@ Nothing here is checked: :func:`fairdeal.core.deck.decode` checks the form and
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ._shuffle_proof import ShuffleProof
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,12 +25,12 @@ class KeyShare:
 
 @dataclass(frozen=True, slots=True)
 class ShufflePass:
-    """One seat's pass of shuffle round ``round``: the new deck and its commitment."""
+    """One seat's pass of shuffle round ``round``: the new deck and its proof of shuffle."""
 
     seat: int
     round: int
     deck: tuple[bytes, ...]
-    commitment: bytes
+    proof: ShuffleProof
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,31 +76,19 @@ class RandomReveal:
 
 
 @dataclass(frozen=True, slots=True)
-class PassOpening:
-    """What a seat committed to in round ``round``: ``deck_out[j] = rerandomise(deck_in[permutation[j]],
-    scalars[j])``, and the commitment's salt."""
-
-    round: int
-    permutation: tuple[int, ...]
-    scalars: tuple[bytes, ...]
-    salt: bytes
-
-
-@dataclass(frozen=True, slots=True)
 class Leave:
-    """A seat leaves for good: it publishes its secret key and the openings of its passes."""
+    """A seat leaves for good: it publishes its secret key."""
 
     seat: int
     secret: bytes
-    openings: tuple[PassOpening, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Opening:
-    """End-of-game audit: the openings of every pass the seat made, in round order."""
+class FinalReveal:
+    """End of game: a seat's public shares of the cards only it has seen (or part of them)."""
 
     seat: int
-    openings: tuple[PassOpening, ...]
+    shares: tuple[ShareProof, ...]
 
 
-Message = KeyShare | ShufflePass | Shares | RandomCommit | RandomReveal | Leave | Opening
+Message = KeyShare | ShufflePass | Shares | RandomCommit | RandomReveal | Leave | FinalReveal

@@ -8,15 +8,17 @@ proof Verificatum implements, in the form CHVote specifies. Here it is written a
 subgroup of Ed25519 (order L), with the deck's ElGamal ``(c1, c2) = (t·G, M + t·H)``,
 responses ``s = ω + e·w`` (the sign of the house's Schnorr proofs) and Fiat–Shamir in
 the compact form: the proof carries the challenge ``e`` and the verifier recomputes
-every prover commitment ``t`` and hashes. ``docs/shuffle-proof.md`` specifies every
+every prover commitment ``t`` and hashes. ``docs/protocol.md`` (10.7) specifies every
 element, hash input and its order.
 
 Statement: ``outputs[j] = inputs[π(j)] + s_j·(G, H)`` for some permutation π of 0..n−1
-and scalars s_j, under the joint key H. :func:`prove_shuffle` makes the proof from
-(π, s); :func:`verify_shuffle` checks it and never raises on hostile input.
-``context`` must bind the game id, the seat, the round and the pass
-(:func:`proof_context`). Cost: the prover 5n variable-base and 3n fixed-base scalar
-multiplications, the verifier 8n and n; see the document for the count.
+and scalars s_j, under the joint key H. An input may be a trivial encryption
+``(identity, M)`` of a card everyone knows; an output never has the identity in it.
+:func:`prove_shuffle` makes the proof from (π, s); :func:`verify_shuffle` checks it and
+never raises on hostile input. ``context`` must bind the game id, the seat, the round
+and the pass (:func:`proof_context`). Cost: the prover 5n variable-base and 3n
+fixed-base scalar multiplications, the verifier 8n and n (one variable-base fewer per
+card for trivial inputs); see the document for the count.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from nacl.exceptions import CryptoError
 
 from ..errors import LocalProtocolError, RemoteProtocolError
 from . import _group as g
-from ._wire import MAX_DECK
+from ._limits import MAX_DECK
 
 L = g.L
 #: The neutral element's encoding (never valid on the wire; intermediate values only).
@@ -110,6 +112,11 @@ def _mul_checked(x: int, p: bytes) -> bytes:
     raise _Invalid("not a valid point")
 
 
+def _mul_input(x: int, p: bytes) -> bytes:
+    """``x·P`` for half of an input ciphertext: the identity (a trivial encryption) or a valid point."""
+    return IDENTITY if p == IDENTITY else _mul_checked(x, p)
+
+
 def _add(p: bytes, q: bytes) -> bytes:
     return na.crypto_core_ed25519_add(p, q)
 
@@ -121,7 +128,8 @@ def _sub(p: bytes, q: bytes) -> bytes:
 def _sum(points: Iterable[bytes]) -> bytes:
     acc: bytes | None = None
     for p in points:
-        acc = p if acc is None else na.crypto_core_ed25519_add(acc, p)
+        if p != IDENTITY:
+            acc = p if acc is None else na.crypto_core_ed25519_add(acc, p)
     return IDENTITY if acc is None else acc
 
 
@@ -277,8 +285,11 @@ def _prove(
     t1 = _base(w1)
     t2 = _base(w2)
     t3 = _add(_base(w3), _sum(_mul(w_prime[j], hs[j]) for j in range(n)))
-    t41 = _sub(_sum(_mul(w_prime[j], outputs[j][:32]) for j in range(n)), _base(w4))
-    t42 = _sub(_sum(_mul(w_prime[j], outputs[j][32:]) for j in range(n)), _mul(w4, joint))
+    # Σ ω'_j·out_j, from the inputs: out_j = in_π(j) + s_j·(G, H), so the sum is
+    # Σ ω'_j·in_π(j) + (Σ ω'_j·s_j)·(G, H), which skips every trivial input half (the identity).
+    ws = sum(a * b for a, b in zip(w_prime, s, strict=True)) % L
+    t41 = _add(_sum(_mul(w_prime[j], inputs[perm[j]][:32]) for j in range(n)), _base(ws - w4))
+    t42 = _add(_sum(_mul(w_prime[j], inputs[perm[j]][32:]) for j in range(n)), _mul(ws - w4, joint))
     t_hat = [_add(_base(w_hat[k]), _mul(w_prime[k], h if k == 0 else chain[k - 1])) for k in range(n)]
     e_bytes = _challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat)
     e = _int(e_bytes)
@@ -364,8 +375,8 @@ def _verify(
     # Every point from the peer goes through _mul_checked first, which validates it.
     minus_e_c_tilde = _sum(_mul_checked(w[i], c[i]) for i in range(n))  # −e·Σ u_i·c_i
     e_chain = [_mul_checked(e, ch) for ch in chain]  # e·ĉ_k
-    minus_e_a1 = _sum(_mul_checked(w[i], inputs[i][:32]) for i in range(n))
-    minus_e_a2 = _sum(_mul_checked(w[i], inputs[i][32:]) for i in range(n))
+    minus_e_a1 = _sum(_mul_input(w[i], inputs[i][:32]) for i in range(n))
+    minus_e_a2 = _sum(_mul_input(w[i], inputs[i][32:]) for i in range(n))
     out1 = _sum(_mul_checked(s_prime[j], outputs[j][:32]) for j in range(n))
     out2 = _sum(_mul_checked(s_prime[j], outputs[j][32:]) for j in range(n))
     s4_h = _mul_checked(s4, joint)

@@ -2,7 +2,8 @@
 
 :func:`decode` checks every type, length, count and bound and that every scalar is
 canonical; it does not check that points are on the curve (that costs a
-multiplication each, so :meth:`DeckSeat.receive` does it once per receiving seat).
+multiplication each): :meth:`DeckSeat.receive` does it once per receiving seat, and
+for a shuffle pass the proof's verification does it at no extra cost.
 """
 
 from __future__ import annotations
@@ -12,28 +13,38 @@ from typing import Any
 
 from ..errors import RemoteProtocolError
 from ._group import CT_BYTES, POINT_BYTES, SCALAR_BYTES, is_scalar
+from ._limits import MAX_CHOICE, MAX_DECK, MAX_INDEX, MAX_PLAYERS, MAX_ROUNDS
 from ._messages import (
+    FinalReveal,
     KeyShare,
     Leave,
     Message,
-    Opening,
-    PassOpening,
     RandomCommit,
     RandomReveal,
     ShareProof,
     Shares,
     ShufflePass,
 )
+from ._shuffle_proof import decode_proof, encode_proof
 
-MAX_PLAYERS = 10
-#: Most cards in one shuffle round (and shares in one message).
-MAX_DECK = 1024
-#: Bound of tokens, round and random-choice indices.
-MAX_INDEX = 2**32
-#: Most shuffle rounds in one game.
-MAX_ROUNDS = 4096
-#: Bound of the range of a joint random choice.
-MAX_CHOICE = 2**63
+__all__ = [
+    "KINDS",
+    "KIND_FINAL",
+    "KIND_KEY",
+    "KIND_LEAVE",
+    "KIND_RANDOM_COMMIT",
+    "KIND_RANDOM_REVEAL",
+    "KIND_SHARES",
+    "KIND_SHUFFLE",
+    "MAX_CHOICE",
+    "MAX_DECK",
+    "MAX_INDEX",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "decode",
+    "encode",
+]
+
 DIGEST_BYTES = 32
 
 KIND_KEY = "deck.key"
@@ -42,11 +53,11 @@ KIND_SHARES = "deck.shares"
 KIND_RANDOM_COMMIT = "deck.random-commit"
 KIND_RANDOM_REVEAL = "deck.random-reveal"
 KIND_LEAVE = "deck.leave"
-KIND_OPENING = "deck.opening"
+KIND_FINAL = "deck.final-reveal"
 
 
-def _openings(ops: tuple[PassOpening, ...]) -> list[list[Any]]:
-    return [[o.round, list(o.permutation), list(o.scalars), o.salt] for o in ops]
+def _rows(shares: tuple[ShareProof, ...]) -> list[list[Any]]:
+    return [[s.token, s.to, s.share, s.challenge, s.response] for s in shares]
 
 
 def encode(msg: Message) -> tuple[str, dict[str, Any]]:
@@ -54,18 +65,17 @@ def encode(msg: Message) -> tuple[str, dict[str, Any]]:
     if isinstance(msg, KeyShare):
         return KIND_KEY, {"public": msg.public, "e": msg.challenge, "z": msg.response}
     if isinstance(msg, ShufflePass):
-        return KIND_SHUFFLE, {"round": msg.round, "deck": list(msg.deck), "commitment": msg.commitment}
+        return KIND_SHUFFLE, {"round": msg.round, "deck": list(msg.deck), "proof": encode_proof(msg.proof)}
     if isinstance(msg, Shares):
-        rows = [[s.token, s.to, s.share, s.challenge, s.response] for s in msg.shares]
-        return KIND_SHARES, {"shares": rows}
+        return KIND_SHARES, {"shares": _rows(msg.shares)}
     if isinstance(msg, RandomCommit):
         return KIND_RANDOM_COMMIT, {"index": msg.index, "n": msg.n, "commitment": msg.commitment}
     if isinstance(msg, RandomReveal):
         return KIND_RANDOM_REVEAL, {"index": msg.index, "value": msg.value}
     if isinstance(msg, Leave):
-        return KIND_LEAVE, {"secret": msg.secret, "openings": _openings(msg.openings)}
-    if isinstance(msg, Opening):
-        return KIND_OPENING, {"openings": _openings(msg.openings)}
+        return KIND_LEAVE, {"secret": msg.secret}
+    if isinstance(msg, FinalReveal):
+        return KIND_FINAL, {"shares": _rows(msg.shares)}
     raise TypeError(f"not a deck message: {type(msg).__name__}")
 
 
@@ -107,22 +117,26 @@ class _Reader:
             raise self.fail(f"{what} must be a list of {lo} to {hi} items")
         return v
 
-    def openings(self, v: object) -> tuple[PassOpening, ...]:
+    def shares(self, body: object) -> tuple[ShareProof, ...]:
+        f = self.fields(body, ("shares",))
         out = []
-        last = -1
-        for i, item in enumerate(self.seq(v, 0, MAX_ROUNDS, "openings")):
-            row = self.seq(item, 4, 4, f"opening {i}")
-            rnd = self.integer(row[0], MAX_INDEX, f"opening {i} round")
-            if rnd <= last:
-                raise self.fail("openings must be in increasing round order")
-            last = rnd
-            perm = self.seq(row[1], 1, MAX_DECK, f"opening {i} permutation")
-            n = len(perm)
-            perm_t = tuple(self.integer(p, n, f"opening {i} permutation entry") for p in perm)
-            scalars = self.seq(row[2], n, n, f"opening {i} scalars")
-            sc_t = tuple(self.scalar(s, f"opening {i} scalar") for s in scalars)
-            salt = self.blob(row[3], DIGEST_BYTES, f"opening {i} salt")
-            out.append(PassOpening(rnd, perm_t, sc_t, salt))
+        seen: set[int] = set()
+        for item in self.seq(f["shares"], 1, MAX_DECK, "shares"):
+            row = self.seq(item, 5, 5, "share")
+            token = self.integer(row[0], MAX_INDEX, "token")
+            if token in seen:
+                raise self.fail(f"token {token} appears twice")
+            seen.add(token)
+            to = None if row[1] is None else self.integer(row[1], MAX_PLAYERS, "share purpose (seat)")
+            out.append(
+                ShareProof(
+                    token,
+                    self.blob(row[2], POINT_BYTES, "share"),
+                    self.scalar(row[3], "share proof e"),
+                    self.scalar(row[4], "share proof z"),
+                    to,
+                )
+            )
         return tuple(out)
 
 
@@ -134,37 +148,15 @@ def _key(r: _Reader, body: object) -> Message:
 
 
 def _shuffle(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("round", "deck", "commitment"))
+    f = r.fields(body, ("round", "deck", "proof"))
     deck = tuple(r.blob(c, CT_BYTES, "ciphertext") for c in r.seq(f["deck"], 1, MAX_DECK, "deck"))
-    return ShufflePass(
-        r.seat,
-        r.integer(f["round"], MAX_INDEX, "round"),
-        deck,
-        r.blob(f["commitment"], DIGEST_BYTES, "commitment"),
-    )
+    # The points of the deck and of the proof are checked by the proof's verification.
+    proof = decode_proof(f["proof"], len(deck), r.seat, check_points=False)
+    return ShufflePass(r.seat, r.integer(f["round"], MAX_ROUNDS, "round"), deck, proof)
 
 
 def _shares(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("shares",))
-    out = []
-    seen: set[int] = set()
-    for item in r.seq(f["shares"], 1, MAX_DECK, "shares"):
-        row = r.seq(item, 5, 5, "share")
-        token = r.integer(row[0], MAX_INDEX, "token")
-        if token in seen:
-            raise r.fail(f"token {token} appears twice")
-        seen.add(token)
-        to = None if row[1] is None else r.integer(row[1], MAX_PLAYERS, "share purpose (seat)")
-        out.append(
-            ShareProof(
-                token,
-                r.blob(row[2], POINT_BYTES, "share"),
-                r.scalar(row[3], "share proof e"),
-                r.scalar(row[4], "share proof z"),
-                to,
-            )
-        )
-    return Shares(r.seat, tuple(out))
+    return Shares(r.seat, r.shares(body))
 
 
 def _random_commit(r: _Reader, body: object) -> Message:
@@ -186,13 +178,12 @@ def _random_reveal(r: _Reader, body: object) -> Message:
 
 
 def _leave(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("secret", "openings"))
-    return Leave(r.seat, r.scalar(f["secret"], "secret"), r.openings(f["openings"]))
+    f = r.fields(body, ("secret",))
+    return Leave(r.seat, r.scalar(f["secret"], "secret"))
 
 
-def _opening(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("openings",))
-    return Opening(r.seat, r.openings(f["openings"]))
+def _final(r: _Reader, body: object) -> Message:
+    return FinalReveal(r.seat, r.shares(body))
 
 
 _DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
@@ -202,7 +193,7 @@ _DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
     KIND_RANDOM_COMMIT: _random_commit,
     KIND_RANDOM_REVEAL: _random_reveal,
     KIND_LEAVE: _leave,
-    KIND_OPENING: _opening,
+    KIND_FINAL: _final,
 }
 
 #: Every message kind of the deck protocol.

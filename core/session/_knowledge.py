@@ -1,11 +1,13 @@
 """The check made once every card is known: replay every move with full knowledge.
 
 At the table each seat judges a move only as far as its own view can tell (an
-unknown card never forbids a move). After a fair audit every token is traced to
-its card, so the recorded game can be replayed by an all-seeing replica: a move
-that broke a rule nobody could see (a renege from a hidden hand) is found, with
-its seat and entry. Every seat runs this at the end of a game, and so does
-``fairdeal verify``: both report the same thing.
+unknown card never forbids a move). After the final reveal every card that any seat
+saw is known to all, so the recorded game can be replayed by an all-seeing replica
+that knows them: a move that broke a rule nobody else could see (a renege from a
+hidden hand) is found, with its seat and entry. A card nobody saw stays unknown; it
+cannot make a move illegal, since rules decide what a seat may do from what it sees.
+Every seat runs this at the end of a game, and so does ``fairdeal verify``: both
+report the same thing.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 A :class:`Session` consumes log entries (signed envelopes, already put in order by
 the host) and tells its front end what happened and what it owes. At every point
 exactly one seat may append the next entry: the deck protocol's obligations
-(keys, shuffle passes, decryption shares, random-choice commitments, audit
-openings) in seat order, or the move of the seat whose turn it is. The session
+(keys, proven shuffle passes, decryption shares, random-choice commitments and
+reveals, the final reveal) in seat order, or the move of the seat whose turn it is. The session
 builds its own obligations by itself (:meth:`Session.due`); the front end only
 makes the local player's decisions (:meth:`Session.make_move`).
 
@@ -628,26 +628,26 @@ class Session:
         raise LocalProtocolError(f"{self.game.name} does not settle: an Auto step loops")
 
     def _end(self, c: _Core, result: Result, events: list[Event]) -> None:
-        """This seat's own rules say the game is over: the audit begins."""
+        """This seat's own rules say the game is over: the final reveal (the audit) begins."""
         assert c.deck is not None
         c.result = result
         c.phase = "audit"
         c.activity = None
-        c.deck.begin_audit()
+        c.deck.begin_final_reveal()
         events.append(GameOver(result))
 
     def _audit_verdict(self, c: _Core, config: Any) -> Verdict:
-        """The deck's audit and, when it is fair, every move replayed with every card known."""
+        """The deck's verdict and, when it is fair, every move replayed with every card known."""
         assert c.deck is not None
         verdict = c.deck.verdict()
-        assert verdict is not None  # every opening is in
+        assert verdict is not None  # the final reveal is complete
         if not verdict.fair:
             return verdict
         script = [*self.script, *c.script]
-        findings = knowing_every_card(self.game, config, script, c.deck.traced_cards(), c.result)
+        findings = knowing_every_card(self.game, config, script, c.deck.revealed_cards(), c.result)
         if findings:
             return Verdict(False, tuple(findings), verdict.checked)
-        return Verdict(True, (), f"{verdict.checked}; every card traced; {REPLAYED}")
+        return Verdict(True, (), f"{verdict.checked}; {REPLAYED}")
 
     def _finish_activity(self, c: _Core) -> None:
         assert c.deck is not None and c.replica is not None

@@ -1,17 +1,18 @@
 """Check a whole game log: signatures, chain, proofs, shuffles, every move, the result.
 
 :func:`verify_log` replays the log as a silent observer (every entry checked as a
-seat would check it), then, once the audit has opened every shuffle, replays the
-game again knowing every card, so a move that broke a rule nobody could see at
-the table (a renege from a hidden hand) is found and named.
+seat would check it: every shuffle pass's proof, every share's proof, every move as
+far as the table could see), then, once the final reveal has opened every card some
+seat saw alone, replays the game again knowing them all, so a move that broke a rule
+nobody could see at the table (a renege from a hidden hand) is found and named.
 
 The verdict is ``fair``, ``cheating`` (a seat and an entry are named) or
-``undecided`` (the log is cut short, the game was aborted, reveals are missing).
+``undecided`` (the log is cut short or the game was aborted). Every shuffle pass in
+a log was proven as it came, so even an undecided log says which shuffles are fair.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -111,35 +112,34 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
     for i, entry in enumerate(entries):
         try:
             observer.receive(entry)
-        except RemoteProtocolError as exc:
-            return Report(
-                CHEATING,
-                len(entries),
-                header,
-                observer.result,
-                (Finding(exc.seat, i, exc.reason),),
-                _checked(i),
-            )
         except FairdealError as exc:
+            # A bad entry (a shuffle pass whose proof fails, a forged share, an illegal move...)
+            # names its seat when a peer is to blame; everything before it was checked.
+            seat, reason = (
+                (exc.seat, exc.reason) if isinstance(exc, RemoteProtocolError) else (None, str(exc))
+            )
             return Report(
                 CHEATING,
                 len(entries),
                 header,
                 observer.result,
-                (Finding(None, i, str(exc)),),
-                _checked(i),
+                (Finding(seat, i, reason),),
+                _checked(i, observer),
             )
-    checked = _checked(len(entries))
+    checked = _checked(len(entries), observer)
     verdict = observer.verdict
     if verdict is not None and not verdict.fair:
-        # The same findings every seat reported at the end of the game: a bad shuffle pass,
-        # a card that traces to another, or a move that breaks the rules with every card known.
+        # The same findings every seat reported at the end of the game: a move that breaks the
+        # rules with every card known, or a card that decrypts to none of the deck.
         return Report(
             CHEATING,
             len(entries),
             header,
             observer.result,
-            tuple(_audit_finding(f, entries) for f in verdict.findings),
+            tuple(
+                Finding(f.seat, f.entry, f"{f.where}: {f.reason}" if f.entry is None else f.reason)
+                for f in verdict.findings
+            ),
             checked,
         )
     a = observer.aborted
@@ -152,45 +152,52 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
             CHEATING, len(entries), header, observer.result, (Finding(a.blame, place, reason),), checked
         )
     missing = _missing(observer, parsed.problem)
-    if missing is not None:
-        return Report(UNDECIDED, len(entries), header, observer.result, (missing,), checked)
+    if missing:
+        return Report(UNDECIDED, len(entries), header, observer.result, tuple(missing), checked)
     return Report(FAIR, len(entries), header, observer.result, (), (*checked, REPLAYED))
 
 
-def _checked(upto: int) -> tuple[str, ...]:
-    return (f"{upto} entries: signatures, hash chain, sequence, every proof",)
+def _checked(upto: int, observer: Session) -> tuple[str, ...]:
+    return (f"{upto} entries: signatures, hash chain, sequence, every proof", _shuffles(observer))
 
 
-def _missing(observer: Session, problem: str) -> Finding | None:
+def _shuffles(observer: Session) -> str:
+    """Which shuffles the log proves fair: every pass in it was proven as it came."""
+    rounds = observer.deck.shuffle_rounds() if observer.phase not in ("header", "keys") else []
+    if not rounds:
+        return "no shuffle in the log"
+    done = [r for r in rounds if r.done]
+    passes = sum(len(r.passed) for r in rounds)
+    text = (
+        f"shuffles proven fair: {passes} pass{'es' if passes != 1 else ''}, "
+        f"{len(done)} complete round{'s' if len(done) != 1 else ''} (every pass in the log)"
+    )
+    for r in rounds:
+        if not r.done:
+            text += f"; round {r.index} stops after {len(r.passed)} of its {len(r.participants)} passes"
+    return text
+
+
+def _missing(observer: Session, problem: str) -> list[Finding]:
+    """Why the log cannot settle the game, and what stays undecided (empty: nothing)."""
     if observer.aborted is not None:
         a = observer.aborted
-        return Finding(a.blame, observer.seq - 1, f"the game was aborted: {a.reason}")
-    if observer.phase == "done":
-        return Finding(None, None, problem) if problem else None
-    w = observer.waiting()
-    where = f"; {problem}" if problem else ""
-    if observer.result is None:
-        what = "the log ends before the game is over"
+        why = Finding(a.blame, observer.seq - 1, f"the game was aborted: {a.reason}")
+    elif observer.phase == "done":
+        return [Finding(None, None, problem)] if problem else []
     else:
-        what = "the log ends before the audit is complete"
-    owed = f" (waiting on seat {w.seat} for {w.what})" if w else ""
-    return Finding(None, None, f"{what}{owed}{where}")
-
-
-_PASS = re.compile(r"shuffle round (\d+), pass (\d+)")
-
-
-def _audit_finding(f: Any, entries: tuple[bytes, ...]) -> Finding:
-    """An audit finding, pointed at its log entry (a move's, or the shuffle pass it names)."""
-    if f.entry is not None:
-        return Finding(f.seat, f.entry, f.reason)
-    entry = None
-    m = _PASS.search(str(f.where))
-    if m is not None and f.seat is not None:
-        rnd = int(m.group(1))
-        for i, raw in enumerate(entries):
-            env = decode_envelope(raw)
-            if env.seat == f.seat and env.kind == "deck.shuffle" and env.body.get("round") == rnd:
-                entry = i
-                break
-    return Finding(f.seat, entry, f"{f.where}: {f.reason}")
+        w = observer.waiting()
+        where = f"; {problem}" if problem else ""
+        if observer.result is None:
+            what = "the log ends before the game is over"
+        else:
+            what = "the log ends before the final reveal is complete"
+        owed = f" (waiting on seat {w.seat} for {w.what})" if w else ""
+        why = Finding(None, None, f"{what}{owed}{where}")
+    undecided = Finding(
+        None,
+        None,
+        "undecided: whether every move was legal with every card known "
+        "(the cards only one seat saw were never opened to all)",
+    )
+    return [why, undecided]

@@ -57,7 +57,7 @@ def finish(child: Any) -> str:
 
 def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> None:
     log = tmp_path / "game.fdlog"
-    args = ["play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "3", "--name", "Ann"]
+    args = ["play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "5", "--name", "Ann"]
     child = spawn(tmp_path, *args, "--log", str(log))
     seen = ""
     try:
@@ -100,7 +100,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
             child.terminate(force=True)
     assert child.exitstatus == 0
     assert "Bot 1 (classic) wins: You resigned." in end
-    assert "Fair game: every shuffle replayed, every move checked with every card known." in end
+    assert "Fair game: every shuffle proven, every move checked with every card known." in end
     assert f"fairdeal verify {log}" in end
     assert "Traceback" not in end
     verified = CliRunner().invoke(cli, ["verify", str(log)])

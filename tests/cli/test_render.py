@@ -271,7 +271,7 @@ def test_describe_waiting_through_a_whole_game() -> None:
     assert "your move" in seen and "waiting for Alice to move" in seen
     assert any(s.startswith("dealing — waiting for Alice's decryption shares") for s in seen)
     assert any(s.startswith("dealing — waiting for your decryption shares") for s in seen)
-    assert any("audit opening" in s for s in seen)
+    assert any("final reveal of" in s for s in seen)
     assert all("seat" not in s or "seats done" in s for s in seen)  # names, not seat numbers
 
 
@@ -365,7 +365,7 @@ def test_summary_of_a_fair_win(tmp_path: Path) -> None:
     assert lines[0] == "You win: reached 5 points."  # one name per person: seats named
     assert lines[1] == "Scores: You 5 · Bob 3"
     assert lines[2] == "Standing: 5 to 3 for you after 4 deals"
-    assert "Fair game: every shuffle replayed, every move checked with every card known." in lines[3]
+    assert "Fair game: every shuffle proven, every move checked with every card known." in lines[3]
     assert f"fairdeal verify '{log}'" in "\n".join(lines)  # quoted: the path has a space
     assert f"fairdeal replay '{log}'" in "\n".join(lines)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -23,28 +24,15 @@ def wire(msg: Message) -> Message:
 
 
 def state(seat: DeckSeat) -> tuple[Any, ...]:
-    """Everything that a refused message must leave unchanged."""
-    return (
-        seat.waiting_on(),
-        dict(seat._keys),
-        seat._joint,
-        dict(seat._left),
-        list(seat._rounds),
-        dict(seat._cts),
-        dict(seat._owed),
-        dict(seat._shares),
-        set(seat._mine),
-        dict(seat._known),
-        seat._choice,
-        dict(seat._commits),
-        dict(seat._reveals),
-        list(seat._results),
-        dict(seat._openings),
-        set(seat._opened),
-        seat._next_token,
-        seat._auditing,
-        seat._leaving,
-    )
+    """Everything that a refused message must leave unchanged: every part's whole state."""
+    parts = []
+    for part in (seat._keys, seat._deck, seat._reveals, seat._random, seat._end):
+        for name in type(part).__slots__:
+            if name in ("ctx", "_memo", "_built"):  # fixed, or memos of pure functions
+                continue
+            value = getattr(part, name)
+            parts.append((name, copy.copy(value) if isinstance(value, dict | list | set) else value))
+    return (seat.waiting_on(), tuple(parts))
 
 
 class Table:
@@ -95,9 +83,9 @@ class Table:
         """Pump until ``seat`` is the next sender."""
         self.pump(until=lambda: self.seats[0].next_sender() == seat)
 
-    def audit(self) -> None:
-        """The game is over: every seat begins the audit and every active seat opens its passes."""
-        self.all(lambda s: s.begin_audit())
+    def final_reveal(self) -> None:
+        """The game is over: every seat begins the final reveal, and every share of it is sent."""
+        self.all(lambda s: s.begin_final_reveal())
         self.pump()
 
     def leave(self, seat: int) -> None:
@@ -116,13 +104,14 @@ class Table:
 
     def oracle(self) -> dict[int, Card]:
         """Decrypt every live token with the sum of every secret (only a test can)."""
-        x = self.seats[0]._me.x
+        x = self.seats[0].ctx.need_me().x
         for s in self.seats[1:]:
-            x = g.sc_add(x, s._me.x)
-        view = self.seats[0]
+            x = g.sc_add(x, s.ctx.need_me().x)
+        deck = self.seats[0]._deck
         out = {}
-        for t, ct in view._cts.items():
-            out[t] = view._by_point[g.sub(ct[32:], g.mul(x, ct[:32]))]
+        for t in deck.live:
+            ct = deck.cts[t]
+            out[t] = deck.by_point[g.sub(ct[32:], g.mul(x, ct[:32]))]
         return out
 
 

@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 
-from fairdeal.core.dealer import Finding, Reveal
+from fairdeal.core.dealer import Reveal
 from fairdeal.core.deck import (
     CryptoDealer,
+    FinalReveal,
     KeyShare,
     Leave,
-    Opening,
-    PassOpening,
     RandomReveal,
     ShareProof,
     Shares,
     ShufflePass,
 )
 from fairdeal.core.deck import _group as g
+from fairdeal.core.deck import _shuffle_proof as sp
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rng import SeededRng
 
@@ -53,93 +53,88 @@ def dealt(kit: Any, players: int = 3) -> tuple[Any, list[int]]:
     return t, tokens
 
 
-def audit_blames(t: Any, seat: int, where: str, reason: str) -> None:
-    t.audit()
-    for s in t.seats:
-        v = s.verdict()
-        assert v is not None and not v.fair
-        assert v.findings[0] == Finding(seat, where, v.findings[0].reason)
-        assert reason in v.findings[0].reason, v.findings[0].reason
-        with pytest.raises(LocalProtocolError):
-            s.traced_cards()
+def refused_pass(t: Any, cheat: ShufflePass, seat: int, rnd: int = 0) -> None:
+    """``cheat`` is refused by every other seat for its proof, naming the seat and the pass."""
+    k = len(t.seats[0]._deck.current().passes)
+    t.refused_everywhere(cheat, seat, f"the proof of shuffle pass {k} of round {rnd} does not verify")
 
 
-# ---- shuffle cheating: caught by the audit -------------------------------------------------------
+def forged_pass(t: Any, seat: int, perm: Any, scalars: Any) -> ShufflePass:
+    """Seat ``seat``'s pass for any map of inputs to outputs, with a proof made of that very map.
+
+    The prover's algebra runs on the map itself (its own check, that it is a permutation,
+    bypassed): the strongest proof a cheat can make for it.
+    """
+    deck = t.seats[seat]._deck
+    rnd = deck.current()
+    k = len(rnd.passes)
+    joint = t.seats[seat]._keys.joint
+    inputs = deck._input(rnd, k)
+    outputs = deck.apply(rnd, k, perm, scalars, joint)
+    ctx = sp.proof_context(GAME, seat, rnd.index, k)
+    s_int = [int.from_bytes(x, "little") for x in scalars]
+    proof = sp._prove(ctx, joint, inputs, outputs, list(perm), s_int, g.frame(b"test", b"forger"), 0)
+    assert proof is not None
+    return ShufflePass(seat, rnd.index, tuple(outputs), proof)
 
 
-def test_substituted_card_is_named_by_the_audit(kit: Any) -> None:
+# ---- shuffle cheating: refused at the pass itself ------------------------------------------------
+
+
+def test_a_stacked_deck_is_refused_at_its_pass(kit: Any) -> None:
+    """A pass that puts one card twice (and drops another), with the best proof it can make."""
+    t, _ = started(kit)
+    t.pump_until_turn(1)
+    seat = t.seats[1]
+    perm, scalars, _ = seat._deck.secrets(seat.ctx.need_me(), seat._deck.current(), 1)
+    stacked = (perm[1], *perm[1:])  # duplicates one card, drops another
+    refused_pass(t, forged_pass(t, 1, stacked, scalars), 1)
+    # the same forger, given a real permutation, makes a pass every seat accepts
+    t.send(forged_pass(t, 1, perm, scalars))
+    t.pump()
+    assert sorted(t.oracle().values()) == sorted(kit.deck_of(32))
+
+
+def test_substituted_card_is_refused(kit: Any) -> None:
     t, _ = started(kit)
     t.pump_until_turn(1)
     honest = t.seats[1].shuffle_message()
     deck = list(honest.deck)
     m = g.card_point(GAME, kit.deck_of(32)[0].name)  # a second copy of a card in the deck
-    deck[4] = g.encrypt(m, rand_scalar(), t.seats[1]._joint)
-    t.send(replace(honest, deck=tuple(deck)))
+    deck[4] = g.encrypt(m, rand_scalar(), t.seats[1]._keys.joint)
+    refused_pass(t, replace(honest, deck=tuple(deck)), 1)
+    t.send(honest)
     t.pump()
-    assert sorted(t.oracle().values()) != sorted(kit.deck_of(32))
-    audit_blames(t, 1, "shuffle round 0, pass 1", "1 of 32 cards are not re-encryptions")
+    assert sorted(t.oracle().values()) == sorted(kit.deck_of(32))
 
 
-def test_duplicated_card_is_named_by_the_audit(kit: Any) -> None:
+def test_duplicated_card_is_refused(kit: Any) -> None:
     t, _ = started(kit, players=2)
     t.pump_until_turn(1)
     honest = t.seats[1].shuffle_message()
     deck = list(honest.deck)
     deck[7] = deck[3]
-    t.send(replace(honest, deck=tuple(deck)))
-    t.pump()
-    audit_blames(t, 1, "shuffle round 0, pass 1", "first at deck position 7")
+    refused_pass(t, replace(honest, deck=tuple(deck)), 1)
 
 
-def test_card_outside_the_deck_is_undecodable_then_named(kit: Any) -> None:
+def test_card_outside_the_deck_is_refused(kit: Any) -> None:
     t, _ = started(kit)
     t.pump_until_turn(2)
     honest = t.seats[2].shuffle_message()
     deck = list(honest.deck)
-    deck[5] = g.encrypt(g.card_point(GAME, "KS#1"), rand_scalar(), t.seats[2]._joint)
-    t.send(replace(honest, deck=tuple(deck)))
-    t.all(lambda s: s.request([Reveal(5, 0)]))
-    t.pump()
-    assert t.seats[0].card(5) is None and t.seats[0].undecodable() == [5]
-    t.audit()
-    v = t.seats[0].verdict()
-    assert v is not None and not v.fair
-    assert v.findings[0].seat == 2 and v.findings[0].where == "shuffle round 0, pass 2"
-    assert Finding(None, "token 5", "decrypted to no card of the deck") in v.findings
+    deck[5] = g.encrypt(g.card_point(GAME, "KS#1"), rand_scalar(), t.seats[2]._keys.joint)
+    refused_pass(t, replace(honest, deck=tuple(deck)), 2)
 
 
-def test_committed_non_permutation_is_named(kit: Any) -> None:
+def test_first_pass_that_swaps_or_shows_cards_is_refused(kit: Any) -> None:
+    """Pass 0 starts from the cards themselves: its proof covers every card's place and disguise."""
     t, _ = started(kit)
-    t.pump_until_turn(2)
-    cheat = t.seats[2]
-    rnd = cheat._rounds[-1]
-    perm, scalars, salt = cheat._pass_secrets(cheat._me, rnd, 2)
-    perm = (perm[1], *perm[1:])  # duplicates one card, drops another
-    deck = tuple(c for c in cheat._apply_pass(rnd, 2, perm, scalars) if c is not None)
-    t.send(ShufflePass(2, 0, deck, cheat._commitment(2, 0, perm, scalars, salt)))
-    t.all(lambda s: s.begin_audit())
-    t.pump_until_turn(2)
-    t.send(Opening(2, (PassOpening(0, perm, scalars, salt),)))
-    t.pump()
-    for s in t.seats:
-        v = s.verdict()
-        assert v is not None
-        assert v.findings == (
-            Finding(2, "shuffle round 0, pass 2", "the committed permutation duplicates or drops a card"),
-        )
-
-
-def test_opening_that_does_not_match_its_commitment_is_named(kit: Any) -> None:
-    t, _ = started(kit, players=2)
-    t.pump()
-    t.all(lambda s: s.begin_audit())
-    t.send(t.seats[0].audit_message())
-    honest = t.seats[1].audit_message()
-    op = honest.openings[0]
-    t.send(replace(honest, openings=(replace(op, salt=bytes(32)),)))
-    v = t.seats[0].verdict()
-    assert v is not None
-    assert v.findings == (Finding(1, "shuffle round 0, pass 1", "the opening does not match the commitment"),)
+    honest = t.seats[0].shuffle_message()
+    deck = list(honest.deck)
+    refused_pass(t, replace(honest, deck=(deck[1], deck[0], *deck[2:])), 0)
+    clear = deck[0][:32] + g.card_point(GAME, "AS#0")
+    refused_pass(t, replace(honest, deck=(clear, *deck[1:])), 0)
+    t.send(honest)
 
 
 def test_cheat_in_a_reshuffle_round_is_named_with_its_round(kit: Any) -> None:
@@ -148,27 +143,24 @@ def test_cheat_in_a_reshuffle_round_is_named_with_its_round(kit: Any) -> None:
     t.all(lambda s: s.reshuffle(tokens[:10], {}))
     t.pump_until_turn(1)
     honest = t.seats[1].shuffle_message()
-    t.send(replace(honest, deck=(honest.deck[1], honest.deck[0], *honest.deck[2:])))
-    t.pump()
-    audit_blames(t, 1, "shuffle round 1, pass 1", "2 of 10 cards")
-
-
-def test_opening_must_cover_exactly_the_passes_made(kit: Any) -> None:
-    t, _ = started(kit, players=2)
-    t.pump()
-    t.all(lambda s: s.begin_audit())
-    honest = t.seats[1].audit_message()
-    t.refused_everywhere(honest, 1, "out of turn")  # seat 0 opens first
-    t.send(t.seats[0].audit_message())
-    t.refused_everywhere(replace(honest, openings=()), 1, "does not open exactly")
-    op = honest.openings[0]
-    short = replace(op, permutation=tuple(range(31)), scalars=op.scalars[:-1])
-    t.refused_everywhere(replace(honest, openings=(short,)), 1, "does not open exactly")
+    refused_pass(t, replace(honest, deck=(honest.deck[1], honest.deck[0], *honest.deck[2:])), 1, rnd=1)
     t.send(honest)
-    t.refused_everywhere(honest, 1, "nothing is owed")
+    t.pump()
+    assert len(t.seats[0].round_tokens()) == 10
 
 
-# ---- shuffle passes: refused on arrival ------------------------------------------------------------
+def test_a_proof_moved_to_another_seat_or_pass_is_refused(kit: Any) -> None:
+    t = kit.Table(3, seed=9)
+    tokens = t.start(kit.deck_of(32))
+    t.all(lambda s: s.reshuffle(tokens[:10], {}))
+    t.pump_until_turn(1)
+    honest = t.seats[1].shuffle_message()
+    t.send(honest)
+    # seat 1's pass again, as seat 2's: its proof is bound to seat 1 and pass 1
+    refused_pass(t, replace(honest, seat=2), 2, rnd=1)
+    # seat 2's own deck with seat 1's proof
+    refused_pass(t, replace(t.seats[2].shuffle_message(), proof=honest.proof), 2, rnd=1)
+    t.pump()
 
 
 @pytest.mark.parametrize(
@@ -180,9 +172,14 @@ def test_invalid_point_in_a_pass_is_refused(kit: Any, bad: bytes) -> None:
     t, _ = started(kit)
     t.pump_until_turn(1)
     honest = t.seats[1].shuffle_message()
-    deck = list(honest.deck)
-    deck[3] = deck[3][:32] + bad
-    t.refused_everywhere(replace(honest, deck=tuple(deck)), 1, "card 3", "not a valid ciphertext")
+    for half in (0, 1):
+        deck = list(honest.deck)
+        deck[3] = bad + deck[3][32:] if half == 0 else deck[3][:32] + bad
+        refused_pass(t, replace(honest, deck=tuple(deck)), 1)
+    for field in ("commitments", "chain"):
+        points = list(getattr(honest.proof, field))
+        points[2] = bad
+        refused_pass(t, replace(honest, proof=replace(honest.proof, **{field: tuple(points)})), 1)
     t.send(honest)
 
 
@@ -195,11 +192,12 @@ def test_pass_out_of_turn_wrong_round_wrong_size_replayed(kit: Any) -> None:
         early.shuffle_message()  # not its turn yet: it cannot even build one
     t.refused_everywhere(replace(honest, seat=2), 2, "out of turn")
     t.refused_everywhere(replace(honest, round=1), 1, "round 1")
-    t.refused_everywhere(replace(honest, deck=honest.deck[:-1]), 1, "31 cards")
+    t.refused_everywhere(replace(honest, deck=honest.deck[:-1]), 1, "31 cards", direct=True)
+    t.refused_everywhere(replace(honest, deck=honest.deck[:-1]), 1, "list of 31 items")  # its proof is of 32
     short = list(honest.deck)
     short[0] = short[0][:63]
     t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "64 bytes")
-    t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "card 0", direct=True)
+    t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "does not verify", direct=True)
     t.send(honest)
     t.refused_everywhere(honest, 1, "out of turn")  # replayed
     t.pump()
@@ -280,7 +278,9 @@ def test_share_nobody_asked_for_is_refused(kit: Any) -> None:
     rogue.request([Reveal(tokens[-1])])
     t.refused_everywhere(rogue.shares_message([tokens[-1]]), 0, "out of turn")
     t.refused_everywhere(
-        Shares(1, (ShareProof(999, IDENTITY, IDENTITY, IDENTITY),)), 1, "token 999, which is no live card"
+        Shares(1, (ShareProof(999, IDENTITY, IDENTITY, IDENTITY),)),
+        1,
+        "token 999, which is no card of the game",
     )
     t.pump()
     with pytest.raises(LocalProtocolError):
@@ -318,9 +318,9 @@ def test_random_commit_reveal_order_and_replays(kit: Any) -> None:
     t.send(c0)
     t.refused_everywhere(c0, 0, "out of turn")  # replayed
     t.refused_everywhere(replace(t.seats[1].random_commit_message(), index=1), 1, "not in progress")
-    early = RandomReveal(0, 0, t.seats[0]._random_value(t.seats[0]._me, 0))
+    early = RandomReveal(0, 0, t.seats[0]._random.value(t.seats[0].ctx.need_me(), 0))
     t.refused_everywhere(early, 0, "out of turn")
-    early = RandomReveal(1, 0, t.seats[1]._random_value(t.seats[1]._me, 0))
+    early = RandomReveal(1, 0, t.seats[1]._random.value(t.seats[1].ctx.need_me(), 0))
     t.refused_everywhere(early, 1, "out of turn: waiting on seat 1 for commitment")
     t.pump_until_turn(0)
     assert t.seats[0].waiting_on() == [(s, "reveal of random choice 0") for s in range(3)]
@@ -343,7 +343,6 @@ def test_bad_leave_secret_is_refused(kit: Any) -> None:
     t.refused_everywhere(replace(honest, secret=rand_scalar()), 1, "does not match the seat's public key")
     t.refused_everywhere(replace(honest, secret=bytes(32)), 1, "does not match")
     t.refused_everywhere(replace(honest, secret=g.L.to_bytes(32, "little")), 1, "canonical")
-    t.refused_everywhere(replace(honest, openings=()), 1, "does not open exactly")
     t.send(honest)
     t.refused_everywhere(honest, 1, "has left")
     assert t.seats[0].left_seats() == [1]
@@ -354,15 +353,17 @@ def test_secrets_never_show(kit: Any) -> None:
     t.pump()
     t.all(lambda s: s.begin_leave(1))
     seat = t.seats[1]
-    scalars = seat.leave_message().openings[0].scalars[:3]
-    secrets = [seat._me.x.hex(), seat._me.seed.hex()] + [s.hex() for s in scalars]
-    bad = Leave(1, rand_scalar(), seat.leave_message().openings)
+    me = seat.ctx.need_me()
+    _, scalars, seed = seat._deck.secrets(me, seat._deck.rounds[0], 1)
+    secrets = [me.x.hex(), me.seed.hex(), seed.hex()] + [s.hex() for s in scalars[:3]]
+    bad = Leave(1, rand_scalar())
     with pytest.raises(RemoteProtocolError) as info:
         t.seats[0].receive(bad)
     texts = [
         repr(seat),
-        repr(seat._me),
-        str(seat.__dict__.get("_verdict")),
+        repr(me),
+        repr(seat.ctx),
+        str(seat.verdict()),
         str(info.value),
         repr(info.value),
     ]
@@ -371,7 +372,7 @@ def test_secrets_never_show(kit: Any) -> None:
         assert not any(s[:16] in text for s in secrets)
 
 
-def test_crypto_dealer_names_a_cheat_in_its_audit() -> None:
+def test_crypto_dealer_refuses_a_cheating_pass() -> None:
     d = CryptoDealer(3, GAME, SeededRng(4))
     real = d.deliver
 
@@ -383,10 +384,56 @@ def test_crypto_dealer_names_a_cheat_in_its_audit() -> None:
     d.deliver = tamper  # type: ignore[method-assign]
     from fairdeal.core.cards import ecarte_32
 
-    d.start(ecarte_32())
-    d.deliver = real  # type: ignore[method-assign]
-    v = d.audit()
-    assert not v.fair and v.findings[0].seat == 0 and v.findings[0].where == "shuffle round 0, pass 0"
+    with pytest.raises(RemoteProtocolError) as info:
+        d.start(ecarte_32())
+    assert info.value.seat == 0 and "shuffle pass 0 of round 0 does not verify" in info.value.reason
+
+
+# ---- the final reveal ----------------------------------------------------------------------------------
+
+
+def test_the_final_reveal_is_owed_only_once_the_game_is_over(kit: Any) -> None:
+    t, tokens = dealt(kit)
+    t.pump()
+    # what seat 0's final reveal would be, built on a copy that began it on its own
+    early = t.seats[0].copy()
+    early.begin_final_reveal()
+    msg = early.final_reveal_message()
+    assert [sp.token for sp in msg.shares] == sorted(tokens[-2:])
+    t.refused_everywhere(msg, 0, "deck.final-reveal when nothing is owed")
+    t.all(lambda s: s.request([Reveal(tokens[0], 1)]))
+    t.refused_everywhere(msg, 0, "deck.final-reveal out of turn: waiting on seat 0 for shares")
+    t.pump()
+    t.all(lambda s: s.begin_final_reveal())
+    # only seat 0 (cards 30, 31) and seat 1 (card 0) saw cards alone; seat 2 owes nothing
+    assert t.seats[2].waiting_on() == [(0, "final reveal of 2 cards"), (1, "final reveal of 1 card")]
+    t.refused_everywhere(t.seats[1].final_reveal_message(), 1, "out of turn: waiting on seat 0")
+    t.send(msg)
+    t.pump()
+    assert all(s.verdict() is not None for s in t.seats)
+
+
+def test_a_bad_final_reveal_is_refused(kit: Any) -> None:
+    t, tokens = dealt(kit)
+    t.pump()
+    t.all(lambda s: s.begin_final_reveal())
+    honest = t.seats[0].final_reveal_message()
+    a, b = honest.shares
+    t.refused_everywhere(replace(honest, shares=(replace(a, share=b.share), b)), 0, "does not verify")
+    t.refused_everywhere(replace(honest, shares=(replace(a, to=0), b)), 0, "but the final reveal is public")
+    # a card nobody saw is not opened: it would take every seat's share
+    rogue = t.seats[0].copy()
+    rogue._reveals.owed[(tokens[0], 0)] = (None,)
+    stock = replace(honest, shares=(*rogue._reveals.build(rogue._deck, rogue._keys, [tokens[0]]),))
+    t.refused_everywhere(stock, 0, f"share for token {tokens[0]} is not owed")
+    t.refused_everywhere(Shares(0, honest.shares), 0, "deck.shares out of turn")
+    t.refused_everywhere(FinalReveal(1, honest.shares), 1, "out of turn")
+    t.send(replace(honest, shares=(b,)))  # a part of it is fine; the rest is still owed
+    assert t.seats[1].waiting_on() == [(0, "final reveal of 1 card")]
+    t.send(replace(honest, shares=(a,)))
+    v = t.seats[1].verdict()
+    assert v is not None and v.fair
+    assert t.seats[1].revealed_cards() == {tok: t.seats[0].card(tok) for tok in tokens[-2:]}
 
 
 # ---- what an entry says about itself must be what is owed --------------------------------------------------

@@ -87,7 +87,7 @@ def test_local_misuse_is_refused(kit: Any) -> None:
     with pytest.raises(LocalProtocolError):
         s.reshuffle([tokens[1]], {})
     with pytest.raises(LocalProtocolError):
-        s.audit_message()
+        s.final_reveal_message()
     with pytest.raises(LocalProtocolError):
         s.random_reveal_message()  # not every seat has committed
 
@@ -133,7 +133,7 @@ def test_one_shares_message_per_seat_per_batch(kit: Any) -> None:
     assert not any(isinstance(m, ShufflePass) for m in sent)
 
 
-def test_an_observer_checks_everything_and_traces_the_game(kit: Any) -> None:
+def test_an_observer_checks_everything_and_learns_every_card_seen(kit: Any) -> None:
     t = kit.Table(3, seed=12, keys=False)
     watcher = DeckSeat.observer(t.game_id, 3)
     t.observers.append(watcher)
@@ -149,12 +149,23 @@ def test_an_observer_checks_everything_and_traces_the_game(kit: Any) -> None:
     assert watcher.card(tokens[0]) == t.seats[2].card(tokens[0]) is not None
     assert watcher.card(tokens[-1]) is None and watcher.card(tokens[-2]) is None
     assert watcher.waiting_on() == t.seats[0].waiting_on() == []
-    for build in (watcher.key_message, watcher.shares_message, watcher.audit_message, watcher.leave_message):
+    builders = (
+        watcher.key_message,
+        watcher.shares_message,
+        watcher.final_reveal_message,
+        watcher.leave_message,
+    )
+    for build in builders:
         with pytest.raises(LocalProtocolError):
             build()
-    t.audit()
+    assert watcher.revealed_cards() == {tokens[0]: t.seats[2].card(tokens[0])}
+    t.final_reveal()
     v = watcher.verdict()
     assert v is not None and v.fair
-    traced = watcher.traced_cards()
-    assert traced == t.seats[0].traced_cards()
-    assert traced[tokens[-1]] == t.seats[0].card(tokens[-1])
+    known = watcher.revealed_cards()
+    assert known == t.seats[0].revealed_cards() == t.seats[1].revealed_cards()
+    # the private cards are open to all now; the stock, which nobody saw, stays closed
+    assert known[tokens[-1]] == t.seats[0].card(tokens[-1]) and known[tokens[-2]] == t.seats[1].card(
+        tokens[-2]
+    )
+    assert set(known) == {tokens[0], tokens[-1], tokens[-2]}

@@ -15,21 +15,21 @@ from fairdeal.core.errors import LocalProtocolError
 def opens_without_owner(t: Any, token: int, owner: int) -> bool:
     """Can the others open ``token`` from every public share and every published secret?"""
     view = t.seats[0]
-    ct = view._cts[token]
+    ct = view._deck.cts[token]
     parts = []
     for s in range(len(t.seats)):
         if s == owner:
             continue
-        if (token, s) in view._shares:
-            parts.append(view._shares[(token, s)])
-        elif s in view._left:
-            parts.append(g.mul(view._left[s], ct[:32]))
+        if (token, s) in view._reveals.shares:
+            parts.append(view._reveals.shares[(token, s)])
+        elif s in view._keys.left:
+            parts.append(g.mul(view._keys.left[s], ct[:32]))
         else:
             return False
     total = parts[0]
     for d in parts[1:]:
         total = g.add(total, d)
-    return g.sub(ct[32:], total) in view._by_point
+    return g.sub(ct[32:], total) in view._deck.by_point
 
 
 def test_game_goes_on_without_a_leaver(kit: Any) -> None:
@@ -78,13 +78,19 @@ def test_game_goes_on_without_a_leaver(kit: Any) -> None:
     t.pump()
     assert t.seats[1].random_result() is not None
 
-    # the audit uses the leaver's openings from its Leave
-    t.audit()
+    # the final reveal opens every private card: the leaver's from its secret, with no message
+    before = len(t.sent)
+    t.final_reveal()
+    assert sorted(m.seat for m in t.sent[before:]) == [0, 1, 3]
     for s in (0, 1, 3):
         v = t.seats[s].verdict()
         assert v is not None and v.fair, v
-        traced = t.seats[s].traced_cards()
-        assert {k: traced[k] for k in after} == after
+        known = t.seats[s].revealed_cards()
+        assert {k: known[k] for k in hands[2]} == {k: truth[k] for k in hands[2]}
+        assert {k: known[k] for k in (*hands[0], *hands[1], *hands[3])} == {
+            k: truth[k] for k in (*hands[0], *hands[1], *hands[3])
+        }
+        assert known[tokens[0]] == truth[tokens[0]] and known[tokens[1]] == truth[tokens[1]]
 
 
 def _leave_refused_now(t: Any, seat: int) -> None:
@@ -95,14 +101,9 @@ def _leave_refused_now(t: Any, seat: int) -> None:
             s.begin_leave(seat)
     with pytest.raises(LocalProtocolError):
         t.seats[seat].leave_message()
-    me = t.seats[seat]._me
-    forged = Leave(seat, me.x, me_openings(t, seat))
+    forged = Leave(seat, t.seats[seat].ctx.need_me().x)
     t.refused_everywhere(forged, seat, "out of turn")
     assert [s.waiting_on() for s in t.seats] == before
-
-
-def me_openings(t: Any, seat: int) -> tuple[Any, ...]:
-    return t.seats[seat]._own_openings(t.seats[seat]._me)
 
 
 def test_a_seat_cannot_leave_in_the_middle_of_a_shuffle_round(kit: Any) -> None:
@@ -139,11 +140,13 @@ def test_a_seat_cannot_leave_during_a_random_choice(kit: Any) -> None:
     assert r is not None and 0 <= r < 1000
 
 
-def test_no_seat_leaves_once_the_audit_has_begun(kit: Any) -> None:
+def test_no_seat_leaves_once_the_final_reveal_has_begun(kit: Any) -> None:
     t = kit.Table(3, seed=8)
-    t.start(kit.deck_of(32))
-    t.all(lambda s: s.begin_audit())
-    t.send(t.seats[0].audit_message())
+    tokens = t.start(kit.deck_of(32))
+    t.all(lambda s: s.request([Reveal(tokens[-1 - s], s) for s in range(3)]))
+    t.pump()
+    t.all(lambda s: s.begin_final_reveal())
+    t.send(t.seats[0].final_reveal_message())
     _leave_refused_now(t, 1)
     t.pump()
     v = t.seats[0].verdict()
@@ -157,6 +160,6 @@ def test_only_the_seat_the_rules_take_out_may_leave(kit: Any) -> None:
     assert t.seats[0].waiting_on() == [(1, "its secret as it leaves the game")]
     with pytest.raises(LocalProtocolError):
         t.seats[2].leave_message()
-    t.refused_everywhere(Leave(2, t.seats[2]._me.x, me_openings(t, 2)), 2, "out of turn")
+    t.refused_everywhere(Leave(2, t.seats[2].ctx.need_me().x), 2, "out of turn")
     t.send(t.seats[1].leave_message())
     assert t.seats[0].left_seats() == [1] and t.seats[0].waiting_on() == []

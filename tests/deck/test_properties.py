@@ -13,14 +13,16 @@ from fairdeal.core.dealer import Reveal
 from fairdeal.core.deck import _group as g
 from fairdeal.core.errors import LocalProtocolError
 
-SLOW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Every pass is proven and checked by every other seat: a 10-seat, 104-card round is 90 checks.
+SLOW = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SLOW
 @given(players=st.integers(2, 10), size=st.integers(32, 104), seed=st.integers(0, 2**32))
 @example(players=2, size=104, seed=1)
 @example(players=10, size=32, seed=2)
-@example(players=10, size=104, seed=3)
+@example(players=6, size=104, seed=3)
 def test_deal_reveal_reshuffle(kit: Any, players: int, size: int, seed: int) -> None:
     t = kit.Table(players, seed)
     deck = kit.deck_of(size)
@@ -40,12 +42,12 @@ def test_deal_reveal_reshuffle(kit: Any, players: int, size: int, seed: int) -> 
         assert t.seats[seat].card(tok) == truth[tok]
         assert all(o.card(tok) is None for o in t.seats if o.seat != seat)
         # every share but the owner's is public, and together they open nothing
-        ct = view._cts[tok]
-        others = [view._shares[(tok, s)] for s in range(players) if s != seat]
+        ct = view._deck.cts[tok]
+        others = [view._reveals.shares[(tok, s)] for s in range(players) if s != seat]
         total = others[0]
         for d in others[1:]:
             total = g.add(total, d)
-        assert g.sub(ct[32:], total) not in view._by_point
+        assert g.sub(ct[32:], total) not in view._deck.by_point
 
     # public reveal of a held card (its owner's share only) and of a hidden one (every share)
     held, hidden = hands[0], tokens[0]
@@ -103,37 +105,37 @@ def test_seeded_games_are_reproducible_and_games_differ(kit: Any) -> None:
     assert a.oracle() != c.oracle()
 
 
-def test_audit_traces_every_token(kit: Any) -> None:
+def test_the_final_reveal_opens_every_card_a_seat_saw_alone(kit: Any) -> None:
     t = kit.Table(3, seed=11)
     deck = kit.deck_of(40)
     tokens = t.start(deck)
     first = t.oracle()
     t.all(lambda s: s.request([Reveal(tokens[-1], 0), Reveal(tokens[-2], 1), Reveal(tokens[0])]))
     t.pump()
-    t.all(lambda s: s.reshuffle(tokens[:8], {tokens[0]: first[tokens[0]]}))
+    # seat 0's private card goes back into a reshuffle, face down: it dies unseen by the others
+    t.all(lambda s: s.reshuffle([*tokens[:8], tokens[-1]], {tokens[0]: first[tokens[0]]}))
     t.pump()
-    second = t.oracle()
     t.all(lambda s: s.begin_random(10))
     t.pump()
     assert all(s.verdict() is None for s in t.seats)
     with pytest.raises(LocalProtocolError):
-        t.seats[2].audit_message()  # only once this seat's own rules end the game
-    t.all(lambda s: s.begin_audit())
-    t.send(t.seats[0].audit_message())
-    assert t.seats[0].waiting_on() == [(1, "audit opening"), (2, "audit opening")]
-    assert t.seats[0].opened_seats() == [0]
+        t.seats[2].final_reveal_message()  # only once this seat's own rules end the game
+    assert t.seats[2].final_tokens() == [tokens[-2], tokens[-1]]
+    t.all(lambda s: s.begin_final_reveal())
+    # each card lacks only its recipient's share; seat 2 saw nothing alone and owes nothing
+    assert t.seats[2].waiting_on() == [(0, "final reveal of 1 card"), (1, "final reveal of 1 card")]
+    t.send(t.seats[0].final_reveal_message())
+    assert t.seats[2].waiting_on() == [(1, "final reveal of 1 card")]
     assert t.seats[0].verdict() is None
     with pytest.raises(LocalProtocolError):
-        t.seats[0].traced_cards()
+        t.seats[0].begin_random(2)  # the final reveal has started
     with pytest.raises(LocalProtocolError):
-        t.seats[0].begin_random(2)  # the audit has started
+        t.seats[1].shares_message()  # its shares go in its final reveal
     t.pump()
     for s in t.seats:
         v = s.verdict()
         assert v is not None and v.fair, v
-        assert "2 shuffle rounds, 6 passes" in v.checked
-        traced = s.traced_cards()
-        assert set(traced) == set(range(48))
-        assert {k: traced[k] for k in first} == first
-        assert {k: traced[k] for k in second} == second
-        assert Counter(traced[k] for k in tokens) == Counter(deck)
+        assert "2 shuffle rounds, 6 passes, each proven as it came" in v.checked
+        assert "2 cards opened in the final reveal" in v.checked
+        known = s.revealed_cards()
+        assert known == {k: first[k] for k in (tokens[0], tokens[-1], tokens[-2])}

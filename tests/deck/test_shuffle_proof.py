@@ -131,24 +131,46 @@ def test_identity_permutation_and_one_card() -> None:
 def test_the_seats_passes_verify(kit: Any) -> None:
     """Both passes of a real 2-seat round, with DeckSeat's own secrets: the conventions agree.
 
-    Pass 0 re-randomises the public encryptions of the deck, given explicitly.
+    Pass 0 re-randomises the trivial encryptions (identity, M) of the deck's cards.
     """
     t = kit.Table(2, seed=5)
     t.start(kit.deck_of(32))
     view = t.seats[0]
-    rnd = view._rounds[0]
-    joint = view._joint
-    public = [
-        g.encrypt(view._points[i.card.name], g.public_randomness(t.game_id, 0, k), joint)
-        for k, i in enumerate(rnd.inputs)
-    ]
-    decks = [public, *(list(p.deck) for p in rnd.passes)]
+    rnd = view._deck.rounds[0]
+    joint = view._keys.joint
+    trivial = [IDENTITY + view._deck.points[i.card.name] for i in rnd.inputs]
+    decks = [trivial, *(list(p.deck) for p in rnd.passes)]
     for k, seat in enumerate(t.seats):
-        perm, scalars, _ = seat._pass_secrets(seat._me, rnd, k)
-        ctx = sp.proof_context(t.game_id, seat.seat, 0, k)
+        perm, scalars, _ = seat._deck.secrets(seat.ctx.need_me(), rnd, k)
+        ctx = sp.proof_context(t.game_id, k, 0, k)
         proof = sp.prove_shuffle(ctx, joint, decks[k], decks[k + 1], perm, scalars, b"q" * 32)
         assert sp.verify_shuffle(ctx, joint, decks[k], decks[k + 1], proof)
         assert not sp.verify_shuffle(ctx, joint, decks[1 - k], decks[2 - k], proof)
+
+
+def test_trivial_encryptions_are_inputs_never_outputs() -> None:
+    """An input may be a card in the clear, (identity, M); an output never is."""
+    p = make_pass(6, seed=4)
+    inputs = [IDENTITY + m for m in p.points]
+    inputs[3] = p.inputs[3]  # a mix of known cards and ciphertexts, as in a reshuffle
+    outputs = reencrypt(p.joint, inputs, p.perm, p.scalars)
+    mixed = dataclasses.replace(p, inputs=inputs, outputs=outputs)
+    proof = mixed.prove()
+    assert mixed.verify(proof)
+    assert mixed.verify(wire(proof, 6))
+    # a pass that leaves a card in the clear cannot be proven, nor pass for one that does not
+    j = p.perm.index(0)
+    clear = list(outputs)
+    clear[j] = inputs[0]
+    scalars = list(p.scalars)
+    scalars[j] = bytes(32)
+    assert not sp.verify_shuffle(CTX, p.joint, inputs, clear, proof)
+    witness = g.frame(b"test", b"clear")
+    forged = sp._prove(
+        CTX, p.joint, inputs, clear, list(p.perm), [int.from_bytes(x, "little") for x in scalars], witness, 0
+    )
+    assert forged is not None
+    assert not sp.verify_shuffle(CTX, p.joint, inputs, clear, forged)
 
 
 # --- soundness probes ------------------------------------------------------------------------
@@ -199,7 +221,7 @@ def forge(
     the commitments hold ``commit_rows`` (``c_i = r_i·G + Σ_j commit_rows[j][i]·h_j``,
     default ``out_rows``) and the prover claims ``u'_j = Σ_i weight_rows[j][i]·u_i``
     (default ``commit_rows``); ``fake_chain_end`` ends the chain at x·G + (Π u)·h, as the
-    product check wants, whatever u' is. Written from docs/shuffle-proof.md, apart from the
+    product check wants, whatever u' is. Written from docs/protocol.md 10.7, apart from the
     module's prover: an honest permutation must verify.
     """
     commit_rows = commit_rows or out_rows

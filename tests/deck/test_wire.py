@@ -9,16 +9,16 @@ import pytest
 
 from fairdeal.core.deck import (
     KINDS,
+    FinalReveal,
     KeyShare,
     Leave,
     Message,
-    Opening,
-    PassOpening,
     RandomCommit,
     RandomReveal,
     ShareProof,
     Shares,
     ShufflePass,
+    ShuffleProof,
     decode,
     encode,
 )
@@ -28,16 +28,16 @@ from fairdeal.core.errors import RemoteProtocolError
 P = g.base((5).to_bytes(32, "little"))
 S = (7).to_bytes(32, "little")
 NONCANONICAL = g.L.to_bytes(32, "little")
-OPENING = PassOpening(0, (1, 0), (S, S), b"s" * 32)
+PROOF = ShuffleProof((P, P), (P, P), S, S, S, S, S, (S, S), (S, S))
 
 SAMPLES: list[Message] = [
     KeyShare(1, P, S, S),
-    ShufflePass(2, 0, (P + P, P + P), b"c" * 32),
+    ShufflePass(2, 0, (P + P, P + P), PROOF),
     Shares(0, (ShareProof(3, P, S, S), ShareProof(9, P, S, S, 2))),
     RandomCommit(1, 4, b"c" * 32, 52),
     RandomReveal(1, 4, b"v" * 32),
-    Leave(2, S, (OPENING,)),
-    Opening(0, (OPENING, PassOpening(3, (0,), (S,), b"t" * 32))),
+    Leave(2, S),
+    FinalReveal(0, (ShareProof(3, P, S, S), ShareProof(90, P, S, S))),
 ]
 
 
@@ -84,12 +84,19 @@ def test_shuffle_fields_are_strict() -> None:
     _, body = encode(SAMPLES[1])
     refused("deck.shuffle", {**body, "round": -1}, word="round")
     refused("deck.shuffle", {**body, "round": True}, word="round")
-    refused("deck.shuffle", {**body, "round": 2**32}, word="round")
+    refused("deck.shuffle", {**body, "round": 4096}, word="round")
     refused("deck.shuffle", {**body, "deck": []}, word="deck")
     refused("deck.shuffle", {**body, "deck": [P + P] * 1025}, word="deck")
     refused("deck.shuffle", {**body, "deck": [P + P, P]}, word="64 bytes")
     refused("deck.shuffle", {**body, "deck": (P + P,)}, word="deck")
-    refused("deck.shuffle", {**body, "commitment": b"c" * 31}, word="commitment")
+    refused("deck.shuffle", {**body, "commitment": b"c" * 32}, word="fields")  # the old form
+    refused("deck.shuffle", {k: v for k, v in body.items() if k != "proof"}, word="fields")
+    # the proof is of exactly as many cards as the deck, every scalar canonical
+    refused("deck.shuffle", {**body, "deck": [P + P] * 3}, word="shuffle proof: c must be a list of 3")
+    proof = body["proof"]
+    refused("deck.shuffle", {**body, "proof": {**proof, "e": NONCANONICAL}}, word="shuffle proof: e")
+    refused("deck.shuffle", {**body, "proof": [proof]}, word="shuffle proof: not a map")
+    refused("deck.shuffle", {**body, "proof": {**proof, "x": 1}}, word="shuffle proof: fields")
 
 
 def test_shares_fields_are_strict() -> None:
@@ -105,19 +112,15 @@ def test_shares_fields_are_strict() -> None:
     refused("deck.shares", {"shares": [[3, True, P, S, S]]}, word="purpose")
 
 
-def test_openings_are_strict() -> None:
+def test_leave_and_final_reveal_are_strict() -> None:
     _, body = encode(SAMPLES[5])
     refused("deck.leave", {**body, "secret": NONCANONICAL}, word="canonical")
-    bad = [[0, [1, 0], [S], b"s" * 32]]
-    refused("deck.leave", {**body, "openings": bad}, word="scalars")
-    bad = [[0, [2, 0], [S, S], b"s" * 32]]
-    refused("deck.leave", {**body, "openings": bad}, word="permutation entry")
-    bad = [[0, [1, 0], [S, NONCANONICAL], b"s" * 32]]
-    refused("deck.opening", {"openings": bad}, word="canonical")
-    bad = [[1, [0], [S], b"s" * 32], [1, [0], [S], b"s" * 32]]
-    refused("deck.opening", {"openings": bad}, word="increasing")
-    bad = [[0, [0], [S], b"s" * 16]]
-    refused("deck.opening", {"openings": bad}, word="salt")
+    refused("deck.leave", {**body, "openings": []}, word="fields")  # the old form
+    refused("deck.final-reveal", {"shares": []}, word="shares")
+    refused("deck.final-reveal", {"shares": [[3, None, P, S, S], [3, None, P, S, S]]}, word="twice")
+    refused("deck.final-reveal", {"shares": [[3, P, S, S]]}, word="share")
+    refused("deck.final-reveal", {"shares": [[3, None, P, S, NONCANONICAL]]}, word="canonical")
+    refused("deck.opening", {"openings": []}, word="unknown")  # no more openings
 
 
 def test_random_fields_are_strict() -> None:

@@ -1,8 +1,9 @@
 """Cheating peers against the real ``fairdeal host`` and ``fairdeal join``, over loopback TCP.
 
-* A guest that sends its audit opening mid-game (it would make every honest seat
-  publish its shuffle secrets) is refused and blamed; the host never opens.
-* A host that does the same is refused by a real joiner, which opens nothing.
+* A guest that sends its final reveal mid-game (were it taken for the end of the game,
+  every honest seat would open its hand to all) is refused and blamed; the host never
+  reveals.
+* A host that does the same is refused by a real joiner, which reveals nothing.
 * A host that relays something else in place of a guest's own entry is caught by the
   real joiner: it stops, keeps the evidence beside its log, and its log never blames it.
 * A guest that reneges (unseen at the table) is named by the real host at the end.
@@ -21,7 +22,7 @@ import pytest
 import trio
 
 from fairdeal import Game, GameState, Move, registry
-from fairdeal.core.deck import Opening
+from fairdeal.core.deck import DeckSeat, FinalReveal
 from fairdeal.core.deck import encode as encode_deck
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
@@ -74,8 +75,17 @@ async def _guest(invite: Invite, make: Any, agent: Any) -> Session:
     return session
 
 
-class EarlyOpener(GuestSession):
-    """A guest that sends its audit opening while it owes decryption shares mid-game."""
+def early_final_reveal(deck: DeckSeat) -> FinalReveal:
+    """What this seat's final reveal would be now (its private cards opened to all), built
+    as if its own rules had ended the game while it still owes shares."""
+    trial = deck.copy()
+    trial._reveals.owed.clear()
+    trial.begin_final_reveal()
+    return trial.final_reveal_message()
+
+
+class EarlyRevealer(GuestSession):
+    """A guest that sends its final reveal while it owes decryption shares mid-game."""
 
     sent_at: int | None = None
 
@@ -87,31 +97,30 @@ class EarlyOpener(GuestSession):
             and w.seat == self.seat
             and "shares" in w.what
             and self.seq > 12
+            and self.deck.final_tokens()
         ):
             self.sent_at = self.seq
-            deck = self.deck
-            assert deck._me is not None
-            kind, body = encode_deck(Opening(self.seat, deck._own_openings(deck._me)))
+            kind, body = encode_deck(early_final_reveal(self.deck))
             return self._envelope(kind, body)
         return super().due()
 
 
-def test_a_guest_that_opens_its_shuffles_early_is_blamed_and_nobody_opens(tmp_path: Path) -> None:
+def test_a_guest_that_reveals_early_is_blamed_and_nobody_reveals(tmp_path: Path) -> None:
     host, invite = _host(tmp_path, "ecarte", "--option", "target=5")
     reg = _reg()
 
     def make(w: wire.Welcome, me: Identity) -> Session:
-        return EarlyOpener(reg.game(w.game), w.seat, me, welcome=w, name="Mallory", kind="bot")
+        return EarlyRevealer(reg.game(w.game), w.seat, me, welcome=w, name="Mallory", kind="bot")
 
     agent = BotAgent(reg.bot("ecarte").make(), random.Random(1))
     session = trio.run(_guest, invite, make, agent)
-    assert isinstance(session, EarlyOpener) and session.sent_at is not None
+    assert isinstance(session, EarlyRevealer) and session.sent_at is not None
     assert host.wait() == 1, host.err
     result = host.result()
-    assert result["aborted"]["blame"] == 1 and "deck.opening refused" in result["aborted"]["reason"]
+    assert result["aborted"]["blame"] == 1 and "deck.final-reveal refused" in result["aborted"]["reason"]
     assert result["verdict"] == "undecided"
-    # Nobody published a shuffle opening: not the host, and the early one was never accepted.
-    assert all(kind != "deck.opening" for _, kind in _kinds(host.log))
+    # Nobody revealed a hand: not the host, and the early reveal was never accepted.
+    assert all(kind != "deck.final-reveal" for _, kind in _kinds(host.log))
     assert session.aborted is not None and session.aborted.blame == 1
     report = verify_log(host.log.read_bytes(), reg.game)
     assert report.verdict == "undecided" and report.findings[0].seat == 1
@@ -210,37 +219,42 @@ def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on
     return obs.guest
 
 
-def test_a_host_that_opens_early_is_refused_by_the_joiner(
+def test_a_host_that_reveals_early_is_refused_by_the_joiner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class EarlyHost(GuardedSession):
-        """Sends its opening while it owes shares, and relays it without checking it itself."""
+        """Sends its final reveal while it owes shares, and relays it without checking it itself."""
 
         evil: bytes | None = None
 
         def due(self) -> bytes | None:
             w = self.waiting()
-            if self.evil is None and w is not None and w.seat == 0 and "shares" in w.what and self.seq > 12:
-                deck = self.deck
-                assert deck._me is not None
-                kind, body = encode_deck(Opening(0, deck._own_openings(deck._me)))
+            if (
+                self.evil is None
+                and w is not None
+                and w.seat == 0
+                and "shares" in w.what
+                and self.seq > 12
+                and self.deck.final_tokens()
+            ):
+                kind, body = encode_deck(early_final_reveal(self.deck))
                 self.evil = self._envelope(kind, body)
                 return self.evil
             return super().due()
 
         def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
             if data == self.evil:
-                return [EntryAccepted(self.seq, 0, "deck.opening", data)]
+                return [EntryAccepted(self.seq, 0, "deck.final-reveal", data)]
             return super().receive(data, peer=peer)
 
     monkeypatch.setattr(netplay, "GuardedSession", EarlyHost)
     guest = _evil_host(tmp_path, monkeypatch)
     assert guest.wait() == 1, guest.err
     result = guest.result()
-    assert "deck.opening refused" in (result["error"] or ""), result
+    assert "deck.final-reveal refused" in (result["error"] or ""), result
     assert result["verdict"] == "undecided"
-    # The joiner opened nothing, and its log does not hold the host's early opening.
-    assert all(kind != "deck.opening" for _, kind in _kinds(guest.log))
+    # The joiner revealed nothing, and its log does not hold the host's early reveal.
+    assert all(kind != "deck.final-reveal" for _, kind in _kinds(guest.log))
     report = verify_log(guest.log.read_bytes(), _reg().game)
     assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
 

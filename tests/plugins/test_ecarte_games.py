@@ -90,7 +90,7 @@ class _Lenient(Ecarte):
         return True
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, 2, 3])  # seeds whose deals give the renegade its chance
 def test_a_renege_unseen_at_the_table_is_named_at_the_end_and_by_verify(seed: int) -> None:
     cheat = Renegade()
 
@@ -99,8 +99,9 @@ def test_a_renege_unseen_at_the_table_is_named_at_the_end_and_by_verify(seed: in
 
     played = play_with_protocol(GAME, 2, seed, {}, [ClassicBot(), cheat], make_session=make)
     assert cheat.cheated
-    # The other seat cannot see the hand, so the game goes on; once the audit has traced every
-    # card, the honest seat replays every move knowing every card and names the renege, as verify does.
+    # The other seat cannot see the hand, so the game goes on; once the final reveal has opened
+    # every card, the honest seat replays every move knowing them all and names the renege, as
+    # verify does.
     honest = played.outcomes[0].session.verdict
     assert honest is not None and not honest.fair
     (live,) = honest.findings

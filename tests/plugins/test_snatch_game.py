@@ -1,5 +1,5 @@
 """Snatch! as a whole: registration, the conformance kit, full games replayed and checked with
-every card known (as ``fairdeal verify`` does after the audit), what is revealed during play,
+every card known (as ``fairdeal verify`` does after the final reveal), what is revealed during play,
 the rendered table and the rules text."""
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def test_full_games_over_the_real_protocol_verify_two_decks(players: int, seed: 
 
 def test_over_the_real_protocol_a_seat_that_is_out_leaves_and_the_game_goes_on() -> None:
     bots: list[Policy] = [Shrewd(), RandomPolicy(), NeverSnatch(), RandomPolicy()]
-    game = play_with_protocol(GAME, 4, 1, policies=bots)  # seat 1 pays its whole pile in trick 2
+    game = play_with_protocol(GAME, 4, 4, policies=bots)  # seat 1 pays its whole pile
     report = verify_log(game.log, registry.load().game)
     assert report.verdict == "fair" and report.result is not None
     assert all(o.session.departed == {1} for o in game.outcomes)

@@ -1,4 +1,4 @@
-"""The class of bug behind an early audit opening: a seat accepts only the entry that is owed.
+"""The class of bug behind an early end-of-game opening: a seat accepts only the entry that is owed.
 
 Every built-in game is played to its end by bots, one session per seat plus a silent
 observer. At every point of the game, before the owed entry goes out, every seat in
@@ -18,12 +18,14 @@ from typing import Any
 import pytest
 
 from fairdeal import registry
+from fairdeal.core.deck import ShuffleProof
 from fairdeal.core.deck import _group as g
-from fairdeal.core.deck._seat import PUBLIC
+from fairdeal.core.deck import _shuffle_proof as sp
+from fairdeal.core.deck._reveals import share_context
 from fairdeal.core.deck._wire import (
+    KIND_FINAL,
     KIND_KEY,
     KIND_LEAVE,
-    KIND_OPENING,
     KIND_RANDOM_COMMIT,
     KIND_RANDOM_REVEAL,
     KIND_SHARES,
@@ -45,15 +47,11 @@ KINDS = (
     KIND_RANDOM_COMMIT,
     KIND_RANDOM_REVEAL,
     KIND_LEAVE,
-    KIND_OPENING,
+    KIND_FINAL,
     MOVE,
     RESIGN,
     ABORT,
 )
-
-
-def _openings(ops: Any) -> list[Any]:
-    return [[o.round, list(o.permutation), list(o.scalars), o.salt] for o in ops]
 
 
 class Forger:
@@ -62,13 +60,12 @@ class Forger:
     def __init__(self, session: Session) -> None:
         self.session = session
         self._passes: dict[tuple[int, int], dict[str, Any]] = {}
-        self._shares: dict[int, list[Any]] = {}
+        self._shares: dict[tuple[int, bool], list[Any]] = {}
 
     def body(self, kind: str) -> Any:
         s = self.session
         deck = s.deck
-        me = deck._me
-        assert me is not None
+        me = deck.ctx.need_me()
         if kind == HEADER:
             return s.header.to_body()
         if kind == KIND_KEY:  # built by hand: a seat that has left may still try
@@ -77,21 +74,23 @@ class Forger:
         if kind == KIND_SHUFFLE:
             return self._pass()
         if kind == KIND_SHARES:
-            return {"shares": [self._share()]}
+            return {"shares": [self._share(mine=False)]}
         if kind == KIND_RANDOM_COMMIT:
-            index = len(deck._results)
-            value = deck._random_value(me, index)
+            index = len(deck._random.results)
+            n = deck._random.choice.n if deck._random.choice is not None else 2
+            value = deck._random.value(me, index)
             return {
                 "index": index,
-                "commitment": g.digest(g.TAG_RANDOM_COMMIT, deck.game_id, me.seat, index, value),
+                "n": n,
+                "commitment": g.digest(g.TAG_RANDOM_COMMIT, deck.game_id, me.seat, index, n, value),
             }
         if kind == KIND_RANDOM_REVEAL:
-            index = len(deck._results)
-            return {"index": index, "value": deck._random_value(me, index)}
+            index = len(deck._random.results)
+            return {"index": index, "value": deck._random.value(me, index)}
         if kind == KIND_LEAVE:
-            return {"secret": me.x, "openings": _openings(deck._own_openings(me))}
-        if kind == KIND_OPENING:
-            return {"openings": _openings(deck._own_openings(me))}
+            return {"secret": me.x}
+        if kind == KIND_FINAL:  # what its final reveal would be: its private cards, opened to all
+            return {"shares": [self._share(mine=True)]}
         if kind == MOVE:
             return {"move": self._move().to_wire(), "shares": None}
         if kind == RESIGN:
@@ -101,33 +100,46 @@ class Forger:
 
     def _pass(self) -> dict[str, Any]:
         deck = self.session.deck
-        me = deck._me
-        rnd = deck._round() or (deck._rounds[-1] if deck._rounds else None)
-        if rnd is None or deck._joint is None:  # no deck yet: well-formed ciphertexts all the same
+        me = deck.ctx.need_me()
+        shuffles = deck._deck
+        rnd = shuffles.current() or (shuffles.rounds[-1] if shuffles.rounds else None)
+        joint = deck._keys.joint
+        if rnd is None or joint is None:  # no deck yet: a well-formed pass all the same
             point = g.base(g.hash_scalar(b"test", 1))
-            return {"round": 0, "deck": [point + point] * 32, "commitment": bytes(32)}
+            scalar = g.hash_scalar(b"test", 2)
+            proof = ShuffleProof(
+                (point,) * 32, (point,) * 32, scalar, *(scalar,) * 4, (scalar,) * 32, (scalar,) * 32
+            )
+            return {"round": 0, "deck": [point + point] * 32, "proof": sp.encode_proof(proof)}
         k = len(rnd.passes) if not rnd.done else 0
         key = (rnd.index, k)
         if key not in self._passes:
-            perm, scalars, salt = deck._pass_secrets(me, rnd, k)
-            out = deck._apply_pass(rnd, k, perm, scalars)
-            commitment = deck._commitment(me.seat, rnd.index, perm, scalars, salt)
-            self._passes[key] = {"round": rnd.index, "deck": list(out), "commitment": commitment}
+            perm, scalars, seed = shuffles.secrets(me, rnd, k)
+            out = shuffles.apply(rnd, k, perm, scalars, joint)
+            ctx = sp.proof_context(deck.game_id, me.seat, rnd.index, k)
+            proof = sp.prove_shuffle(ctx, joint, shuffles._input(rnd, k), out, perm, scalars, seed)
+            self._passes[key] = {"round": rnd.index, "deck": list(out), "proof": sp.encode_proof(proof)}
         return self._passes[key]
 
-    def _share(self) -> list[Any]:
+    def _share(self, mine: bool) -> list[Any]:
+        """A public share with its proof: of a card this seat saw alone (``mine``), or of another."""
         deck = self.session.deck
-        me = deck._me
-        assert me is not None
-        live = [t for t in deck.live_tokens() if (t, me.seat) not in deck._shares]
-        token = live[0] if live else 0
-        if token not in self._shares:
-            ct = deck.ciphertext(token) or (g.base(g.hash_scalar(b"test", 2)) * 2)
+        me = deck.ctx.need_me()
+        private = [
+            t
+            for t in deck.final_tokens()
+            if deck.card(t) is not None and (t, me.seat) not in deck._reveals.shares
+        ]
+        live = [t for t in deck.live_tokens() if (t, me.seat) not in deck._reveals.shares]
+        pool = private if mine and private else live
+        token = pool[0] if pool else 0
+        if (token, mine) not in self._shares:
+            ct = deck._deck.cts.get(token) or (g.base(g.hash_scalar(b"test", 2)) * 2)
             share = g.mul(me.x, ct[:32])
-            ctx = deck._share_context(me.seat, token, ct, PUBLIC)
+            ctx = share_context(deck.game_id, me.seat, token, ct, None)
             e, z = g.dleq_prove(ctx, me.x, me.public, ct[:32], share, me.seed)
-            self._shares[token] = [token, share, e, z]
-        return self._shares[token]
+            self._shares[(token, mine)] = [token, None, share, e, z]
+        return self._shares[(token, mine)]
 
     def _move(self) -> Move:
         view = self.session.view()

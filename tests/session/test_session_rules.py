@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from fairdeal.core.deck import _group as g
+from fairdeal.core.deck._reveals import share_context
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import MAGIC, record
@@ -94,7 +95,7 @@ def test_a_move_may_reveal_only_the_movers_own_cards(ecarte: Any) -> None:
     mover = t.seats[0].waiting().seat
     s = t.seats[mover]
     deck = s.deck
-    me = deck._me
+    me = deck.ctx.need_me()
     view = s.view()
     # A card the mover does not know (in the other hand, or face down): a valid share of it.
     hidden = next(
@@ -103,7 +104,7 @@ def test_a_move_may_reveal_only_the_movers_own_cards(ecarte: Any) -> None:
     ct = deck.ciphertext(hidden)
     share = g.mul(me.x, ct[:32])
     e, z = g.dleq_prove(
-        deck._share_context(mover, hidden, ct, None), me.x, me.public, ct[:32], share, me.seed
+        share_context(deck.game_id, mover, hidden, ct, None), me.x, me.public, ct[:32], share, me.seed
     )
     move = s.legal_moves()[0]
     body = {"move": move.to_wire(), "shares": {"shares": [[hidden, None, share, e, z]]}}

@@ -43,11 +43,6 @@ def test_card_points(case: dict[str, Any]) -> None:
     assert g.is_point(b(case["point"]))
 
 
-@pytest.mark.parametrize("case", DECK["public_randomness"], ids=lambda c: f"{c['round']}-{c['index']}")
-def test_public_randomness(case: dict[str, Any]) -> None:
-    assert g.public_randomness(GAME_ID, case["round"], case["index"]) == b(case["scalar"])
-
-
 @pytest.mark.parametrize("case", DECK["key_proofs"], ids=lambda c: f"seat-{c['seat']}")
 def test_key_proofs(case: dict[str, Any]) -> None:
     x, public, e, z = b(case["secret"]), b(case["public"]), b(case["e"]), b(case["z"])
@@ -59,21 +54,21 @@ def test_key_proofs(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", DECK["share_proofs"], ids=lambda c: f"token-{c['token']}")
 def test_share_proofs(case: dict[str, Any]) -> None:
-    from fairdeal.core.deck._seat import _purpose
+    from fairdeal.core.deck._reveals import purpose
 
     x, ct, d, e, z = (b(case[k]) for k in ("secret", "ciphertext", "share", "e", "z"))
-    context = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, _purpose(case["to"]))
+    context = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(case["to"]))
     assert context == b(case["context"])
     assert g.mul(x, ct[:32]) == d
     assert g.dleq_prove(context, x, g.base(x), ct[:32], d, b(case["nonce_seed"])) == (e, z)
     assert g.dleq_verify(context, g.base(x), ct[:32], d, e, z)
-    other = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, _purpose(3))
+    other = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(3))
     assert not g.dleq_verify(other, g.base(x), ct[:32], d, e, z)
 
 
 @pytest.mark.parametrize("case", DECK["random_choices"], ids=lambda c: f"choice-{c['index']}")
 def test_random_choices(case: dict[str, Any]) -> None:
-    from fairdeal.core.deck._seat import _Stream
+    from fairdeal.core.deck._common import Stream
     from fairdeal.core.rng import below
 
     parts: list[Any] = []
@@ -82,7 +77,35 @@ def test_random_choices(case: dict[str, Any]) -> None:
         assert expected == b(commitment)
         parts += [seat, b(value)]
     key = g.digest(g.TAG_RANDOM_RESULT, GAME_ID, case["index"], case["n"], *parts)
-    assert below(_Stream(key), case["n"]) == case["result"]
+    assert below(Stream(key), case["n"]) == case["result"]
+
+
+@pytest.mark.parametrize("case", DECK["shuffle_generators"], ids=lambda c: f"gen-{c['index']}")
+def test_shuffle_generators(case: dict[str, Any]) -> None:
+    from fairdeal.core.deck import _shuffle_proof as sp
+
+    assert sp.generator(case["index"]) == b(case["point"])
+
+
+@pytest.mark.parametrize("case", DECK["shuffle_proofs"], ids=lambda c: f"pass-{c['round']}-{c['pass']}")
+def test_shuffle_proofs(case: dict[str, Any]) -> None:
+    from fairdeal.core.deck import _shuffle_proof as sp
+
+    joint = b(DECK["joint_key"])
+    context = sp.proof_context(GAME_ID, case["seat"], case["round"], case["pass"])
+    assert context == b(case["context"])
+    inputs, outputs = [b(c) for c in case["inputs"]], [b(c) for c in case["outputs"]]
+    scalars = [b(s) for s in case["scalars"]]
+    proof = sp.prove_shuffle(
+        context, joint, inputs, outputs, case["permutation"], scalars, b(case["prover_seed"])
+    )
+    assert msgpack.packb(sp.encode_proof(proof), use_bin_type=True) == b(case["encoded"])
+    decoded = sp.decode_proof(msgpack.unpackb(b(case["encoded"]), raw=False), len(inputs), seat=1)
+    assert decoded == proof
+    assert sp.verify_shuffle(context, joint, inputs, outputs, decoded)
+    assert not sp.verify_shuffle(
+        sp.proof_context(GAME_ID, 0, case["round"], case["pass"]), joint, inputs, outputs, decoded
+    )
 
 
 @pytest.mark.parametrize("case", load("envelopes.json"), ids=lambda c: c["kind"])

@@ -1,0 +1,21 @@
+"""The end of a game as the host's driver runs it: a game that ends on the host's own move."""
+
+from __future__ import annotations
+
+from fairdeal import registry
+from fairdeal.core.session.envelope import decode_envelope
+from fairdeal.core.session.logfile import parse_log
+from fairdeal.core.session.verify import FAIR, verify_log
+from fairdeal.testing import play_with_protocol
+
+
+def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -> None:
+    """While the host's player decides, the host listens to its guests; when that move ends the
+    game, the guests close their links at once, and what the host heard meanwhile must not
+    abort a game that is over (it did: "abort after the end of the game")."""
+    reg = registry.load()
+    played = play_with_protocol(reg.game("snatch"), 4, 4, {}, [reg.bot("snatch").make() for _ in range(4)])
+    last = decode_envelope(parse_log(played.log).entries[-1])
+    assert (last.seat, last.kind) == (0, "move")  # this seed's game ends on the host's move
+    assert all(o.error is None and o.session.finished and o.session.aborted is None for o in played.outcomes)
+    assert verify_log(played.log, reg.game).verdict == FAIR
