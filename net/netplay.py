@@ -543,9 +543,7 @@ def _resumed_host_session(plan: HostPlan) -> GuardedSession:
     assert r is not None
     session = GuardedSession(plan.game, 0, plan.identity, seat_rng(r.seed))
     _replay(session, r.entries)
-    if session.finished:
-        raise ConfigError("this game is over: there is nothing to resume")
-    return session
+    return session  # finished, it still owes its last entries to those who did not get them
 
 
 def _replay(session: Session, entries: Sequence[bytes]) -> None:
@@ -753,7 +751,12 @@ async def _play_host(
     obs.adjourn_ready(table.vote)
     result: SeatOutcome | None = None
     try:
-        result = await run_host(session, header, plan.agent, roster, observe, plan.timeouts)
+        if not session.finished:
+            result = await run_host(session, header, plan.agent, roster, observe, plan.timeouts)
+        else:  # the host stopped after the last entry, before everyone had it
+            result = SeatOutcome(session)
+        if session.finished:  # those whose link dropped at the end come back for the last entries
+            await roster.linger(roster.grace)
     finally:
         log.close()
         roster.stop()

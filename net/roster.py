@@ -261,6 +261,25 @@ class Roster:
         """Every player agreed to adjourn: the host stops at the next entry."""
         self._send.send_nowait(AdjournAgreed())
 
+    async def linger(self, limit: float) -> None:
+        """After the game's end, until every guest has said goodbye (``limit`` seconds at most): a seat
+        whose link dropped before it had the last entries is held, and may come back for them."""
+        self.closed = False
+        with trio.move_on_after(limit):
+            async with trio.open_nursery() as nursery:
+                self.start(nursery)
+                while self.links or self.away:
+                    self._settle_late(await self.inbox.receive())
+                nursery.cancel_scope.cancel()
+        self.closed = True
+
+    def _settle_late(self, item: Item) -> None:
+        if isinstance(item, Gone) and self.links.get(item.seat) is item.link:
+            if item.left or not self.drop(item.seat, item.link, item.reason) or self.grace <= 0:
+                self.links.pop(item.seat, None)  # it has all it needs (or is not held)
+        elif isinstance(item, Expired):
+            self.away.pop(item.seat, None)
+
     def close_all(self, reason: str) -> None:
         for link in [*self.links.values(), *self.watchers]:
             _close(link, reason)

@@ -75,16 +75,26 @@ def test_a_guest_killed_at_a_point_that_matters_resumes_and_the_game_finishes(
     assert "to come back" in h.err and "is back" in h.err
 
 
+SNATCH = ["snatch", "--players", "3"]
+
+
 @pytest.mark.parametrize(
-    "point",
-    ["accepted:deck.shuffle:2", "accepted:deck.shares:2", "heard:move:2", "audit:2"],
-    ids=["mid-shuffle", "mid-reveal", "a-move-heard-not-relayed", "during-the-audit"],
+    ("game", "point"),
+    [
+        (SNATCH, "accepted:deck.shuffle:2"),
+        (SNATCH, "accepted:deck.shares:2"),
+        (SNATCH, "heard:move:2"),
+        (ECARTE, "audit:1"),
+        (ECARTE, "audit:2"),
+    ],
+    ids=["mid-shuffle", "mid-reveal", "a-move-heard-not-relayed", "final-reveal-own", "final-reveal-last"],
 )
 def test_the_host_killed_at_a_point_that_matters_resumes_and_the_game_finishes(
-    tmp_path: Path, point: str
+    tmp_path: Path, game: list[str], point: str
 ) -> None:
-    h, code = host(tmp_path, "snatch", "--players", "3", "--seed", "21", env={"FAIRDEAL_CRASH": point})
-    guests = [join(tmp_path, f"guest{i}", code, "--seed", str(21 + i)) for i in (1, 2)]
+    h, code = host(tmp_path, *game, "--seed", "21", env={"FAIRDEAL_CRASH": point})
+    players = 3 if game is SNATCH else 2
+    guests = [join(tmp_path, f"guest{i}", code, "--seed", str(21 + i)) for i in range(1, players)]
     _killed(h)
     assert seed_path(h.log).exists()
     again = _resume(tmp_path, h, "host-again")

@@ -242,7 +242,7 @@ def cut_every(entries: int, times: int) -> Callable[[Game], Any]:
 
 @pytest.mark.parametrize(
     ("name", "players", "options", "every", "times"),
-    [("ecarte", 2, {"target": 5}, 20, 4), ("snatch", 3, {}, 25, 3)],
+    [("ecarte", 2, {"target": 5}, 12, 4), ("snatch", 3, {}, 12, 3)],
     ids=["ecarte", "snatch"],
 )
 def test_links_cut_by_the_network_come_back_and_the_game_finishes(
@@ -263,7 +263,7 @@ def test_a_network_down_for_a_while_is_waited_out() -> None:
     g = Game("ecarte", 2, {"target": 2})
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(30)
+        assert await g.seen[0].reach(15)
         g.proxies[0].hold(True)  # nothing gets through: every attempt to come back fails
         await trio.sleep(1.5)
         assert g.seen[1].kinds("host_lost") and not g.seen[1].kinds("host_back")
@@ -279,7 +279,7 @@ def test_the_host_gives_up_on_a_seat_after_the_grace_period_and_the_guest_says_h
     g = Game("snatch", 3, {}, grace=1.0)
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(40)
+        assert await g.seen[0].reach(20)
         g.proxies[1].hold(True)  # seat 2 cannot come back
 
     trio.run(g.play, during)
@@ -301,7 +301,7 @@ def test_a_watcher_joins_mid_game_and_its_log_verifies() -> None:
     seen = Seen()
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(50)
+        await g.seen[0].reach(20)
         reg = registry.load()
         target = g.seen[0].invite
         assert target is not None
@@ -312,7 +312,7 @@ def test_a_watcher_joins_mid_game_and_its_log_verifies() -> None:
 
         async with trio.open_nursery() as n:
             n.start_soon(watch)
-            await seen.reach(80)
+            await seen.reach(40)
             for p in g.proxies:  # the players' links drop; the watcher's does not, and it never waits
                 p.cut()
 
@@ -323,10 +323,10 @@ def test_a_watcher_joins_mid_game_and_its_log_verifies() -> None:
 
 
 def test_an_adjourned_game_resumes_on_every_seat() -> None:
-    g = Game("ecarte", 2, {"target": 3})
+    g = Game("ecarte", 2, {"target": 5})
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(60)
+        assert await g.seen[0].reach(30)
         assert g.seen[0].vote is not None
         g.seen[0].vote(True)  # the host proposes; the bot guest agrees at once
 
@@ -341,7 +341,7 @@ def test_an_adjourned_game_resumes_on_every_seat() -> None:
 
     # Later: the host and the guest resume from their logs and seeds, and the game goes on.
     entries = parse_log(first[0]).entries
-    g2 = Game("ecarte", 2, {"target": 3})
+    g2 = Game("ecarte", 2, {"target": 5})
     g2.logs = [MemLog(first[0]), MemLog(first[1])]
     invite = g.seen[0].invite
     assert invite is not None
@@ -379,7 +379,7 @@ def test_refusals_for_those_who_may_not_come_back() -> None:
     answers: dict[str, str] = {}
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(30)
+        assert await g.seen[0].reach(20)
         invite = g.seen[0].invite
         assert invite is not None
         host_log = g.logs[0].entries
@@ -431,10 +431,10 @@ def test_a_rejoin_for_a_game_that_has_not_started_is_refused() -> None:
 
 def test_a_host_that_holds_fewer_entries_than_the_seat_is_refused_not_followed() -> None:
     """A stale host log (its entries cut short) must not be taken for the truth by a guest."""
-    g = Game("ecarte", 2, {"target": 3})
+    g = Game("ecarte", 2, {"target": 5})
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(60)
+        assert await g.seen[0].reach(30)
         assert g.seen[0].vote is not None
         g.seen[0].vote(True)
 
@@ -442,7 +442,7 @@ def test_a_host_that_holds_fewer_entries_than_the_seat_is_refused_not_followed()
     entries = parse_log(bytes(g.logs[0].data)).entries
     invite = g.seen[0].invite
     assert invite is not None
-    g2 = Game("ecarte", 2, {"target": 3})
+    g2 = Game("ecarte", 2, {"target": 5})
     short = entries[:-5]  # the host lost its last entries; the guest holds them
     g2.logs = [MemLog(MAGIC + b"".join(record(e) for e in short)), MemLog(bytes(g.logs[1].data))]
     errors: list[str] = []
@@ -472,7 +472,7 @@ def test_a_watcher_that_writes_is_closed_and_a_vote_in_another_seats_name_is_ign
     closed: list[str] = []
 
     async def during(g: Game) -> None:
-        await g.seen[0].reach(30)
+        assert await g.seen[0].reach(20)
         invite = g.seen[0].invite
         assert invite is not None
         # A watcher that sends an entry (a real one, from the log): its link is closed.

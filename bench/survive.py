@@ -1,0 +1,291 @@
+"""What surviving a dropped link costs: the time until play goes on, and whole games with drops.
+
+    python bench/survive.py [--every 10,25] [--seed 1] [--games ecarte:2,snatch:4] [--quick]
+
+Every game runs through the real stacks (``host_game`` and ``join_game``: Noise over TCP on
+loopback, one task per seat in one process), each joiner behind a proxy that can cut its
+connection. For each game it plays the same seeded game once with no drop and once for
+each N, cutting every joiner's link each time the host has accepted N more entries; the
+joiners come back by themselves (``rejoin``, catch-up) and the game goes on. It reports:
+
+* ``entries``: the log's length (the same with and without drops: the logs must be
+  byte-identical, which the script checks);
+* ``drops``: how many times the links were cut;
+* ``wall s`` of the game with no drop, and ``×`` the wall time with drops against it;
+* ``back ms``: from a cut to the host seeing every cut seat back (median / worst);
+* ``on ms``: from a cut to the next entry the host accepts from a seat that was cut,
+  that is play going on (median / worst; a cut while the host's own seat owes the next
+  entries is not waiting on anybody, and shows as small figures here).
+
+Figures go with the machine they were measured on; compare rows of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from fairdeal import registry
+from fairdeal.core.identity import Identity
+from fairdeal.core.rng import SeededRng, python_random
+from fairdeal.core.session.logfile import MAGIC, record
+from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.invite import Endpoint, Invite
+from fairdeal.net.lobby import Joiner
+from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
+from fairdeal.net.wire import Lobby
+
+GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
+    ("ecarte", 2, {"target": 5}),
+    ("snatch", 4, {}),
+    ("spite-malice", 2, {"max_games": 1}),
+]
+
+
+class CutProxy:
+    """Listens on loopback and forwards to ``target``; :meth:`cut` closes every connection it carries."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = 0
+        self._scopes: set[trio.CancelScope] = set()
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        task_status.started()
+        await trio.serve_listeners(self._handle, listeners)
+
+    def cut(self) -> None:
+        for scope in list(self._scopes):
+            scope.cancel()
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        try:
+            server = await trio.open_tcp_stream(*self.target)
+        except OSError:
+            await trio.aclose_forcefully(client)
+            return
+        with trio.CancelScope() as scope:
+            self._scopes.add(scope)
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._pipe, client, server, nursery.cancel_scope)
+                    nursery.start_soon(self._pipe, server, client, nursery.cancel_scope)
+            finally:
+                self._scopes.discard(scope)
+        await trio.aclose_forcefully(client)
+        await trio.aclose_forcefully(server)
+
+    @staticmethod
+    async def _pipe(src: trio.SocketStream, dst: trio.SocketStream, scope: trio.CancelScope) -> None:
+        try:
+            while data := await src.receive_some(65536):
+                await dst.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        scope.cancel()
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.data = bytearray(MAGIC)
+
+    def append(self, entry: bytes) -> None:
+        self.data += record(entry)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class _Host(NetObserver):
+    invite: Invite | None = None
+    ready: trio.Event = field(default_factory=trio.Event)
+    seated: int = 0
+    changed: trio.Event = field(default_factory=trio.Event)
+    entries: int = 0
+    grew: trio.Event = field(default_factory=trio.Event)
+    session: Session | None = None
+    started: float = 0.0
+    cut_at: float | None = None
+    waiting_back: set[int] = field(default_factory=set)
+    back_times: list[float] = field(default_factory=list)
+    on_times: list[float] = field(default_factory=list)
+    cut_seats: set[int] = field(default_factory=set)
+
+    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
+        self.invite = invite
+        self.ready.set()
+
+    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
+        self.seated += 1
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def starting(self, header: Any, seat: int) -> None:
+        self.started = time.perf_counter()
+
+    def events(self, session: Session, events: Sequence[Event]) -> None:
+        self.session = session
+        for e in events:
+            if not isinstance(e, EntryAccepted):
+                continue
+            self.entries += 1
+            if self.cut_at is not None and e.seat in self.cut_seats:
+                self.on_times.append(time.perf_counter() - self.cut_at)
+                self.cut_at = None
+        self.grew.set()
+        self.grew = trio.Event()
+
+    def back(self, seat: int, name: str) -> None:
+        self.waiting_back.discard(seat)
+        if not self.waiting_back and self.cut_at is not None:
+            self.back_times.append(time.perf_counter() - self.cut_at)
+
+
+@dataclass
+class Run:
+    entries: int
+    wall: float
+    log: bytes
+    drops: int
+    back: list[float]
+    on: list[float]
+
+
+async def play(name: str, players: int, options: dict[str, Any], seed: int, every: int | None) -> Run:
+    reg = registry.load()
+    entry = reg.entry(name)
+    config = entry.game.config(players, dict(options))
+    master = SeededRng(seed)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+    bot = reg.bot(name)
+    logs = [_Log() for _ in range(players)]
+
+    def agent(seat: int) -> BotAgent:
+        return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
+
+    obs = _Host()
+    plan = HostPlan(
+        game=entry.game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
+        options=dict(config.options), players=players, identity=ids[0], name="Bot 0", kind=f"bot:{bot.name}",
+        agent=agent(0), bind="127.0.0.1", port=0, rng=master, open_log=lambda h: logs[0], grace=60,
+    )  # fmt: skip
+    plan.timeouts.obligation = 120
+    finished = 0
+    done = trio.Event()
+    proxies: list[CutProxy] = []
+    drops = 0
+
+    def one_done() -> None:
+        nonlocal finished
+        finished += 1
+        if finished == players:
+            done.set()
+
+    async def host() -> None:
+        await host_game(plan, obs)
+        one_done()
+
+    async def guest(seat: int, proxy: CutProxy) -> None:
+        assert obs.invite is not None
+        real = obs.invite
+        via = Invite(real.fingerprint, real.secret, (Endpoint("127.0.0.1", proxy.port),))
+
+        def prepare(w: object) -> Prepared:
+            return Prepared(entry.game, agent(seat), f"Bot {seat}", f"bot:{bot.name}")
+
+        await join_game(JoinPlan(via, ids[seat], prepare, rng=master, open_log=lambda h: logs[seat]))
+        one_done()
+
+    async def cutter() -> None:
+        nonlocal drops
+        assert every is not None
+        mark = every
+        while True:
+            while obs.entries < mark:
+                await obs.grew.wait()
+            session = obs.session
+            if session is None or session.finished:
+                return
+            obs.waiting_back = set(range(1, players))
+            obs.cut_seats = set(range(1, players))
+            obs.cut_at = time.perf_counter()
+            for p in proxies:
+                p.cut()
+            drops += 1
+            mark = obs.entries + every
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host)
+        await obs.ready.wait()
+        assert obs.invite is not None
+        target = obs.invite.direct[0]
+        for seat in range(1, players):  # one after the other, so seat i has identity i
+            proxy = CutProxy((target.host, target.port))
+            await nursery.start(proxy.run)
+            proxies.append(proxy)
+            nursery.start_soon(guest, seat, proxy)
+            while obs.seated < seat:
+                await obs.changed.wait()
+        if every is not None:
+            nursery.start_soon(cutter)
+        await done.wait()
+        nursery.cancel_scope.cancel()
+    wall = time.perf_counter() - obs.started
+    data = bytes(logs[0].data)
+    assert all(bytes(x.data) == data for x in logs), "the peers' logs differ"
+    return Run(obs.entries, wall, data, drops, obs.back_times, obs.on_times)
+
+
+def _ms(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    return f"{statistics.median(xs) * 1000:.0f} / {max(xs) * 1000:.0f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", default="10,25", help="cut every joiner's link each N entries (list)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="", help="only these, e.g. snatch:4,ecarte:2")
+    parser.add_argument("--quick", action="store_true", help="Écarté only, a drop every 10 entries")
+    args = parser.parse_args(argv)
+    everies = [int(x) for x in args.every.split(",")]
+    games = GAMES
+    if args.quick:
+        games, everies = [g for g in GAMES if g[0] == "ecarte"], [10]
+    if args.games:
+        want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
+        games = [g for g in GAMES if (g[0], g[1]) in want]
+    head = (f"{'game':<14}{'seats':>5}{'entries':>8}{'every':>6}{'drops':>6}{'wall s':>8}{'×':>6}"
+            f"{'back ms':>14}{'on ms':>14}")  # fmt: skip
+    print(head)
+    print("-" * len(head))
+    for name, players, options in games:
+        base = trio.run(play, name, players, dict(options), args.seed, None)
+        print(f"{name:<14}{players:>5}{base.entries:>8}{'-':>6}{0:>6}{base.wall:>8.2f}{1.0:>6.2f}"
+              f"{'-':>14}{'-':>14}")  # fmt: skip
+        for every in everies:
+            run = trio.run(play, name, players, dict(options), args.seed, every)
+            assert run.log == base.log, "a game with drops must write exactly the same log"
+            print(f"{'':<14}{'':>5}{run.entries:>8}{every:>6}{run.drops:>6}{run.wall:>8.2f}"
+                  f"{run.wall / base.wall:>6.2f}{_ms(run.back):>14}{_ms(run.on):>14}")  # fmt: skip
+    print()
+    print("×: wall time against the same game with no drop (same seed: the same game, the same log).")
+    print("back: from a cut to every seat back at the host; on: to the next entry from a seat that was cut")
+    print("(median / worst).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
