@@ -137,7 +137,8 @@ def lan(seconds: float, as_json: bool, ascii: bool) -> None:
     """List the games announced on the local network (a table that fills in as games answer).
 
     Join one with "fairdeal join" (no code): it shows the same list and asks for a number.
-    A host started with --private is not listed.
+    A game being played stays listed (every seat taken) while its host takes watchers:
+    watch it with "fairdeal watch" (no code). A host started with --private is not listed.
 
     \b
     Examples:

@@ -246,3 +246,26 @@ def test_no_game_on_the_lan_and_mdns_turned_off_end_in_one_line(tmp_path: Path, 
     assert "no game found on the local network" in guest.err
     off = Peer(tmp_path, "off", ["lan", "--wait", "1"], env={"FAIRDEAL_LAN": "off"}, log=False)
     assert off.wait(60) == 2 and "turned off here" in off.err
+
+
+@pytest.mark.slow
+def test_a_game_being_played_stays_announced_and_is_watched_from_the_lan(
+    tmp_path: Path, netns: list[str]
+) -> None:
+    host, code = _lan_host(tmp_path, netns, "spite-malice", "--option", "max_games=1")
+    try:
+        guest = Peer(tmp_path, "guest", ["join", code, "--seat", "bot"], prefix=netns, env=LAN_ENV)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not (host.log.exists() and host.log.stat().st_size > 20_000):
+            time.sleep(0.05)
+        games, _ = _lan(tmp_path, netns, 3)  # the table is full, and it takes watchers
+        assert [(x["seats_taken"], x["seats"], x["code"]) for x in games] == [(2, 2, code)], games
+        watcher = Peer(tmp_path, "watcher", ["watch", "--wait", "3"], prefix=netns, env=LAN_ENV, stdin="1\n",
+                       stderr_file=tmp_path / "watcher.err")  # fmt: skip
+        assert watcher.wait() == 0, watcher.err
+        assert guest.wait() == 0, guest.err
+        assert host.wait() == 0, host.err
+    finally:
+        host.kill()
+    check_logs([host, guest, watcher])
+    assert "Watching spite-malice hosted by" in flat(watcher.err)
