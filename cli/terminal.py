@@ -14,7 +14,9 @@ one-line answer naming the candidates; nothing is ever guessed.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -197,6 +199,7 @@ class TerminalAgent:
         self.ui = ui
         self.ascii = self.ui.ascii
         self.ask = ask if ask is not None else self.ui.ask
+        self._lines = LineReader(self.ask)
         self.recent: deque[str] = deque(maxlen=200)
         self._shown_table = False
         self.chronicle: Chronicle | None = None
@@ -319,7 +322,11 @@ class TerminalAgent:
 
     # -- deciding ----------------------------------------------------------------------------------
     async def _read(self, prompt: str) -> str:
-        return await trio.to_thread.run_sync(self.ask, prompt, abandon_on_cancel=True)
+        return await self._lines.read(prompt, self._prompt_again)
+
+    def _prompt_again(self, prompt: str) -> None:
+        self.ui.console.print(self.ui.text(prompt, "bold"), end="")
+        self.ui.console.file.flush()
 
     async def decide(self, session: Session, moves: list[Move]) -> Move | None:
         """Show the table and the moves; read until a move (or a confirmed quit)."""
@@ -390,6 +397,49 @@ class TerminalAgent:
             self.show_moves(session, descriptions)
         elif command == "moves":
             self.show_moves(session, descriptions)
+
+
+class LineReader:
+    """Lines read one at a time by ``ask`` in a thread, handed to trio through a channel.
+
+    A read given up on (the game moved on while the person was typing: an abort, a lost
+    connection, an adjournment) is not lost: its thread goes on waiting, and the next read
+    takes its line instead of starting a second reader on the same input.
+    """
+
+    def __init__(self, ask: Callable[[str], str]) -> None:
+        self.ask = ask
+        self._send, self._receive = trio.open_memory_channel[tuple[str, str]](8)
+        self._busy = False
+
+    async def read(self, prompt: str, prompt_again: Callable[[str], None]) -> str:
+        """The next line (EOFError at the end of input)."""
+        if self._receive.statistics().current_buffer_used == 0:
+            if self._busy:
+                prompt_again(prompt)  # the earlier question still waits for its line: this one takes it
+            else:
+                self._busy = True
+                token = trio.lowlevel.current_trio_token()
+                threading.Thread(target=self._run, args=(prompt, token), daemon=True).start()
+        kind, line = await self._receive.receive()
+        if kind == "eof":
+            raise EOFError
+        return line
+
+    def _run(self, prompt: str, token: trio.lowlevel.TrioToken) -> None:
+        try:
+            item = ("line", self.ask(prompt))
+        except EOFError:
+            item = ("eof", "")
+        except Exception:  # the input is gone (closed, not a text stream): as the end of input
+            item = ("eof", "")
+
+        def deliver() -> None:
+            self._busy = False
+            self._send.send_nowait(item)
+
+        with contextlib.suppress(trio.RunFinishedError):
+            trio.from_thread.run_sync(deliver, trio_token=token)
 
 
 def _name(session: Session, seat: int) -> str:
