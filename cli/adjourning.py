@@ -55,8 +55,7 @@ class Adjourning:
             verb = "propose" if first else "agree"
             return f"You {verb} to adjourn (stop now, go on later with fairdeal resume).{waiting}"
         verb = "proposes" if first else "agrees"
-        ask = " Type adjourn to agree, or no to play on." if not self.mine else ""
-        return f"{name} {verb} to adjourn (stop now, go on later with fairdeal resume).{waiting}{ask}"
+        return f"{name} {verb} to adjourn (stop now, go on later with fairdeal resume).{waiting}"
 
     def agree(self) -> bool:
         """Propose, or agree to, adjourning; False when that cannot be sent now."""

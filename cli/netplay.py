@@ -222,7 +222,10 @@ class TerminalNetObserver(NetObserver):
             self.human.adjourning = self.adjourning
 
     def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-        self.say(self.adjourning.heard(seat, name, agree, missing))
+        text = self.adjourning.heard(seat, name, agree, missing)
+        if self.adjourning.asking and self.human is not None:
+            text += " Type adjourn to agree, or no to play on (at your next move)."
+        self.say(text)
 
     def adjourned(self, entries: int) -> None:
         self.ui.status.absences.seats.clear()

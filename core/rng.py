@@ -1,8 +1,10 @@
 """Randomness sources, injected so that the core never reaches for a global one.
 
 ``SystemRng`` draws from the operating system; ``SeededRng`` is a deterministic
-stream (SHAKE-256 of a label and a seed) for tests and benchmarks only: it makes
-every secret predictable to anyone who knows the seed.
+stream (SHAKE-256 of a label and a seed). With a small seed (``--seed``, tests,
+benchmarks) every secret is predictable to anyone who knows it; with a secret
+32-byte seed from the operating system it is a deterministic random bit generator,
+which is what a network seat uses, so that its seed alone rebuilds its secrets.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class SystemRng:
 
 
 class SeededRng:
-    """A deterministic stream derived from ``seed``; never use it for real games."""
+    """A deterministic stream derived from ``seed``: secret only if the seed is (32 random bytes)."""
 
     def __init__(self, seed: int | bytes | str, label: str = "") -> None:
         if isinstance(seed, int):
