@@ -82,8 +82,9 @@ def test_adjourn_and_no_at_the_move_prompt() -> None:
     g = reg.game("ecarte")
     master = SeededRng(4)
     ids = [Identity.generate(master.fork(f"id-{i}")) for i in range(2)]
-    header = Header(master.fork("g").bytes(16), "ecarte", "ecarte", "t", "0", dict(g.config(2, {"target": 1}).options),
-                    tuple(SeatInfo(f"P{i}", ids[i].public_key, "human") for i in range(2)))  # fmt: skip
+    options = dict(g.config(2, {"target": 1}).options)
+    seats = tuple(SeatInfo(f"P{i}", ids[i].public_key, "human") for i in range(2))
+    header = Header(master.fork("g").bytes(16), "ecarte", "ecarte", "t", "0", options, seats)
     sessions = [Session(g, i, ids[i], master.fork(f"s-{i}")) for i in range(2)]
     asked: list[Any] = []
 
