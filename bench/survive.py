@@ -1,6 +1,6 @@
 """What surviving a dropped link costs: the time until play goes on, and whole games with drops.
 
-    python bench/survive.py [--every 10,25] [--seed 1] [--games ecarte:2,snatch:4] [--quick]
+    python bench/survive.py [--every 10,25] [--seed 1] [--repeat 3] [--games ecarte:2,snatch:4] [--quick]
 
 Every game runs through the real stacks (``host_game`` and ``join_game``: Noise over TCP on
 loopback, one task per seat in one process), each joiner behind a proxy that can cut its
@@ -258,12 +258,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", default="10,25", help="cut every joiner's link each N entries (list)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="", help="only these, e.g. snatch:4,ecarte:2")
-    parser.add_argument("--quick", action="store_true", help="Écarté only, a drop every 10 entries")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each game; the median wall time is shown"
+    )
+    parser.add_argument("--quick", action="store_true", help="Écarté only, a drop every 10 entries, one run")
     args = parser.parse_args(argv)
     everies = [int(x) for x in args.every.split(",")]
     games = GAMES
+    repeat = max(1, args.repeat)
     if args.quick:
-        games, everies = [g for g in GAMES if g[0] == "ecarte"], [10]
+        games, everies, repeat = [g for g in GAMES if g[0] == "ecarte"], [10], 1
     if args.games:
         want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
         games = [g for g in GAMES if (g[0], g[1]) in want]
@@ -271,17 +275,28 @@ def main(argv: list[str] | None = None) -> int:
             f"{'back ms':>14}{'on ms':>14}")  # fmt: skip
     print(head)
     print("-" * len(head))
+
+    def runs(name: str, players: int, options: dict[str, Any], every: int | None) -> tuple[Run, float]:
+        done = [trio.run(play, name, players, dict(options), args.seed, every) for _ in range(repeat)]
+        for r in done[1:]:
+            assert r.log == done[0].log, "the same seeded game must write the same log"
+        first = done[0]
+        merged = Run(first.entries, first.wall, first.log, first.drops,
+                     [x for r in done for x in r.back], [x for r in done for x in r.on])  # fmt: skip
+        return merged, statistics.median(r.wall for r in done)
+
     for name, players, options in games:
-        base = trio.run(play, name, players, dict(options), args.seed, None)
-        print(f"{name:<14}{players:>5}{base.entries:>8}{'-':>6}{0:>6}{base.wall:>8.2f}{1.0:>6.2f}"
+        base, base_wall = runs(name, players, options, None)
+        print(f"{name:<14}{players:>5}{base.entries:>8}{'-':>6}{0:>6}{base_wall:>8.2f}{1.0:>6.2f}"
               f"{'-':>14}{'-':>14}")  # fmt: skip
         for every in everies:
-            run = trio.run(play, name, players, dict(options), args.seed, every)
+            run, wall = runs(name, players, options, every)
             assert run.log == base.log, "a game with drops must write exactly the same log"
-            print(f"{'':<14}{'':>5}{run.entries:>8}{every:>6}{run.drops:>6}{run.wall:>8.2f}"
-                  f"{run.wall / base.wall:>6.2f}{_ms(run.back):>14}{_ms(run.on):>14}")  # fmt: skip
+            print(f"{'':<14}{'':>5}{run.entries:>8}{every:>6}{run.drops:>6}{wall:>8.2f}"
+                  f"{wall / base_wall:>6.2f}{_ms(run.back):>14}{_ms(run.on):>14}")  # fmt: skip
     print()
-    print("×: wall time against the same game with no drop (same seed: the same game, the same log).")
+    print(f"wall: the median of {repeat} runs; ×: against the same game with no drop (same seed: the same")
+    print("game, the same log, which the script checks).")
     print("back: from a cut to every seat back at the host; on: to the next entry from a seat that was cut")
     print("(median / worst).")
     return 0

@@ -452,3 +452,22 @@ def test_the_host_deciding_is_not_interrupted_by_a_seat_that_drops_and_comes_bac
 def _is_move(e: bytes, seat: int) -> bool:
     env = decode_envelope(e)
     return env.kind == "move" and env.seat == seat
+
+
+def test_nobody_comes_back_or_in_once_the_game_is_over() -> None:
+    t = Table("ecarte", 2, {"target": 1})
+
+    async def main() -> list[str | None]:
+        out, _ = await host_and_guests(t, lambda *a: False)
+        assert out.error is None
+        roster_done = Roster({}, grace=30, watchers=4, backlog=[e for e in _entries(bytes(t.seats[0].log))])
+        roster_done.stop()
+        late = [
+            await roster_done.attach(1, link_pair()[0], t.seats[1].session.seq, t.seats[1].last),
+            await roster_done.watch(link_pair()[0], 0, GENESIS),
+        ]
+        return late
+
+    late = trio.run(main)
+    assert all(x is not None and "not going on" in x for x in late), late
+    t.check()
