@@ -73,3 +73,61 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
 
     asyncio.run(main())
+
+
+def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_card() -> None:
+    """A watcher's table: a session with no seat, fed every entry as it is accepted (as watch_game does)."""
+    import random
+
+    from fairdeal.cli.tui.player import TablePlayer
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.rng import SeededRng
+    from fairdeal.core.session.header import Header, SeatInfo
+    from fairdeal.core.session.session import EntryAccepted, Session
+    from fairdeal.net.driver import BotAgent
+    from fairdeal.net.local import play_local
+    from fairdeal.registry import load
+
+    reg = load()
+    game = reg.game("ecarte")
+    master = SeededRng(9)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(2)]
+    header = Header(
+        master.fork("game-id").bytes(16), "ecarte", "ecarte", "tests", "0",
+        dict(game.config(2, {"target": 2}).options),
+        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(2)),
+    )  # fmt: skip
+    sessions = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(2)]
+    agents = [BotAgent(reg.bot("ecarte").make(), random.Random(i)) for i in range(2)]
+    watcher = Session(game, None)
+    player = TablePlayer()
+    shown: list[int] = []
+
+    def observe(session: Session, events: list[object]) -> None:
+        if session.seat == 0:
+            for e in events:
+                if isinstance(e, EntryAccepted):
+                    player.observe(watcher, watcher.receive(e.data))
+
+    async def run_game() -> object:
+        return await play_local(header, sessions, agents, observe)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        app = TableApp("Écarté", player, run_game)
+        async with app.run_test(size=(80, 24)) as pilot:
+
+            def moved() -> bool:
+                view = app.table_view()
+                state = watcher.view()
+                if view is not None and state is not None and not watcher.finished:
+                    known = {t for _, p in view.piles() for t, c in zip(p.tokens, p.cards, strict=False) if c}
+                    assert known <= state.table.public, "the watcher's table shows a card not public"
+                    shown.append(len(known))
+                return app.outcome is not None
+
+            await until(moved, pilot, "the game to end", limit=120)
+            assert shown and max(shown) > 0  # it did show the cards everyone saw
+            assert any("Bot" in n.text.plain for n in app.notes)  # and the moves, in words
+
+    asyncio.run(main())
+    assert watcher.finished and watcher.verdict is not None and watcher.verdict.fair
