@@ -684,7 +684,7 @@ class _Table:
             self.votes.add(seat)
         else:
             self.votes.clear()
-        self._tell(wire.Adjourn(seat, agree), [x for _, x in self._links()])  # the voter's too: received
+        self._tell(wire.Adjourn(seat, agree), self.everyone())  # the voter's too: received
         players = [s for s in range(self.header.players) if s not in self.session.departed]
         missing = [self.header.seats[s].name for s in players if s not in self.votes]
         self.obs.adjourn_vote(seat, self.header.seats[seat].name, agree, missing)
@@ -769,8 +769,9 @@ async def _play_host(
             keeper.finished()
         done = session.aborted is None and session.finished
         why = "the game is adjourned" if adjourned else "the game is over" if done else "the game has ended"
+        every = {id(x): x for x in [*links.values(), *table.everyone()] if isinstance(x, NetLink)}
         with trio.CancelScope(shield=True):
-            await _close_links({i: x for i, x in enumerate(table.everyone()) if isinstance(x, NetLink)}, why)
+            await _close_links(every, why)
     stats = {s: k.stats for s, k in links.items()}
     return NetOutcome(result.session, result.error, result.events, result.adjourned, links=stats)
 
