@@ -38,13 +38,15 @@ def main(twist: str, work: Path) -> int:
             return 1
         threading.Thread(target=lambda: [None for _ in relay.stdout or ()], daemon=True).start()
         env = {**os.environ, "FAIRDEAL_HOME": str(work / "relay-home"), "FAIRDEAL_LAN": "off"}
+        # Run from WORKDIR: from the source tree, "-m fairdeal" would find the source folder
+        # fairdeal/ (which holds no fairdeal.core) before the installed package.
         fairdeal = [sys.executable, "-m", "fairdeal"]
         code_file = work / "relay-code.txt"
         host = subprocess.Popen(
             [*fairdeal, "host", "ecarte", "--seat", "bot", "--bind", "127.0.0.1", "--option", "target=1",
              "--relay", f"tcp:127.0.0.1:{port}", "--invite-file", str(code_file),
              "--log", str(work / "h.fdlog")],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=work,
         )  # fmt: skip
         end = time.monotonic() + LIMIT
         while time.monotonic() < end and not (code_file.exists() and code_file.read_text().strip()):
@@ -60,7 +62,7 @@ def main(twist: str, work: Path) -> int:
         guest = subprocess.run(
             [*fairdeal, "--profile", "guest", "join", relayed, "--seat", "bot",
              "--log", str(work / "g.fdlog")],
-            env=env, capture_output=True, text=True, timeout=LIMIT,
+            env=env, capture_output=True, text=True, timeout=LIMIT, cwd=work,
         )  # fmt: skip
         _, host_err = host.communicate(timeout=LIMIT)
         same = (work / "h.fdlog").read_bytes() == (work / "g.fdlog").read_bytes()
