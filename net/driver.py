@@ -25,7 +25,7 @@ from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtoc
 from fairdeal.core.rules import Move, Policy
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Event, Session, Waiting
 
 
 class PeerGone(FairdealError):
@@ -81,12 +81,12 @@ class SeatOutcome:
 
 
 async def _produce(session: Session, agent: Agent) -> bytes | None:
-    """The entry this seat must write now, if any."""
+    """The entry this seat must write now, if any (its obligation may be one of several)."""
     data = session.due()
     if data is not None:
         return data
-    w = session.waiting()
-    if w is None or not w.decision or w.seat != session.seat:
+    mine = next((w for w in session.owing() if w.seat == session.seat), None)
+    if mine is None or not mine.decision:
         return None
     moves = session.legal_moves()
     move = await agent.decide(session, moves)
@@ -98,20 +98,22 @@ async def _produce(session: Session, agent: Agent) -> bytes | None:
 async def run_guest(
     session: Session, agent: Agent, link: Link, observe: Observer | None = None
 ) -> SeatOutcome:
-    """A guest seat: apply the host's entries in order, answer with what this seat owes."""
+    """A guest seat: apply the host's entries in order, answer with what this seat owes.
+
+    The seat writes what it owes as soon as it owes it, even while other seats owe too
+    (the shares of one reveal, say), then applies what the host relays — other seats'
+    entries may come before its own comes back.
+    """
     out = SeatOutcome(session)
-    awaiting_echo = False
     while not session.finished:
-        if not awaiting_echo:
+        if not session.awaiting_echo:
             data = await _produce(session, agent)
             if data is not None:
                 await link.send_entry(data)
-                session.sent(data)  # what comes back must be these very bytes (or the host's abort)
-                awaiting_echo = True
+                session.sent(data)  # it must come back as written (or the host aborts)
                 continue
         entry = await link.receive_entry()
         events = session.receive(entry, peer="host")
-        awaiting_echo = False  # strict turns: what arrives after our entry is our entry, accepted
         out.events.extend(events)
         if observe is not None:
             observe(session, events)
@@ -125,16 +127,23 @@ async def run_host(
     links: Mapping[int, Link],
     observe: Observer | None = None,
     timeouts: Timeouts | None = None,
+    *,
+    ordered: bool = False,
 ) -> SeatOutcome:
     """The host seat: sequence the game, check every entry, send each to every guest.
 
-    A peer's bad entry, silence or departure ends the game with an ``abort`` blaming its
-    seat; a failure of this program ends it with an ``abort`` blaming nobody. Either way
-    the log holds every accepted entry and says how the game ended.
+    Entries that several seats owe at once are put in the log in the order they arrive
+    (``ordered``: in seat order instead, so that one process replays a seeded game byte
+    for byte). A peer's bad entry, silence or departure ends the game with an ``abort``
+    blaming its seat (every seat still owing, for a timeout); a failure of this program
+    ends it with an ``abort`` blaming nobody. Either way the log holds every accepted
+    entry and says how the game ended.
     """
     timeouts = timeouts or Timeouts()
     out = SeatOutcome(session)
     send, inbox = trio.open_memory_channel[tuple[int, bytes | Exception]](math.inf)
+    held: dict[int, bytes] = {}  # ordered: entries that came before their seat's turn
+    since: dict[tuple[int, bytes], float] = {}  # (seat, anchor) owed -> when it became owed
 
     async def pump(seat: int, link: Link) -> None:
         while True:
@@ -154,8 +163,10 @@ async def run_host(
             with contextlib.suppress(PeerGone, trio.BrokenResourceError, trio.ClosedResourceError):
                 await link.send_entry(data)
 
-    async def abort(blame: int | None, reason: str) -> None:
-        out.error = reason if blame is None else f"seat {blame}: {reason}"
+    async def abort(blame: int | Sequence[int] | None, reason: str) -> None:
+        seats = [] if blame is None else [blame] if isinstance(blame, int) else list(blame)
+        who = " and ".join(f"seat {s}" for s in seats)
+        out.error = f"{who}: {reason}" if seats else reason
         data = session.abort(blame, reason)
         await publish(data, session.receive(data))
 
@@ -199,33 +210,64 @@ async def run_host(
                 thinking.start_soon(listen)
         return (result[0] if result else None), (heard[0] if heard else None)
 
+    def deadline(owing: Sequence[Waiting]) -> tuple[float, list[int]]:
+        """When the oldest guest obligation runs out, and every guest seat owing by then."""
+        now = trio.current_time()
+        ends: dict[int, float] = {}
+        for w in owing:
+            if w.seat == session.seat:
+                continue
+            start = since.setdefault((w.seat, session.anchor(w.seat)), now)
+            ends[w.seat] = start + (timeouts.move if w.decision else timeouts.obligation)
+        if not ends:
+            return math.inf, []
+        first = min(ends.values())
+        return first, sorted(s for s, end in ends.items() if end <= first)
+
+    def place(item: bytes, seat: int) -> bytes:
+        """The entry as the log will hold it: from its connection's seat, at the end of the log."""
+        env = decode_envelope(item, peer=f"seat {seat}")
+        if env.seat != seat:
+            raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
+        if (env.seq, env.prev) == (session.seq, session.last_hash):
+            return item
+        return env.placed(session.seq, session.last_hash).encode()
+
     failure: str | None = None
     async with trio.open_nursery() as nursery:
         for seat, link in links.items():
             nursery.start_soon(pump, seat, link)
         failure = await own_entry(first_entry)
         while failure is None and not session.finished:
-            w = session.waiting()
-            assert w is not None
-            if w.seat == session.seat:
-                failure, heard = await write_or_hear(w.decision)
-                if heard is None or session.finished:
-                    continue  # what was heard while a move ended the game changes nothing
+            owing = session.owing()
+            first = owing[0]
+            mine = next((w for w in owing if w.seat == session.seat), None)
+            if mine is not None and (not ordered or first.seat == session.seat):
+                failure, heard = await write_or_hear(mine.decision)
+                if heard is None:
+                    continue
                 seat, item = heard
+            elif ordered and first.seat in held:
+                seat, item = first.seat, held.pop(first.seat)
             else:
-                limit = timeouts.move if w.decision else timeouts.obligation
-                with trio.move_on_after(limit) as scope:
+                end, late = deadline(owing)
+                with trio.move_on_at(end) as scope:
                     seat, item = await inbox.receive()
                 if scope.cancelled_caught:
-                    await abort(w.seat, f"timed out waiting for {w.what}")
+                    await abort(late, f"timed out waiting for {first.what}")
                     break
+            if session.finished:
+                break  # what came while the host's own entry ended the game changes nothing
+            owing = session.owing()  # the host's own entry may have just changed it
+            owes = any(w.seat == seat for w in owing)
+            if ordered and owes and seat != owing[0].seat and not isinstance(item, Exception):
+                held[seat] = item  # its turn comes: one process keeps the seat order
+                continue
             if isinstance(item, Exception):
                 await abort(seat, f"left the game ({item})" if str(item) else "left the game")
                 break
             try:
-                claimed = decode_envelope(item, peer=f"seat {seat}").seat
-                if claimed != seat:
-                    raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
+                item = place(item, seat)
                 events = session.receive(item)
             except RemoteProtocolError as exc:
                 await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat

@@ -164,20 +164,25 @@ def envelope_vectors() -> list[dict[str, Any]]:
         ("abort", {"blame": 1, "reason": "left the game"}),
         ("deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
         ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
+        ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c2")}),
         ("deck.random-reveal", {"index": 0, "value": seeded("v")}),
         ("deck.leave", {"secret": bytes(31) + b"\x02"}),
         ("deck.final-reveal", {"shares": [[3, None, seeded("d"), bytes(32), bytes(31) + b"\x03"]]}),
     ]
     out = []
-    prev = bytes(32)
+    prev = anchor = bytes(32)
     for seq, (kind, body) in enumerate(bodies, start=1):
-        env = Envelope(FORMAT_VERSION, game_id, seq, prev, seq % 2, kind, body).signed(ident)
+        # The random commitments are written at once: both answer the entry before the first.
+        if kind != "deck.random-commit" or seq == 1 or bodies[seq - 2][0] != kind:
+            anchor = prev
+        env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, seq % 2, kind, body).signed(ident)
         encoded = env.encode()
         out.append(
             {"identity_seed": hx(seeded("identity")), "public_key": hx(ident.public_key),
              "version": FORMAT_VERSION, "game_id": hx(game_id), "seq": seq, "prev": hx(prev),
-             "seat": seq % 2, "kind": kind, "body": hx(pack(body)), "signed_part": hx(env.signed_part()),
-             "sig": hx(env.sig), "encoded": hx(encoded), "hash": hx(entry_hash(encoded))}
+             "anchor": hx(anchor), "seat": seq % 2, "kind": kind, "body": hx(pack(body)),
+             "signed_part": hx(env.signed_part()), "sig": hx(env.sig), "encoded": hx(encoded),
+             "hash": hx(entry_hash(encoded))}
         )  # fmt: skip
         prev = entry_hash(encoded)
     return out

@@ -74,8 +74,14 @@ class Audited:
 
 @dataclass(frozen=True, slots=True)
 class Aborted:
-    blame: int | None
+    """The host ended the game: ``blamed`` are the seats at fault (``blame`` the first, if any)."""
+
+    blamed: tuple[int, ...]
     reason: str
+
+    @property
+    def blame(self) -> int | None:
+        return self.blamed[0] if self.blamed else None
 
 
 Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
@@ -83,12 +89,12 @@ Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """Seat ``seat`` must send the next entry: ``what`` in words."""
+    """Seat ``seat`` owes an entry now: ``what`` in words; ``kinds`` the entry kinds that meet it."""
 
     seat: int
     what: str
     decision: bool = False
-    kinds: frozenset[str] = frozenset()  # the entry kinds that meet it
+    kinds: frozenset[str] = frozenset()
 
 
 DECISIONS = frozenset({MOVE, RESIGN})
@@ -111,12 +117,17 @@ class _Core:
     abort: Aborted | None = None
     moves: int = 0
     script: list[tuple[Any, ...]] = field(default_factory=list)  # what this entry did to the game
+    # What may come next, and for each of it the anchor its entry must carry: the hash of the
+    # entry after which it became owed (see envelope.py).
+    owed: tuple[Waiting, ...] = ()
+    anchors: dict[int, bytes] = field(default_factory=dict)  # by seat
 
     def fork(self) -> _Core:
         c = copy.copy(self)
         c.deck = self.deck.copy() if self.deck is not None else None
         c.replica = self.replica.copy() if self.replica is not None else None
         c.script = []
+        c.anchors = dict(self.anchors)
         return c
 
     def note(self, *item: Any) -> None:
@@ -210,42 +221,55 @@ class Session:
         return self.header.seats[seat].name
 
     def waiting(self) -> Waiting | None:
-        """Who must send the next entry, or None when the session is finished."""
-        return self._owed(self._c)
+        """Who owes the next entry (the first, when several seats owe at once); None when finished."""
+        owed = self._c.owed if self._c.seq else self._owed(self._c)
+        return owed[0] if owed else None
 
-    def _owed(self, c: _Core) -> Waiting | None:
-        """The one entry that may come next, by this seat's own state (None: the game is over).
+    def owing(self) -> tuple[Waiting, ...]:
+        """Every entry that may come next: one seat's, or several seats' written at once."""
+        return self._c.owed if self._c.seq else self._owed(self._c)
 
-        Every entry but the host's ``abort`` must be exactly this: the seat and one of the
-        kinds. Nothing a peer sends can make a seat owe, or accept, anything else.
+    def _owed(self, c: _Core) -> tuple[Waiting, ...]:
+        """What may come next, by this seat's own state (empty: the game is over).
+
+        Every entry but the host's ``abort`` must meet one of these: its seat and one of its
+        kinds. Nothing a peer sends can make a seat owe, or accept, anything else. Several
+        seats owe at once when their entries do not depend on one another (keys, the shares
+        of one reveal, random commitments, then reveals, the final reveal).
         """
         if c.phase == "header":
-            return Waiting(HOST, "the game header", kinds=frozenset({HEADER}))
+            return (Waiting(HOST, "the game header", kinds=frozenset({HEADER})),)
         if c.phase in ("done", "aborted"):
-            return None
+            return ()
         assert c.deck is not None
-        expected = c.deck.expected()
-        if expected is not None:
-            seat, kind, what = expected
-            return Waiting(seat, what, kinds=frozenset({kind}))
+        acceptable = c.deck.acceptable()
+        if acceptable:
+            return tuple(Waiting(o.seat, o.what, kinds=frozenset({o.kind})) for o in acceptable)
         assert c.phase == "play" and c.activity is None and c.replica is not None
         step = self.game.next_step(c.replica.state)
         assert isinstance(step, Decide)
-        return Waiting(step.player, f"{self.name(step.player)} to move", True, DECISIONS)
+        return (Waiting(step.player, f"{self.name(step.player)} to move", True, DECISIONS),)
+
+    def _mine(self) -> Waiting | None:
+        """What this seat owes now, if anything."""
+        return next((w for w in self.owing() if w.seat == self.seat), None)
 
     def legal_moves(self) -> list[Move]:
         """The local player's legal moves, if it is its turn to decide."""
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat or self._c.replica is None:
+        w = self._mine()
+        if w is None or not w.decision or self._c.replica is None:
             return []
         return list(self.game.legal_moves(self._c.replica.state, w.seat))
 
     # -- writing ----------------------------------------------------------------------------------
     def _envelope(self, kind: str, body: Any) -> bytes:
+        """An entry of this seat's at the end of the log as this seat knows it (the host may
+        place it later, after entries others wrote at the same time: the anchor holds)."""
         if self.seat is None or self.identity is None:
             raise LocalProtocolError("an observer cannot send")
         c = self._c
-        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, self.seat, kind, body)
+        anchor = c.last_hash if kind == ABORT else c.anchors.get(self.seat, c.last_hash)
+        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, anchor, self.seat, kind, body)
         return env.signed(self.identity).encode()
 
     def start(self, header: Header) -> bytes:
@@ -254,13 +278,13 @@ class Session:
             raise LocalProtocolError("only the host writes the header, first")
         if self.identity is None or header.seats[HOST].identity != self.identity.public_key:
             raise LocalProtocolError("the host must sit in seat 0 with its own identity")
-        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, HOST, HEADER, header.to_body())
+        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, HOST, HEADER, header.to_body())
         return env.signed(self.identity).encode()
 
     def due(self) -> bytes | None:
         """The entry this seat owes now and builds by itself (not a decision), if any."""
-        w = self.waiting()
-        if w is None or w.seat != self.seat or w.decision:
+        w = self._mine()
+        if w is None or w.decision:
             return None
         assert self._c.deck is not None
         msg = self._c.deck.due_message()
@@ -272,8 +296,8 @@ class Session:
     def make_move(self, move: Move) -> bytes:
         """The local player's move as an entry, with the reveals of the cards it shows."""
         c = self._c
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat or c.replica is None or c.deck is None:
+        w = self._mine()
+        if w is None or not w.decision or c.replica is None or c.deck is None:
             raise IllegalMove("it is not your turn to move")
         c.replica.check_move(self.seat, move, remote=False)
         shown = c.replica.move_reveals(self.seat, move)
@@ -286,35 +310,48 @@ class Session:
 
     def resign(self) -> bytes:
         """Give up: allowed on this seat's own turn to decide."""
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat:
+        w = self._mine()
+        if w is None or not w.decision:
             raise IllegalMove("you can resign on your own turn")
         return self._envelope(RESIGN, {})
 
-    def abort(self, blame: int | None, reason: str) -> bytes:
-        """The host ends the game, blaming ``blame`` (a seat or None) for ``reason``."""
+    def abort(self, blame: int | Sequence[int] | None, reason: str) -> bytes:
+        """The host ends the game, blaming ``blame`` (a seat, several, or None) for ``reason``."""
         if self.seat != HOST:
             raise LocalProtocolError("only the host records an abort")
-        return self._envelope(ABORT, {"blame": blame, "reason": reason[:200]})
+        blamed = [] if blame is None else [blame] if isinstance(blame, int) else sorted(set(blame))
+        return self._envelope(ABORT, {"blame": blamed, "reason": reason[:200]})
+
+    def anchor(self, seat: int) -> bytes:
+        """The anchor ``seat``'s owed entry must carry: the hash of the entry that made it owed."""
+        return self._c.anchors.get(seat, self._c.last_hash)
+
+    @property
+    def last_hash(self) -> bytes:
+        """The hash of the last accepted entry (where the next one goes)."""
+        return self._c.last_hash
+
+    @property
+    def awaiting_echo(self) -> bool:
+        """Whether an entry this seat sent has not come back from the host yet."""
+        return self._outstanding is not None
 
     # -- receiving --------------------------------------------------------------------------------
     def sent(self, data: bytes) -> None:
         """``data``, an entry this seat built, went to the host, which relays it back to everyone.
 
-        Until it comes back, the next entry must be exactly these bytes (or the host's
-        ``abort``); anything else raises :class:`AlteredEntry` and is not applied.
+        Until it comes back, an entry in this seat's name must be it as written (the host
+        places it: ``seq`` and ``prev`` may differ, nothing signed may); anything else
+        raises :class:`AlteredEntry` and is not applied. Other seats' entries may come first.
         """
         self._outstanding = data
 
     def _check_echo(self, data: bytes, env: Envelope) -> None:
         mine = self._outstanding
-        if mine is None or data == mine or (env.kind == ABORT and env.seat == HOST):
+        if mine is None or env.seat != self.seat or data == mine:
             return
-        if env.seat == self.seat:
+        if not decode_envelope(mine).same_writing(env):
             raise AlteredEntry("the host altered your entry", mine, data)
-        raise AlteredEntry(
-            f"the host relayed seat {env.seat}'s {env.kind} in place of your entry", mine, data
-        )
 
     def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
         """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
@@ -323,6 +360,7 @@ class Session:
         # These read the state only, so they run before the (costly) copy the rest works on.
         self._check_envelope(self._c, env)
         self._check_owed(self._c, env)
+        mine = env.seat == self.seat
         c = self._c.fork()
         events: list[Event] = []
         if env.kind == HEADER:
@@ -339,12 +377,30 @@ class Session:
         c.last_hash = entry_hash(data)
         events.insert(0, EntryAccepted(env.seq, env.seat, env.kind, data))
         self._settle(c, events)
+        self._reanchor(c, env.seat)
         if c.script:
             self.script.extend(c.script)
             c.script = []
         self._c = c
-        self._outstanding = None
+        if mine:
+            self._outstanding = None
         return events
+
+    def _reanchor(self, c: _Core, author: int) -> None:
+        """Note what is owed after this entry and the anchor each must carry.
+
+        An obligation that was owed before this entry and is still owed keeps its anchor,
+        unless this entry's author is its seat (a seat owes one entry at a time, so what it
+        owes now is new): concurrent entries all answer the entry that made them owed.
+        """
+        before = {w.seat: w for w in c.owed}
+        owed = self._owed(c)
+        anchors = {}
+        for w in owed:
+            kept = before.get(w.seat)
+            same = kept is not None and kept.kinds == w.kinds and w.seat != author
+            anchors[w.seat] = c.anchors[w.seat] if same and w.seat in c.anchors else c.last_hash
+        c.owed, c.anchors = owed, anchors
 
     def _check_envelope(self, c: _Core, env: Envelope) -> None:
         if env.seq != c.seq:
@@ -367,19 +423,31 @@ class Session:
             raise RemoteProtocolError(f"bad signature: entry {env.seq} is not signed by seat {env.seat}")
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
-        """Refuse any entry but the one owed now (the host may abort at any point of the game)."""
-        w = self._owed(c)
-        if w is None:
+        """Refuse any entry but one that is owed now, answering the point it was owed at.
+
+        The host's ``abort`` may come at any point of the game, answering the entry before it.
+        """
+        owed = c.owed if c.seq else self._owed(c)
+        if not owed:
             raise RemoteProtocolError(f"{env.kind} after the end of the game", seat=env.seat)
         if env.kind == ABORT and c.header is not None:
+            if env.anchor != c.last_hash:
+                raise RemoteProtocolError("an abort must answer the entry before it", seat=env.seat)
             return  # _on_abort checks that it is the host's
-        if env.seat != w.seat:
+        w = next((w for w in owed if w.seat == env.seat), None)
+        if w is None:
+            who = " and ".join(f"seat {x.seat}" for x in owed)
             raise RemoteProtocolError(
-                f"{env.kind} out of turn: waiting on seat {w.seat} for {w.what}", seat=env.seat
+                f"{env.kind} out of turn: waiting on {who} for {owed[0].what}", seat=env.seat
             )
         if env.kind not in w.kinds:
-            owed = " or ".join(sorted(w.kinds))
-            raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({owed})", seat=env.seat)
+            kinds = " or ".join(sorted(w.kinds))
+            raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({kinds})", seat=env.seat)
+        anchor = c.anchors.get(env.seat, c.last_hash) if c.seq else GENESIS
+        if env.anchor != anchor:
+            raise RemoteProtocolError(
+                f"{env.kind} answers another point of the log than the one it is owed at", seat=env.seat
+            )
 
     def _on_header(self, c: _Core, env: Envelope) -> None:
         header = Header.from_body(env.game_id, env.body)
@@ -481,22 +549,18 @@ class Session:
         body = env.body
         if env.seat != HOST:
             raise RemoteProtocolError("only the host may record an abort", seat=env.seat)
+        blame = body.get("blame") if isinstance(body, dict) else None
         if not (
             isinstance(body, dict)
             and set(body) == {"blame", "reason"}
             and isinstance(body["reason"], str)
             and len(body["reason"]) <= 200
-            and (
-                body["blame"] is None
-                or (
-                    isinstance(body["blame"], int)
-                    and not isinstance(body["blame"], bool)
-                    and 0 <= body["blame"] < c.header.players
-                )
-            )
+            and isinstance(blame, list)
+            and len(set(blame)) == len(blame)
+            and all(type(x) is int and 0 <= x < c.header.players for x in blame)
         ):
             raise RemoteProtocolError("malformed abort entry", seat=env.seat)
-        c.abort = Aborted(body["blame"], body["reason"])
+        c.abort = Aborted(tuple(blame), body["reason"])
         c.phase = "aborted"
         events.append(c.abort)
 

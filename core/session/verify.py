@@ -171,9 +171,12 @@ def _shuffles(observer: Session) -> str:
 
 def _missing(observer: Session, problem: str) -> list[Finding]:
     """Why the log cannot settle the game, and what stays undecided (empty: nothing)."""
+    blamed: list[Finding] = []
     if observer.aborted is not None:
         a = observer.aborted
         why = Finding(a.blame, observer.seq - 1, f"the game was aborted: {a.reason}")
+        # every other seat the host blamed (all those an obligation waited on, say)
+        blamed = [Finding(s, observer.seq - 1, f"also blamed: {a.reason}") for s in a.blamed[1:]]
     elif observer.phase == "done":
         return [Finding(None, None, problem)] if problem else []
     else:
@@ -183,7 +186,9 @@ def _missing(observer: Session, problem: str) -> list[Finding]:
             what = "the log ends before the game is over"
         else:
             what = "the log ends before the final reveal is complete"
-        owed = f" (waiting on seat {w.seat} for {w.what})" if w else ""
+        owing = observer.owing()
+        who = " and ".join(f"seat {o.seat}" for o in owing)
+        owed = f" (waiting on {who} for {w.what})" if w else ""
         why = Finding(None, None, f"{what}{owed}{where}")
     undecided = Finding(
         None,
@@ -191,4 +196,4 @@ def _missing(observer: Session, problem: str) -> list[Finding]:
         "undecided: whether every move was legal with every card known "
         "(the cards only one seat saw were never opened to all)",
     )
-    return [why, undecided]
+    return [why, *blamed, undecided]

@@ -389,7 +389,9 @@ def test_summary_when_nobody_here_plays() -> None:
 
 
 def test_summary_of_an_abort() -> None:
-    s = _fake_session(aborted=SimpleNamespace(blame=1, reason="timed out waiting for Bob to move"))
+    s = _fake_session(
+        aborted=SimpleNamespace(blame=1, blamed=(1,), reason="timed out waiting for Bob to move")
+    )
     lines = summary_lines(s, None)
     assert lines[0] == (
         "The game was stopped before its end — Bob (seat 1) is blamed: timed out waiting for Bob to move."

@@ -11,6 +11,7 @@ import contextlib
 import os
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -144,11 +145,8 @@ class _Cheater:
             env = decode_envelope(data)
             if self.how == "signature":
                 data = data[:-1] + bytes([data[-1] ^ 1])
-            else:  # a properly signed entry with the wrong sequence number
-                forged = type(env)(
-                    env.version, env.game_id, env.seq + 1, env.prev, env.seat, env.kind, env.body
-                )
-                data = forged.signed(self.identity).encode()
+            else:  # a properly signed entry that answers another point of the log
+                data = replace(env, anchor=bytes(32)).signed(self.identity).encode()
         await self.link.send_entry(data)
 
     async def receive_entry(self) -> bytes:
@@ -178,7 +176,11 @@ async def _cheat(invite: Invite, how: str) -> GuestSession:
 
 @pytest.mark.parametrize(
     ("how", "reason"),
-    [("signature", "bad signature"), ("sequence", "sequence number"), ("stall", "timed out waiting for")],
+    [
+        ("signature", "bad signature"),
+        ("anchor", "another point of the log"),
+        ("stall", "timed out waiting for"),
+    ],
 )
 def test_a_bad_entry_aborts_the_game_with_blame(tmp_path: Path, how: str, reason: str) -> None:
     host, code = _host(tmp_path, "ecarte", "--timeout", "1")
@@ -192,7 +194,7 @@ def test_a_bad_entry_aborts_the_game_with_blame(tmp_path: Path, how: str, reason
     data = host.log.read_bytes()
     entries = parse_log(data).entries
     last = decode_envelope(entries[-1])
-    assert last.kind == "abort" and last.body["blame"] == 1
+    assert last.kind == "abort" and last.body["blame"] == [1]
     report = verify_log(data, registry.load().game)
     assert report.verdict == "undecided"
     assert report.findings[0].seat == 1 and "aborted" in report.findings[0].reason

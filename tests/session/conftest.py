@@ -101,12 +101,23 @@ class Stepper:
         raise AssertionError("the game did not end")
 
     def forge(self, seat: int, kind: str, body: object, *, prev: bytes | None = None) -> bytes:
-        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``)."""
+        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``),
+        answering the point of the log where ``seat`` owes now (or the last entry)."""
         from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
 
         s = self.seats[0]
-        last = entry_hash(self.log[-1]) if prev is None else prev
-        env = Envelope(FORMAT_VERSION, self.header.game_id, s.seq, last, seat, kind, body)
+        last = entry_hash(self.log[-1])
+        anchor = last if kind == "abort" else s._c.anchors.get(seat, last)
+        env = Envelope(
+            FORMAT_VERSION,
+            self.header.game_id,
+            s.seq,
+            last if prev is None else prev,
+            anchor,
+            seat,
+            kind,
+            body,
+        )
         return env.signed(self.ids[seat]).encode()
 
 

@@ -31,7 +31,7 @@ def _header_entry(options: dict[str, Any]) -> bytes:
         options,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)),
     )
-    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, 0, HEADER, header.to_body())
+    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body())
     return env.signed(HOST).encode()
 
 
@@ -71,7 +71,9 @@ def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
         b"g" * 16, "ecarte", "ecarte", "fairdeal", "0", FULL,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)), protocol=1,
     )  # fmt: skip
-    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, 0, HEADER, header.to_body()).signed(HOST)
+    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body()).signed(
+        HOST
+    )
     report = verify_log(MAGIC + record(entry.encode()), lambda name: GAME)
     assert report.verdict == "undecided"
     assert "written with protocol 1" in report.findings[0].reason

@@ -154,7 +154,10 @@ class Forger:
 
 
 def _forge(session: Session, forger: Forger, kind: str, seq: int, prev: bytes) -> bytes:
-    env = Envelope(FORMAT_VERSION, session.header.game_id, seq, prev, session.seat, kind, forger.body(kind))
+    assert session.seat is not None
+    anchor = session._c.anchors.get(session.seat, prev)  # where its seat owes now, else the last entry
+    game_id = session.header.game_id
+    env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, session.seat, kind, forger.body(kind))
     assert session.identity is not None
     return env.signed(session.identity).encode()
 
@@ -207,9 +210,10 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
             break
         # Every seat in turn attacks every other session with what is not owed.
         before = [_snapshot(s) for s in everyone]
+        owing = {o.seat: o.kinds for o in seats[0].owing()}  # one seat, or several at once
         for attacker in seats:
             for kind in KINDS:
-                if attacker.seat == w.seat and kind in w.kinds:
+                if kind in owing.get(attacker.seat, ()):
                     continue
                 if attacker.seat == 0 and kind == ABORT:
                     continue  # the host may end the game at any point: that is not an attack

@@ -62,7 +62,9 @@ def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecart
     t.finish()
     k = next(i for i, e in enumerate(t.log) if i > 3 and decode_envelope(e).seat == 0)
     env = decode_envelope(t.log[k])
-    forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, bytes(32), 0, env.kind, env.body).signed(t.ids[0])
+    forged = Envelope(
+        FORMAT_VERSION, env.game_id, env.seq, bytes(32), env.anchor, 0, env.kind, env.body
+    ).signed(t.ids[0])
     log = [*t.log[:k], forged.encode(), *t.log[k + 1 :]]
     report = verify_log(MAGIC + b"".join(record(e) for e in log), lambda name: t.game)
     assert report.verdict == CHEATING
@@ -73,11 +75,13 @@ def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecart
 def test_only_the_host_may_record_an_abort(ecarte: Any) -> None:
     t = ecarte
     t.run_until(_owes("to move"))
-    _refused(t, t.forge(1, "abort", {"blame": 0, "reason": "I say so"}), 1, "only the host")
-    _refused(t, t.forge(0, "abort", {"blame": 5, "reason": "no such seat"}), 0, "malformed abort")
-    _refused(t, t.forge(0, "abort", {"blame": 1}), 0, "malformed abort")
-    t.deliver(t.forge(0, "abort", {"blame": 1, "reason": "it had to end"}))
-    assert all(s.aborted is not None and s.aborted.blame == 1 for s in t.everyone)
+    _refused(t, t.forge(1, "abort", {"blame": [0], "reason": "I say so"}), 1, "only the host")
+    _refused(t, t.forge(0, "abort", {"blame": [5], "reason": "no such seat"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": [1, 1], "reason": "twice"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": 1, "reason": "not a list"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": [1]}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": [1], "reason": "it had to end"}))
+    assert all(s.aborted is not None and s.aborted.blamed == (1,) for s in t.everyone)
 
 
 def test_a_resignation_out_of_turn_is_refused(ecarte: Any) -> None:

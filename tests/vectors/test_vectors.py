@@ -113,8 +113,8 @@ def test_envelopes(case: dict[str, Any]) -> None:
     identity = Identity.from_seed(b(case["identity_seed"]))
     assert identity.public_key == b(case["public_key"])
     body = msgpack.unpackb(b(case["body"]), raw=False)
-    fields = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), case["seat"], case["kind"])
-    env = Envelope(*fields, body)
+    place = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), b(case["anchor"]))
+    env = Envelope(*place, case["seat"], case["kind"], body)
     assert env.signed_part() == b(case["signed_part"])
     signed = env.signed(identity)
     assert signed.sig == b(case["sig"])
@@ -122,6 +122,8 @@ def test_envelopes(case: dict[str, Any]) -> None:
     assert entry_hash(b(case["encoded"])) == b(case["hash"])
     decoded = decode_envelope(b(case["encoded"]))
     assert decoded == signed and decoded.verify(identity.public_key)
+    # The host places an entry: where it puts it changes no signature.
+    assert decoded.placed(case["seq"] + 7, bytes(32)).verify(identity.public_key)
 
 
 def _fields(v: Any) -> Any:
