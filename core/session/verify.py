@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import ConfigError, FairdealError, RemoteProtocolError
 from ..rules import Game, Result
 from ._knowledge import REPLAYED
-from .envelope import decode_envelope
+from .envelope import FORMAT_VERSION, decode_envelope
 from .header import PROTOCOL, Header
 from .logfile import parse_log
 from .session import Session
@@ -77,7 +77,12 @@ def _other_protocol(entry: bytes) -> str | None:
     """Why a log made by another version of the protocol cannot be checked here, if it was."""
     try:
         body = decode_envelope(entry).body
-    except RemoteProtocolError:
+    except RemoteProtocolError as exc:
+        if "format version" in exc.reason:
+            return (
+                f"the log was written by another version of fairdeal ({exc.reason}; "
+                f"this one reads format {FORMAT_VERSION})"
+            )
         return None
     protocol = body.get("protocol") if isinstance(body, dict) else None
     if type(protocol) is int and protocol != PROTOCOL:

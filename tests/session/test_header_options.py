@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 import pytest
 
 from fairdeal import registry
@@ -79,3 +80,10 @@ def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
     assert "written with protocol 1" in report.findings[0].reason
     with pytest.raises(RemoteProtocolError, match="unsupported protocol 1"):
         Session(GAME, None).receive(entry.encode())
+
+
+def test_a_log_of_the_first_envelope_format_is_undecided_and_says_so() -> None:
+    # format 1 envelopes had 8 fields and no anchor
+    old = msgpack.packb([1, b"g" * 16, 0, bytes(32), 0, "header", {}, bytes(64)], use_bin_type=True)
+    report = verify_log(MAGIC + record(old), lambda name: GAME)
+    assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason
