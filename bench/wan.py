@@ -22,11 +22,14 @@ Figures go with the machine they were measured on; compare rows of one run.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 
 import trio
 
@@ -40,6 +43,9 @@ from fairdeal.net.invite import Endpoint, Invite, decode_invite
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 from fairdeal.net.wire import Lobby
+
+#: main just before several seats could write at once (one writer at a time), proofs included.
+BEFORE = "da0285e7ad7c81ecec6dce7193fd3279a4ba5313"
 
 GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
     ("ecarte", 2, {"target": 5}),
@@ -213,23 +219,46 @@ def critical_rounds(entries: Sequence[bytes]) -> int:
 
     A guest's entry costs a round trip (the host's relay out, the entry back) unless it
     was written at once with other guests' entries owed at the same point: entries with
-    the same anchor share one. The host's own entries cost no wire time.
+    the same anchor share one. The host's own entries cost no wire time. (Envelopes
+    without an anchor, from before entries could be written at once: one each.)
     """
     anchors = set()
-    for e in entries[1:]:
+    for i, e in enumerate(entries[1:]):
         env = decode_envelope(e)
         if env.seat != 0:
-            anchors.add(env.anchor)
+            anchors.add(getattr(env, "anchor", i))
     return len(anchors)
 
 
+def _worker(argv: list[str]) -> int:
+    """One game in this process, on whatever fairdeal is importable; prints a JSON line."""
+    name, players, delay, jitter, seed = argv[0], int(argv[1]), float(argv[2]), float(argv[3]), int(argv[4])
+    options = next(o for n, p, o in GAMES if (n, p) == (name, players))
+    run = trio.run(wan_game, name, players, dict(options), seed, delay, jitter)
+    print(json.dumps({"entries": run.entries, "rounds": run.rounds, "wall": run.wall, "cpu": run.cpu}))
+    return 0
+
+
+def _row(label: str, name: str, players: int, rtt: float, run: dict[str, float], base: float) -> str:
+    per = f"{run['wall'] / (run['rounds'] * rtt):.2f}" if rtt else "-"
+    return (f"{label:<9}{name:<14}{players:>5}{rtt * 1000:>7.0f}{run['entries']:>8}{run['rounds']:>7}"
+            f"{run['wall']:>8.2f}{run['cpu']:>7.2f}{per:>19}{run['wall'] / base:>8.2f}")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--worker"]:
+        return _worker(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delays", default="0,25,50", help="one-way delays in ms, comma-separated")
     parser.add_argument("--jitter", type=float, default=0.0, help="extra uniform one-way delay, ms")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="", help="only these, e.g. snatch:10,ecarte:2")
     parser.add_argument("--quick", action="store_true", help="Écarté and 4-player Snatch! at 0 and 25 ms")
+    parser.add_argument(
+        "--against", default=BEFORE, help="the revision to compare with (default: %(default).10s)"
+    )
+    parser.add_argument("--no-baseline", action="store_true", help="this tree only")
     args = parser.parse_args(argv)
     delays = [float(d) / 1000 for d in args.delays.split(",")]
     games = GAMES
@@ -238,22 +267,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.games:
         want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
         games = [g for g in GAMES if (g[0], g[1]) in want]
-    head = (f"{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}{'cpu s':>7}"
-            f"{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
+    head = (f"{'':<9}{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}"
+            f"{'cpu s':>7}{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
     print(head)
     print("-" * len(head))
-    for name, players, options in games:
-        base = None
-        for delay in delays:
-            run = trio.run(wan_game, name, players, dict(options), args.seed, delay, args.jitter / 1000)
-            rtt = 2 * delay
-            per = f"{run.wall / (run.rounds * rtt):.2f}" if rtt else "-"
-            base = run.wall if base is None else base
-            print(f"{name:<14}{players:>5}{rtt * 1000:>7.0f}{run.entries:>8}{run.rounds:>7}{run.wall:>8.2f}"
-                  f"{run.cpu:>7.2f}{per:>19}{run.wall / base:>8.2f}")  # fmt: skip
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _baseline import baseline_tree, run_worker
+
+    me = Path(__file__).resolve()
+    with nullcontext(None) if args.no_baseline else baseline_tree(args.against) as old:
+        for name, players, _ in games:
+            bases: dict[str, float] = {}
+            for delay in delays:
+                trees = [("now", None)] + ([] if old is None else [("before", old)])
+                for label, tree in trees:
+                    work = [name, str(players), str(delay), str(args.jitter / 1000), str(args.seed)]
+                    run = run_worker(me, ["--worker", *work], tree)
+                    base = bases.setdefault(label, run["wall"])
+                    print(_row(label, name, players, 2 * delay, run, base), flush=True)
     print()
     print("rounds: guest entries that wait on the wire; those written at once (same anchor) count once.")
     print("vs 0 ms: wall time against the same game with no delay (same seed: the same game).")
+    if not args.no_baseline:
+        print(
+            f"before: revision {args.against[:10]}, one seat writing at a time; the same games (same seeds)."
+        )
     return 0
 
 

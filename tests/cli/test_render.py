@@ -271,7 +271,7 @@ def test_describe_waiting_through_a_whole_game() -> None:
     assert "your move" in seen and "waiting for Alice to move" in seen
     assert any(s.startswith("dealing — waiting for Alice's decryption shares") for s in seen)
     assert any(s.startswith("dealing — waiting for your decryption shares") for s in seen)
-    assert any("final reveal of" in s for s in seen)
+    assert any(s.startswith("showing the cards seen alone — waiting for") for s in seen)
     assert all("seat" not in s or "seats done" in s for s in seen)  # names, not seat numbers
 
 
