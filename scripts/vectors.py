@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -251,13 +252,48 @@ def invite_vectors() -> list[dict[str, Any]]:
     return out
 
 
-def build() -> dict[str, Any]:
-    return {
+# -- a whole game -----------------------------------------------------------------------------------------
+GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 1}}
+
+
+def game_vector() -> tuple[bytes, dict[str, Any]]:
+    """A short whole game (its log file) and what ``fairdeal verify`` says of it."""
+    from fairdeal import registry
+    from fairdeal.core.session.verify import verify_log
+    from fairdeal.testing import play_with_protocol
+
+    reg = registry.load()
+    game = reg.game(str(GAME["game"]))
+    bot = reg.bot(str(GAME["game"]))
+    options: dict[str, object] = dict(GAME["options"])  # type: ignore[call-overload]
+    players, seed = int(GAME["players"]), int(GAME["seed"])  # type: ignore[call-overload]
+    played = play_with_protocol(game, players, seed, options, [bot.make() for _ in range(players)])
+    report = verify_log(played.log, reg.game)
+    about = {
+        **GAME,
+        "policies": bot.name,
+        "log": "game.fdlog",
+        "sha256": hashlib.sha256(played.log).hexdigest(),
+        "verify": report.to_json(),
+    }
+    return played.log, about
+
+
+def build() -> dict[str, bytes]:
+    """Every file of the vectors, by name, as its bytes."""
+    log, about = game_vector()
+    files: dict[str, Any] = {
         "invites.json": invite_vectors(),
         "deck.json": deck_vectors(),
         "envelopes.json": envelope_vectors(),
         "link.json": link_vectors(),
+        "game.json": about,
     }
+    out = {
+        name: (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode() for name, data in files.items()
+    }
+    out["game.fdlog"] = log
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -266,13 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     changed = []
     for name, data in build().items():
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         path = OUT / name
-        if not path.exists() or path.read_text() != text:
+        if not path.exists() or path.read_bytes() != data:
             changed.append(name)
             if args.write:
                 OUT.mkdir(parents=True, exist_ok=True)
-                path.write_text(text)
+                path.write_bytes(data)
     verb = "wrote" if args.write else "would change"
     print(f"{verb}: {', '.join(changed)}" if changed else "the vectors are up to date")
     return 1 if changed and not args.write else 0

@@ -9,6 +9,7 @@ are written by ``scripts/vectors.py``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -168,3 +169,21 @@ def test_invite_codes(case: dict[str, Any]) -> None:
     assert invite.session == b(case["session"])
     assert [invite.relay_token(d) for d in range(invite.doors)] == case["relay_tokens"]
     assert {r: invite.relay_side(r) for r in ("host", "joiner")} == case["relay_sides"]
+
+
+def test_a_whole_game() -> None:
+    """A short game's log: verify's verdict on it, and the same game played again gives its bytes."""
+    from fairdeal import registry
+    from fairdeal.core.session.verify import verify_log
+    from fairdeal.testing import play_with_protocol
+
+    about = load("game.json")
+    data = (HERE / about["log"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == about["sha256"]
+    reg = registry.load()
+    report = verify_log(data, reg.game)
+    assert report.to_json() == about["verify"] and report.verdict == "fair"
+    game, bot = reg.game(about["game"]), reg.bot(about["game"])
+    n = about["players"]
+    played = play_with_protocol(game, n, about["seed"], about["options"], [bot.make() for _ in range(n)])
+    assert played.log == data
