@@ -32,17 +32,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import trio
+from _netgame import MemoryLog, Seating
 
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.envelope import decode_envelope
-from fairdeal.core.session.logfile import MAGIC, parse_log, record
+from fairdeal.core.session.logfile import parse_log
 from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Endpoint, Invite, decode_invite
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
-from fairdeal.net.wire import Lobby
+from fairdeal.net.invite import Endpoint, Invite
+from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
 
 #: main just before several seats could write at once (one writer at a time), proofs included.
 BEFORE = "da0285e7ad7c81ecec6dce7193fd3279a4ba5313"
@@ -108,32 +107,8 @@ class DelayProxy:
 
 
 # -- one game ------------------------------------------------------------------------------------------------
-class _Log:
-    def __init__(self) -> None:
-        self.data = bytearray(MAGIC)
-
-    def append(self, entry: bytes) -> None:
-        self.data += record(entry)
-
-    def close(self) -> None:
-        pass
-
-
-class _Seating(NetObserver):
-    def __init__(self) -> None:
-        self.seated = 0
-        self.changed = trio.Event()
-        self.invite: Invite | None = None
-        self.ready = trio.Event()
-
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.invite = decode_invite(code)
-        self.ready.set()
-
-    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
-        self.seated += 1
-        self.changed.set()
-        self.changed = trio.Event()
+class _Seating(Seating):
+    """Also notes when the game itself starts (the header), so the lobby is not timed."""
 
     def starting(self, header: object, seat: int) -> None:
         self.started = (time.perf_counter(), time.process_time())
@@ -156,7 +131,7 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
     master = SeededRng(seed)
     ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
     bot = reg.bot(name)
-    logs = [_Log() for _ in range(players)]
+    logs = [MemoryLog() for _ in range(players)]
 
     def agent(seat: int) -> BotAgent:
         return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
@@ -195,7 +170,7 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(host)
-        await seating.ready.wait()
+        await seating.listening_now.wait()
         assert seating.invite is not None
         for seat in range(1, players):  # one after the other, so seat i has identity i
             target = seating.invite.direct[0]

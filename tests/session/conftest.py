@@ -33,26 +33,13 @@ class Stepper:
         import random
 
         from fairdeal import registry
-        from fairdeal.core.identity import Identity
-        from fairdeal.core.rng import SeededRng
-        from fairdeal.core.session.header import Header, SeatInfo
         from fairdeal.core.session.session import Session
+        from fairdeal.testing import seat_sessions
 
         reg = registry.load()
         self.game = reg.game(name)
-        config = self.game.config(players, dict(options))
-        master = SeededRng(seed)
-        self.ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-        self.header = Header(
-            master.fork("game-id").bytes(16),
-            name,
-            name,
-            "fairdeal-tests",
-            "0",
-            dict(config.options),
-            tuple(SeatInfo(f"Bot {i}", self.ids[i].public_key, "bot") for i in range(players)),
-        )
-        self.seats = [Session(self.game, i, self.ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+        table = seat_sessions(self.game, players, seed, options)
+        self.ids, self.header, self.seats = table.identities, table.header, table.sessions
         self.watcher = Session(self.game, None)
         self.bots = [reg.bot(name).make() for _ in range(players)]
         self.rng = random.Random(seed)

@@ -32,12 +32,10 @@ from fairdeal.core.deck._wire import (
     KIND_SHUFFLE,
 )
 from fairdeal.core.errors import RemoteProtocolError
-from fairdeal.core.identity import Identity
-from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import Move
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
-from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import ABORT, HEADER, MOVE, RESIGN, Session
+from fairdeal.testing import seat_sessions
 
 KINDS = (
     HEADER,
@@ -180,19 +178,8 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
 ) -> None:
     reg = registry.load()
     game = reg.game(name)
-    config = game.config(players, dict(options))
-    master = SeededRng(3)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-    header = Header(
-        master.fork("game-id").bytes(16),
-        game.name,
-        game.name,
-        "fairdeal-tests",
-        "0",
-        dict(config.options),
-        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players)),
-    )
-    seats = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    table = seat_sessions(game, players, 3, options)
+    header, seats = table.header, table.sessions
     watcher = Session(game, None)
     everyone = [*seats, watcher]
     forgers = [Forger(s) for s in seats]
