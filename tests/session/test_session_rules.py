@@ -14,7 +14,7 @@ import pytest
 
 from fairdeal.core.deck import _group as g
 from fairdeal.core.deck._reveals import share_context
-from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import MAGIC, record
 from fairdeal.core.session.verify import CHEATING, verify_log
@@ -149,3 +149,33 @@ def test_a_resignation_keeps_the_scores_the_table_shows(stepper: Any) -> None:
     t.deliver(t.seats[w.seat].resign())
     for s in t.everyone:
         assert s.result is not None and s.result.scores == shown and "resigned" in s.result.reason
+
+
+def test_an_abort_reason_is_at_most_200_characters(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    _refused(t, t.forge(0, "abort", {"blame": [], "reason": "x" * 201}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": [], "reason": "x" * 200}))
+    assert all(s.aborted is not None and len(s.aborted.reason) == 200 for s in t.everyone)
+
+
+def test_only_the_host_writes_the_header_and_only_first(ecarte: Any) -> None:
+    t = ecarte
+    with pytest.raises(LocalProtocolError, match="only the host writes the header, first"):
+        t.seats[0].start(t.header)  # a second header
+    with pytest.raises(LocalProtocolError, match="only the host writes the header, first"):
+        t.seats[1].start(t.header)
+
+
+def test_a_move_that_shows_a_card_without_its_share_is_refused(ecarte: Any) -> None:
+    t = ecarte
+
+    def plays_a_card(t: Any) -> bool:
+        w = t.seats[0].waiting()
+        return bool(w and w.decision and any(m.action == "play" for m in t.seats[w.seat].legal_moves()))
+
+    t.run_until(plays_a_card)
+    mover = t.seats[0].waiting().seat
+    move = next(m for m in t.seats[mover].legal_moves() if m.action == "play")
+    body = {"move": move.to_wire(), "shares": None}  # the card goes face up, its share is missing
+    _refused(t, t.forge(mover, "move", body), mover, "without revealing it")
