@@ -9,9 +9,9 @@ uniform jitter, order kept), in both directions. For each game and delay it repo
 
 * ``entries``: the log's length;
 * ``rounds``: the round trips on the critical path, read from the log: every entry
-  a guest writes after an entry it had to wait for costs one round trip (the host's
-  relay out, the guest's entry back); entries that may be written at once by several
-  seats (the same obligation batch) share one;
+  a guest writes costs one round trip (the host's relay out, the guest's entry back),
+  but entries written at once by several seats (the same anchor: the keys, the
+  shares of one reveal, ...) share one;
 * ``wall s`` and ``cpu s`` from the header to the end (the lobby's handshakes are not
   counted; the CPU is the whole process: every seat's computing in one place);
 * ``wall/(rounds×RTT)``: near 1 when waiting on the wire is what the game costs.
@@ -22,24 +22,29 @@ Figures go with the machine they were measured on; compare rows of one run.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 
 import trio
+from _netgame import MemoryLog, Seating
 
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.envelope import decode_envelope
-from fairdeal.core.session.logfile import MAGIC, parse_log, record
+from fairdeal.core.session.logfile import parse_log
 from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Endpoint, Invite, decode_invite
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
-from fairdeal.net.wire import Lobby
+from fairdeal.net.invite import Endpoint, Invite
+from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
+
+#: main just before several seats could write at once (one writer at a time), proofs included.
+BEFORE = "da0285e7ad7c81ecec6dce7193fd3279a4ba5313"
 
 GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
     ("ecarte", 2, {"target": 5}),
@@ -102,32 +107,8 @@ class DelayProxy:
 
 
 # -- one game ------------------------------------------------------------------------------------------------
-class _Log:
-    def __init__(self) -> None:
-        self.data = bytearray(MAGIC)
-
-    def append(self, entry: bytes) -> None:
-        self.data += record(entry)
-
-    def close(self) -> None:
-        pass
-
-
-class _Seating(NetObserver):
-    def __init__(self) -> None:
-        self.seated = 0
-        self.changed = trio.Event()
-        self.invite: Invite | None = None
-        self.ready = trio.Event()
-
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.invite = decode_invite(code)
-        self.ready.set()
-
-    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
-        self.seated += 1
-        self.changed.set()
-        self.changed = trio.Event()
+class _Seating(Seating):
+    """Also notes when the game itself starts (the header), so the lobby is not timed."""
 
     def starting(self, header: object, seat: int) -> None:
         self.started = (time.perf_counter(), time.process_time())
@@ -150,7 +131,7 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
     master = SeededRng(seed)
     ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
     bot = reg.bot(name)
-    logs = [_Log() for _ in range(players)]
+    logs = [MemoryLog() for _ in range(players)]
 
     def agent(seat: int) -> BotAgent:
         return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
@@ -189,7 +170,7 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(host)
-        await seating.ready.wait()
+        await seating.listening_now.wait()
         assert seating.invite is not None
         for seat in range(1, players):  # one after the other, so seat i has identity i
             target = seating.invite.direct[0]
@@ -209,21 +190,50 @@ async def wan_game(name: str, players: int, options: dict[str, object], seed: in
 
 
 def critical_rounds(entries: Sequence[bytes]) -> int:
-    """Round trips on the critical path: each guest entry written after an entry it waited for.
+    """Round trips on the critical path, read from the log.
 
-    In this protocol one seat writes at a time, so every guest entry waits for the one
-    before it (a round trip); the host's own entries cost no wire time.
+    A guest's entry costs a round trip (the host's relay out, the entry back) unless it
+    was written at once with other guests' entries owed at the same point: entries with
+    the same anchor share one. The host's own entries cost no wire time. (Envelopes
+    without an anchor, from before entries could be written at once: one each.)
     """
-    return sum(1 for e in entries[1:] if decode_envelope(e).seat != 0)
+    anchors = set()
+    for i, e in enumerate(entries[1:]):
+        env = decode_envelope(e)
+        if env.seat != 0:
+            anchors.add(getattr(env, "anchor", i))
+    return len(anchors)
+
+
+def _worker(argv: list[str]) -> int:
+    """One game in this process, on whatever fairdeal is importable; prints a JSON line."""
+    name, players, delay, jitter, seed = argv[0], int(argv[1]), float(argv[2]), float(argv[3]), int(argv[4])
+    options = next(o for n, p, o in GAMES if (n, p) == (name, players))
+    run = trio.run(wan_game, name, players, dict(options), seed, delay, jitter)
+    print(json.dumps({"entries": run.entries, "rounds": run.rounds, "wall": run.wall, "cpu": run.cpu}))
+    return 0
+
+
+def _row(label: str, name: str, players: int, rtt: float, run: dict[str, float], base: float) -> str:
+    per = f"{run['wall'] / (run['rounds'] * rtt):.2f}" if rtt else "-"
+    return (f"{label:<9}{name:<14}{players:>5}{rtt * 1000:>7.0f}{run['entries']:>8}{run['rounds']:>7}"
+            f"{run['wall']:>8.2f}{run['cpu']:>7.2f}{per:>19}{run['wall'] / base:>8.2f}")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--worker"]:
+        return _worker(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delays", default="0,25,50", help="one-way delays in ms, comma-separated")
     parser.add_argument("--jitter", type=float, default=0.0, help="extra uniform one-way delay, ms")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="", help="only these, e.g. snatch:10,ecarte:2")
     parser.add_argument("--quick", action="store_true", help="Écarté and 4-player Snatch! at 0 and 25 ms")
+    parser.add_argument(
+        "--against", default=BEFORE, help="the revision to compare with (default: %(default).10s)"
+    )
+    parser.add_argument("--no-baseline", action="store_true", help="this tree only")
     args = parser.parse_args(argv)
     delays = [float(d) / 1000 for d in args.delays.split(",")]
     games = GAMES
@@ -232,22 +242,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.games:
         want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
         games = [g for g in GAMES if (g[0], g[1]) in want]
-    head = (f"{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}{'cpu s':>7}"
-            f"{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
+    head = (f"{'':<9}{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}"
+            f"{'cpu s':>7}{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
     print(head)
     print("-" * len(head))
-    for name, players, options in games:
-        base = None
-        for delay in delays:
-            run = trio.run(wan_game, name, players, dict(options), args.seed, delay, args.jitter / 1000)
-            rtt = 2 * delay
-            per = f"{run.wall / (run.rounds * rtt):.2f}" if rtt else "-"
-            base = run.wall if base is None else base
-            print(f"{name:<14}{players:>5}{rtt * 1000:>7.0f}{run.entries:>8}{run.rounds:>7}{run.wall:>8.2f}"
-                  f"{run.cpu:>7.2f}{per:>19}{run.wall / base:>8.2f}")  # fmt: skip
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _baseline import baseline_tree, run_worker
+
+    me = Path(__file__).resolve()
+    with nullcontext(None) if args.no_baseline else baseline_tree(args.against) as old:
+        for name, players, _ in games:
+            bases: dict[str, float] = {}
+            for delay in delays:
+                trees = [("now", None)] + ([] if old is None else [("before", old)])
+                for label, tree in trees:
+                    work = [name, str(players), str(delay), str(args.jitter / 1000), str(args.seed)]
+                    run = run_worker(me, ["--worker", *work], tree)
+                    base = bases.setdefault(label, run["wall"])
+                    print(_row(label, name, players, 2 * delay, run, base), flush=True)
     print()
-    print("rounds: guest entries, each waiting on the one before it (one seat writes at a time).")
+    print("rounds: guest entries that wait on the wire; those written at once (same anchor) count once.")
     print("vs 0 ms: wall time against the same game with no delay (same seed: the same game).")
+    if not args.no_baseline:
+        print(
+            f"before: revision {args.against[:10]}, one seat writing at a time; the same games (same seeds)."
+        )
     return 0
 
 

@@ -384,6 +384,14 @@ def _possessive(session: Session, seat: int) -> str:
     return "your" if seat == session.seat else f"{session.name(seat)}'s"
 
 
+def _possessives(session: Session, seats: Sequence[int]) -> str:
+    """``Bob's``, ``Bob's and Carol's``, ``your and Bob's``, ``4 seats'``."""
+    if len(seats) > 3:
+        return f"{len(seats)} seats'"
+    names = [_possessive(session, s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def describe_waiting(session: Session) -> str | None:
     """What ``session`` waits for, in words, or None when the game is over.
 
@@ -407,13 +415,14 @@ def describe_waiting(session: Session) -> str | None:
         left = sum(1 for _, x in owed if x.startswith("shuffle pass"))
         verb = "shuffling" if session.phase == "shuffle" else "reshuffling"
         return f"{verb} — {active - left} of {active} seats done"
+    seats = [x.seat for x in session.owing()]  # several seats may owe at once
     if what.startswith("shares"):
-        return f"dealing — waiting for {_possessive(session, w.seat)} decryption shares"
+        return f"dealing — waiting for {_possessives(session, seats)} decryption shares"
     if "random choice" in what:
         part = "commitment" if what.startswith("commitment") else "reveal"
-        return f"drawing lots — waiting for {_possessive(session, w.seat)} {part}"
-    if "audit opening" in what:
-        return f"checking every shuffle — waiting for {_possessive(session, w.seat)} audit opening"
+        return f"drawing lots — waiting for {_possessives(session, seats)} {part}"
+    if what.startswith("final reveal"):
+        return f"showing the cards seen alone — waiting for {_possessives(session, seats)} shares"
     if "leaves" in what:
         return f"{session.name(w.seat)} is leaving the game"
     who = "you" if w.seat == session.seat else session.name(w.seat)

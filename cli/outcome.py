@@ -59,7 +59,7 @@ def result_object(
         "standing": r.standing if r else "",
         "verdict": verdict_word(session),
         "findings": [str(f) for f in session.verdict.findings] if session.verdict else [],
-        "aborted": {"blame": a.blame, "reason": a.reason} if a else None,
+        "aborted": {"blame": a.blame, "blamed": list(a.blamed), "reason": a.reason} if a else None,
         "log": str(log) if log else None,
         "error": error,
         "adjourned": adjourned,
@@ -143,7 +143,8 @@ def summary(
     names = [s.name for s in session.header.seats]
     ok, ko, dash, dot = ("OK", "!!", "-", ",") if ascii else ("✔", "✘", "—", " ·")
     if a is not None:
-        blame = f" {dash} {_who(session, a.blame, you)} is blamed" if a.blame is not None else ""
+        who = " and ".join(_who(session, s, you) for s in a.blamed)
+        blame = f" {dash} {who} {'is' if len(a.blamed) == 1 else 'are'} blamed" if a.blamed else ""
         out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
     elif r is not None:
         text = r.reason

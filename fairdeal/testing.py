@@ -384,6 +384,54 @@ class ProtocolGame:
         return self.outcomes[0].session
 
 
+@dataclass
+class SeatedGame:
+    """A game's header and one session per seat, each with its own identity, all from one seed."""
+
+    header: Any
+    sessions: list[Any]
+    identities: list[Any]
+
+
+def seat_sessions(
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, object] | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    kinds: Sequence[str] | None = None,
+    make_session: Any = None,
+) -> SeatedGame:
+    """The header of a game for ``players`` seats and a session per seat (seat 0 hosts).
+
+    Identities, the game id and every seat's secrets derive from ``seed``: the same seed
+    gives the same game. ``make_session(game, seat, identity, rng)`` builds a seat's session
+    (default :class:`~fairdeal.core.session.session.Session`).
+    """
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.session.header import Header, SeatInfo
+    from fairdeal.core.session.session import Session
+
+    config = game.config(players, dict(options or {}))
+    master = SeededRng(seed)
+    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
+    names = list(names or [f"Bot {i}" for i in range(players)])
+    kinds = list(kinds or ["bot"] * players)
+    header = Header(
+        master.fork("game-id").bytes(16),
+        game.name,
+        game.name,
+        "fairdeal-tests",
+        "0",
+        dict(config.options),
+        tuple(SeatInfo(names[i], ids[i].public_key, kinds[i]) for i in range(players)),
+    )
+    make = make_session or Session
+    sessions = [make(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    return SeatedGame(header, sessions, ids)
+
+
 def play_with_protocol(
     game: Game,
     players: int,
@@ -400,27 +448,13 @@ def play_with_protocol(
     """
     import trio
 
-    from fairdeal.core.identity import Identity
-    from fairdeal.core.session.header import Header, SeatInfo
     from fairdeal.core.session.logfile import MAGIC, record
-    from fairdeal.core.session.session import EntryAccepted, Session
+    from fairdeal.core.session.session import EntryAccepted
     from fairdeal.net.driver import BotAgent
     from fairdeal.net.local import play_local
 
-    config = game.config(players, dict(options or {}))
-    master = SeededRng(seed)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-    make = make_session or Session
-    header = Header(
-        master.fork("game-id").bytes(16),
-        game.name,
-        game.name,
-        "fairdeal-tests",
-        "0",
-        dict(config.options),
-        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players)),
-    )
-    built = [make(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    table = seat_sessions(game, players, seed, options, make_session=make_session)
+    header, built = table.header, table.sessions
     pols = _policies(players, policies)
     agents = [BotAgent(pols[i], random.Random(seed * 100 + i)) for i in range(players)]
     log = bytearray(MAGIC)

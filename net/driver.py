@@ -24,7 +24,7 @@ from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtoc
 from fairdeal.core.rules import Move, Policy
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Event, Session, Waiting
 
 from ._links import Link, PeerGone
 from .roster import AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale
@@ -74,12 +74,12 @@ class SeatOutcome:
 
 
 async def _produce(session: Session, agent: Agent) -> bytes | None:
-    """The entry this seat must write now, if any."""
+    """The entry this seat must write now, if any (its obligation may be one of several)."""
     data = session.due()
     if data is not None:
         return data
-    w = session.waiting()
-    if w is None or not w.decision or w.seat != session.seat:
+    mine = next((w for w in session.owing() if w.seat == session.seat), None)
+    if mine is None or not mine.decision:
         return None
     moves = session.legal_moves()
     move = await agent.decide(session, moves)
@@ -94,33 +94,38 @@ async def run_guest(
     link: Link,
     observe: Observer | None = None,
     *,
-    resend: bool = False,
+    resend_at: int | None = None,
     before_send: Callable[[bytes], None] | None = None,
 ) -> SeatOutcome:
     """A guest seat: apply the host's entries in order, answer with what this seat owes.
 
-    An entry sent and not yet relayed back (``session.outstanding``: the link dropped, or
-    the seat resumed) is awaited, never built again; with ``resend`` (the host said it does
-    not hold it) it is sent again first, byte for byte. ``before_send`` sees every entry
-    before it leaves (a seat keeps its decisions, to send them again after a crash).
+    The seat writes what it owes as soon as it owes it, even while other seats owe too
+    (the shares of one reveal, say), then applies what the host relays — other seats'
+    entries may come before its own comes back. An entry sent and not yet relayed back
+    (``session.outstanding``: the link dropped, or the seat resumed) is awaited, never
+    built again; with ``resend_at`` (the host's count of entries when this seat came back)
+    it is sent again, byte for byte, once that many entries are in and it was not among
+    them. ``before_send`` sees every entry before it leaves (a seat keeps its decisions, to
+    send them again after a crash).
     """
     out = SeatOutcome(session)
-    awaiting_echo = session.outstanding is not None
-    if awaiting_echo and resend:
-        await link.send_entry(session.outstanding)  # type: ignore[arg-type]
     while not session.finished:
-        if not awaiting_echo:
+        if resend_at is not None and session.seq >= resend_at:
+            resend_at = None
+            again = session.outstanding
+            if again is not None:  # the host did not have it: the very same bytes again
+                await link.send_entry(again)
+                continue
+        if not session.awaiting_echo:
             data = await _produce(session, agent)
             if data is not None:
                 if before_send is not None:
                     before_send(data)
                 await link.send_entry(data)
-                session.sent(data)  # what comes back must be these very bytes (or the host's abort)
-                awaiting_echo = True
+                session.sent(data)  # it must come back as written (or the host aborts)
                 continue
         entry = await link.receive_entry()
         events = session.receive(entry, peer="host")
-        awaiting_echo = session.outstanding is not None  # strict turns: after our entry comes our entry
         out.events.extend(events)
         if observe is not None:
             observe(session, events)
@@ -134,16 +139,21 @@ async def run_host(
     links: Mapping[int, Link] | Roster,
     observe: Observer | None = None,
     timeouts: Timeouts | None = None,
+    *,
+    ordered: bool = False,
 ) -> SeatOutcome:
     """The host seat: sequence the game, check every entry, send each to every guest.
 
-    ``links`` is a :class:`~fairdeal.net.roster.Roster` (seats that drop are held for its
-    grace period and come back; watchers follow) or simply the guests' links by seat. A
+    ``links`` is a :class:`~fairdeal.net.roster.Roster` (seats whose link drops are held for
+    its grace period and come back; watchers follow) or simply the guests' links by seat. A
     session that holds entries already (a resumed host) goes on from there.
 
-    A peer's bad entry, silence, or departure beyond the grace period ends the game with an
-    ``abort`` blaming its seat (an entry signed for a place already taken carries the
-    other as evidence); a failure of this program ends it with an ``abort`` blaming
+    Entries that several seats owe at once are put in the log in the order they arrive
+    (``ordered``: in seat order instead, so that one process replays a seeded game byte
+    for byte). A peer's bad entry, silence, or departure beyond the grace period ends the
+    game with an ``abort`` blaming its seat (every seat still owing, for a timeout; an
+    entry signed for an obligation the log holds another entry of that seat's for carries
+    that entry as evidence); a failure of this program ends it with an ``abort`` blaming
     nobody. Either way the log holds every accepted entry and says how the game ended.
     When every player agrees to adjourn, it returns with ``adjourned`` set and no entry
     written.
@@ -151,6 +161,8 @@ async def run_host(
     timeouts = timeouts or Timeouts()
     roster = links if isinstance(links, Roster) else Roster(links)
     out = SeatOutcome(session)
+    held: dict[int, bytes] = {}  # ordered: entries that came before their seat's turn
+    since: dict[tuple[int, bytes], float] = {}  # (seat, anchor) owed -> when it became owed
 
     async def publish(data: bytes, events: list[Event]) -> None:
         out.events.extend(events)
@@ -158,8 +170,10 @@ async def run_host(
             observe(session, events)
         await roster.publish(data)
 
-    async def abort(blame: int | None, reason: str, evidence: bytes | None = None) -> None:
-        out.error = reason if blame is None else f"seat {blame}: {reason}"
+    async def abort(blame: int | Sequence[int] | None, reason: str, evidence: bytes | None = None) -> None:
+        seats = [] if blame is None else [blame] if isinstance(blame, int) else list(blame)
+        who = " and ".join(f"seat {s}" for s in seats)
+        out.error = f"{who}: {reason}" if seats else reason
         data = session.abort(blame, reason, evidence)
         await publish(data, session.receive(data))
 
@@ -183,8 +197,6 @@ async def run_host(
     async def next_entry() -> bytes | None:
         return await _produce(session, agent)
 
-    owed = _Owed()
-
     def benign(item: Item) -> bool:
         """Settle what needs no entry and ends nothing: a link that dropped within the grace period,
         a seat back, an entry sent again. True when ``item`` was one of those."""
@@ -198,11 +210,13 @@ async def run_host(
                 roster.drop(item.seat, item.link, item.reason)
                 return True
             return False
-        if isinstance(item, Back):
-            owed.restart(item.seat)
+        if isinstance(item, Back):  # what it owes is timed again from now
+            now = trio.current_time()
+            for key in [k for k in since if k[0] == item.seat]:
+                since[key] = now
             return True
-        if isinstance(item, Heard):
-            late = stale(roster.backlog, lambda: session.header, item.seat, item.data)
+        if isinstance(item, Heard) and session.seq > 0:
+            late = stale(roster, session.header, item.seat, item.data)
             return late is not None and late[0] == "again"
         return False
 
@@ -230,8 +244,33 @@ async def run_host(
                 thinking.start_soon(listen)
         return (result[0] if result else None), (heard[0] if heard else None)
 
+    def deadline(owing: Sequence[Waiting]) -> tuple[float, list[int]]:
+        """When the oldest guest obligation runs out, and every guest seat owing by then (a seat
+        that is away is not timed: its grace period is)."""
+        now = trio.current_time()
+        ends: dict[int, float] = {}
+        for w in owing:
+            if w.seat == session.seat or roster.is_away(w.seat):
+                continue
+            start = since.setdefault((w.seat, session.anchor(w.seat)), now)
+            ends[w.seat] = start + (timeouts.move if w.decision else timeouts.obligation)
+        if not ends:
+            return math.inf, []
+        first = min(ends.values())
+        return first, sorted(s for s, end in ends.items() if end <= first)
+
+    def place(item: bytes, seat: int) -> bytes:
+        """The entry as the log will hold it: from its connection's seat, at the end of the log."""
+        env = decode_envelope(item, peer=f"seat {seat}")
+        if env.seat != seat:
+            raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
+        if (env.seq, env.prev) == (session.seq, session.last_hash):
+            return item
+        return env.placed(session.seq, session.last_hash).encode()
+
     async def settle(item: Item) -> str | None:
-        """Act on what the inbox brought; returns "stop" when the game ended (or was adjourned)."""
+        """Act on what the inbox brought: None to go on, "stop" when the game ended (or was
+        adjourned), else the failure of this program."""
         if benign(item):
             return None
         if isinstance(item, AdjournAgreed):
@@ -247,21 +286,24 @@ async def run_host(
             return "stop"
         assert isinstance(item, Heard)
         seat, data = item.seat, item.data
+        owing = session.owing()  # the host's own entry may have just changed it
+        owes = any(w.seat == seat for w in owing)
+        if ordered and owes and seat != owing[0].seat:
+            held[seat] = data  # its turn comes: one process keeps the seat order
+            return None
         try:
-            claimed = decode_envelope(data, peer=f"seat {seat}").seat
-            if claimed != seat:
-                raise RemoteProtocolError(f"sent an entry in the name of seat {claimed}", seat=seat)
-            late = stale(roster.backlog, lambda: session.header, seat, data)
+            late = stale(roster, session.header, seat, data)
             if late is not None and late[0] == "equivocation":
                 await abort(seat, late[1], evidence=data)
                 return "stop"
-            events = session.receive(data)
+            placed = place(data, seat)
+            events = session.receive(placed)
         except RemoteProtocolError as exc:
             await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat
             return "stop"
         except FairdealError as exc:  # this program failed while settling a peer's entry
             return f"the host could not go on: {exc}"
-        await publish(data, events)
+        await publish(placed, events)
         return None
 
     failure: str | None = None
@@ -270,23 +312,26 @@ async def run_host(
         if session.seq == 0:
             failure = await own_entry(first_entry)
         while failure is None and not session.finished and not out.adjourned:
-            w = session.waiting()
-            assert w is not None
-            owed.now(session.seq, w.seat)
+            owing = session.owing()
+            first = owing[0]
+            mine = next((w for w in owing if w.seat == session.seat), None)
             item: Item
-            if w.seat == session.seat:
-                failure, heard = await write_or_hear(w.decision)
+            if mine is not None and (not ordered or first.seat == session.seat):
+                failure, heard = await write_or_hear(mine.decision)
                 if failure is not None or heard is None or session.finished:
                     continue  # what was heard while a move ended the game changes nothing
                 item = heard
+            elif ordered and first.seat in held:
+                item = Heard(first.seat, None, held.pop(first.seat))
             else:
-                limit = timeouts.move if w.decision else timeouts.obligation
-                deadline = math.inf if roster.is_away(w.seat) else owed.since + limit
-                with trio.move_on_at(deadline) as scope:
+                end, late = deadline(owing)
+                with trio.move_on_at(end) as scope:
                     item = await roster.inbox.receive()
                 if scope.cancelled_caught:
-                    await abort(w.seat, f"timed out waiting for {w.what}")
+                    await abort(late, f"timed out waiting for {first.what}")
                     break
+            if session.finished:
+                break  # what came while the host's own entry ended the game changes nothing
             verdict = await settle(item)
             if verdict == "stop":
                 break
@@ -298,23 +343,6 @@ async def run_host(
         roster.stop()
         nursery.cancel_scope.cancel()
     return out
-
-
-class _Owed:
-    """Since when the entry owed now has been owed (restarted when its seat comes back)."""
-
-    def __init__(self) -> None:
-        self.key: tuple[int, int] | None = None
-        self.since = 0.0
-
-    def now(self, seq: int, seat: int) -> None:
-        if self.key != (seq, seat):
-            self.key = (seq, seat)
-            self.since = trio.current_time()
-
-    def restart(self, seat: int) -> None:
-        if self.key is not None and self.key[1] == seat:
-            self.since = trio.current_time()
 
 
 __all__ = [

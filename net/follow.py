@@ -143,7 +143,7 @@ async def rejoin(
 
 def last_hash(session: Session) -> bytes:
     """The hash of the last entry ``session`` holds (all zeros before the first)."""
-    return GENESIS if session.seq == 0 else session.entry_hash(session.seq - 1)
+    return GENESIS if session.seq == 0 else session.last_hash
 
 
 async def come_back(
@@ -309,7 +309,7 @@ class Follower:
             if decode_envelope(data).kind in (MOVE, RESIGN):
                 self.keeper.sent(data)
 
-    async def _play(self, link: NetLink, resend: bool) -> None:
+    async def _play(self, link: NetLink, resend_at: int | None) -> None:
         session = self.session
         agent = Interruptible(self.agent) if self.agent is not None else None
         if agent is not None:
@@ -317,7 +317,9 @@ class Follower:
         while self.error is None and not session.finished:
             try:
                 if agent is not None:
-                    await run_guest(session, agent, link, self.observe, resend=resend, before_send=self._sent)
+                    await run_guest(
+                        session, agent, link, self.observe, resend_at=resend_at, before_send=self._sent
+                    )
                 else:
                     while not session.finished:
                         data = await link.receive_entry()
@@ -328,7 +330,8 @@ class Follower:
                 self.error = self.refuse(exc)
                 self.final = True
                 return
-            resend = False
+            if session.seq >= (resend_at or 0):
+                resend_at = None  # past the catch-up: anything still outstanding was sent again
             try:  # what arrived before the link closed (an abort, say) still counts
                 for data in link.take_pending():
                     if session.finished:
@@ -341,14 +344,14 @@ class Follower:
             if not link.alive:
                 return
 
-    async def run_link(self, link: NetLink, resend: bool, *, started: bool = False) -> str | None:
+    async def run_link(self, link: NetLink, resend_at: int | None, *, started: bool = False) -> str | None:
         """Play (or watch) on ``link`` until the game ends or the link drops; why it dropped, or None."""
         self._attach(link)
         async with trio.open_nursery() as nursery:
             if not started:
                 await nursery.start(link.run)
             try:
-                await self._play(link, resend)
+                await self._play(link, resend_at)
             finally:
                 bye = "the game is over" if self.session.finished else (self.error or "leaving")
                 with trio.CancelScope(shield=True):
@@ -358,10 +361,10 @@ class Follower:
         return link.error or "the link was closed"
 
     # -- the whole game -----------------------------------------------------------------------------
-    async def run(self, link: NetLink, resend: bool = False, *, started: bool = False) -> None:
+    async def run(self, link: NetLink, resend_at: int | None = None, *, started: bool = False) -> None:
         """Follow the game from ``link`` to its end, coming back after every drop within the grace."""
         while True:
-            reason = await self.run_link(link, resend, started=started)
+            reason = await self.run_link(link, resend_at, started=started)
             started = False
             if reason is None:
                 break
@@ -382,7 +385,7 @@ class Follower:
             self.grace = float(sync.grace)
             self.observer.host_back(path, via, sync.entries)
             link = self.new_link(secure)
-            resend = sync.entries == self.session.seq
+            resend_at = sync.entries  # an entry sent and not in the catch-up goes again
         if self.session.finished or self.final:
             self.keeper.finished()
         elif self.adjourned:

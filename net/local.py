@@ -71,5 +71,9 @@ async def play_local(
     async with trio.open_nursery() as nursery:
         for seat in guest_links:
             nursery.start_soon(guest, seat)
-        outcomes[0] = await run_host(sessions[0], header, agents[0], host_links, observe, timeouts)
+        # In one process the seats answer in whatever order trio runs them: keep seat order, so a
+        # seeded game gives the same log every time.
+        outcomes[0] = await run_host(
+            sessions[0], header, agents[0], host_links, observe, timeouts, ordered=True
+        )
     return [o for o in outcomes if o is not None]

@@ -759,7 +759,7 @@ async def _play_host(
             await roster.linger(roster.grace)
     finally:
         log.close()
-        roster.stop()
+        roster.close()
         adjourned = result is not None and result.adjourned
         if adjourned:
             table._tell(wire.Adjourned(len(roster.backlog)), table.everyone())
@@ -988,7 +988,7 @@ async def _rejoin_game(plan: JoinPlan, obs: NetObserver) -> NetOutcome:
     guest.follower.grace = float(sync.grace)
     obs.host_back(path, via, sync.entries)
     try:
-        await guest.follower.run(guest.follower.new_link(secure), resend=sync.entries == session.seq)
+        await guest.follower.run(guest.follower.new_link(secure), resend_at=sync.entries)
     finally:
         guest.log.close()
         await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
@@ -1006,12 +1006,18 @@ def _first_header(entries: Sequence[bytes]) -> Header:
 
 
 def _arm(session: Session, sent: bytes) -> None:
-    """The decision this seat had sent before it stopped, if the log does not hold it: awaited again."""
+    """The decision this seat had sent before it stopped, if the log does not hold it and it is
+    still owed: awaited again (and sent again, byte for byte, if the host does not have it)."""
     try:
         env = decode_envelope(sent)
     except FairdealError:
         return
-    if env.seq == session.seq and env.seat == session.seat:
+    seat = session.seat
+    if seat is None or env.seat != seat or session.written_at(seat, env.anchor) is not None:
+        return
+    if any(w.seat == seat and env.kind in w.kinds for w in session.owing()) and env.anchor == session.anchor(
+        seat
+    ):
         session.sent(sent)
 
 

@@ -21,6 +21,7 @@ its catch-up reaches the end of the backlog, in one step too.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any, Final, Protocol
 import trio
 
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
-from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
+from fairdeal.core.session.envelope import GENESIS, Envelope, decode_envelope, entry_hash
 from fairdeal.core.session.header import Header
 
 from ._links import Link, PeerGone
@@ -40,10 +41,10 @@ _BROKEN = (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourc
 
 @dataclass(frozen=True, slots=True)
 class Heard:
-    """Seat ``seat`` sent ``data`` on ``link``."""
+    """Seat ``seat`` sent ``data`` on ``link`` (None: an entry the host held back, to go in seat order)."""
 
     seat: int
-    link: Link
+    link: Link | None
     data: bytes
 
 
@@ -117,7 +118,11 @@ class Roster:
         self.links: dict[int, Link] = dict(links)
         self.grace = grace
         self.max_watchers = watchers
-        self.backlog: list[bytes] = list(backlog or [])
+        self.backlog: list[bytes] = []
+        #: (seat, anchor) -> (sequence number, what it signed) of every entry in the backlog.
+        self.written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
+        for data in backlog or ():
+            self._append(data)
         self.observer = observer
         self.watchers: set[Link] = set()
         self.away: dict[int, _Away] = {}
@@ -157,9 +162,14 @@ class Roster:
         self.watchers.discard(link)
 
     # -- the log ----------------------------------------------------------------------------------
+    def _append(self, data: bytes) -> None:
+        env = decode_envelope(data)
+        self.written[(env.seat, env.anchor)] = (len(self.backlog), _writing(env))
+        self.backlog.append(data)
+
     async def publish(self, data: bytes) -> None:
         """Append an accepted entry and send it to every guest and watcher that is here."""
-        self.backlog.append(data)
+        self._append(data)
         targets = [*self.links.values(), *self.watchers]  # taken in the same step as the append
         for link in targets:
             # A broken link is noticed by its pump (a watcher's by its watch).
@@ -167,12 +177,17 @@ class Roster:
                 await link.send_entry(data)
 
     def stop(self) -> None:
-        """The game is over (or adjourned): nobody is taken back or let in any more."""
+        """The nursery given to :meth:`start` ends: links that come now are kept, unheard until the
+        next :meth:`start` (see :meth:`linger`)."""
+        self._nursery = None
+
+    def close(self) -> None:
+        """Nobody is taken back or let in any more (the game is over, or adjourned)."""
         self.closed = True
 
     def refusal(self, entries: int, last: bytes) -> str | None:
         """Why a peer that holds ``entries`` entries, the last hashing to ``last``, cannot catch up."""
-        if self.closed or self._nursery is None or not self.backlog:
+        if self.closed or not self.backlog:
             return "the game is not going on (it is over, or not running yet)"
         if entries > len(self.backlog):
             return (
@@ -228,11 +243,12 @@ class Roster:
         if old is not None:  # a link the host still thought alive: the newer connection wins
             _close(old, "replaced by a newer connection of the same seat")
         await self._catch_up(link, entries, greet)
-        if self.closed or self._nursery is None:
+        if self.closed:
             return "the game is over"
         self.links[seat] = link  # in the same step as the catch-up's last check: nothing missed
         was_away = self.away.pop(seat, None) is not None
-        self._nursery.start_soon(self._pump, seat, link)
+        if self._nursery is not None:  # else it is heard when the roster starts again
+            self._nursery.start_soon(self._pump, seat, link)
         if was_away:
             self._send.send_nowait(Back(seat))
             if self.observer is not None:
@@ -251,10 +267,11 @@ class Roster:
         if why is not None:
             return why
         await self._catch_up(link, entries, greet)
-        if self.closed or self._nursery is None:
+        if self.closed:
             return "the game is over"
         self.watchers.add(link)
-        self._nursery.start_soon(self._watch, link)
+        if self._nursery is not None:
+            self._nursery.start_soon(self._watch, link)
         return None
 
     def adjourn(self) -> None:
@@ -264,14 +281,13 @@ class Roster:
     async def linger(self, limit: float) -> None:
         """After the game's end, until every guest has said goodbye (``limit`` seconds at most): a seat
         whose link dropped before it had the last entries is held, and may come back for them."""
-        self.closed = False
         with trio.move_on_after(limit):
             async with trio.open_nursery() as nursery:
                 self.start(nursery)
                 while self.links or self.away:
                     self._settle_late(await self.inbox.receive())
                 nursery.cancel_scope.cancel()
-        self.closed = True
+        self.stop()
 
     def _settle_late(self, item: Item) -> None:
         if isinstance(item, Gone) and self.links.get(item.seat) is item.link:
@@ -286,33 +302,31 @@ class Roster:
 
 
 # -- entries that come late ---------------------------------------------------------------------------
-def stale(
-    backlog: list[bytes], header: Callable[[], Header], seat: int, data: bytes
-) -> tuple[str, Any] | None:
-    """What an entry of ``seat`` for a place already in the log is, if it is one:
+def _writing(env: Envelope) -> bytes:
+    """What an entry's author signed, and the signature: the same wherever the host placed it."""
+    return hashlib.sha256(env.signed_part() + env.sig).digest()
 
-    * ``("again", None)``: the very entry the log holds there (sent again after a drop):
-      nothing to do, it is never applied twice;
-    * ``("equivocation", reason)``: another entry, signed by ``seat``, for a place that
-      holds an entry of ``seat``'s own: two signed entries for one sequence number;
+
+def stale(roster: Roster, header: Header, seat: int, data: bytes) -> tuple[str, Any] | None:
+    """What an entry of ``seat`` for an obligation the log already holds an entry of ``seat``'s
+    for (the same anchor) is, if it is one:
+
+    * ``("again", None)``: the very entry the log holds (sent again after a drop; the host
+      may have placed it elsewhere): nothing to do, it is never applied twice;
+    * ``("equivocation", reason)``: another entry, signed by ``seat``, for that obligation;
     * None: not a late entry (or not one these rules settle): the session judges it.
     """
     try:
         env = decode_envelope(data)
     except RemoteProtocolError:
         return None
-    if not env.seq < len(backlog) or env.seat != seat:
+    held = roster.written.get((seat, env.anchor))
+    if held is None or env.seat != seat:
         return None
-    held = backlog[env.seq]
-    if data == held:
+    if held[1] == _writing(env):
         return ("again", None)
-    try:
-        mine = decode_envelope(held).seat == seat
-    except RemoteProtocolError:  # pragma: no cover - the backlog holds accepted entries only
-        return None
-    h = header()
-    if mine and env.game_id == h.game_id and env.verify(h.seats[seat].identity):
-        return ("equivocation", f"signed two different entries for entry {env.seq}")
+    if env.game_id == header.game_id and env.verify(header.seats[seat].identity):
+        return ("equivocation", f"signed two different entries for entry {held[0]}")
     return None
 
 

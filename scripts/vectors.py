@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -164,20 +165,25 @@ def envelope_vectors() -> list[dict[str, Any]]:
         ("abort", {"blame": 1, "reason": "left the game"}),
         ("deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
         ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
+        ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c2")}),
         ("deck.random-reveal", {"index": 0, "value": seeded("v")}),
         ("deck.leave", {"secret": bytes(31) + b"\x02"}),
         ("deck.final-reveal", {"shares": [[3, None, seeded("d"), bytes(32), bytes(31) + b"\x03"]]}),
     ]
     out = []
-    prev = bytes(32)
+    prev = anchor = bytes(32)
     for seq, (kind, body) in enumerate(bodies, start=1):
-        env = Envelope(FORMAT_VERSION, game_id, seq, prev, seq % 2, kind, body).signed(ident)
+        # The random commitments are written at once: both answer the entry before the first.
+        if kind != "deck.random-commit" or seq == 1 or bodies[seq - 2][0] != kind:
+            anchor = prev
+        env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, seq % 2, kind, body).signed(ident)
         encoded = env.encode()
         out.append(
             {"identity_seed": hx(seeded("identity")), "public_key": hx(ident.public_key),
              "version": FORMAT_VERSION, "game_id": hx(game_id), "seq": seq, "prev": hx(prev),
-             "seat": seq % 2, "kind": kind, "body": hx(pack(body)), "signed_part": hx(env.signed_part()),
-             "sig": hx(env.sig), "encoded": hx(encoded), "hash": hx(entry_hash(encoded))}
+             "anchor": hx(anchor), "seat": seq % 2, "kind": kind, "body": hx(pack(body)),
+             "signed_part": hx(env.signed_part()), "sig": hx(env.sig), "encoded": hx(encoded),
+             "hash": hx(entry_hash(encoded))}
         )  # fmt: skip
         prev = entry_hash(encoded)
     return out
@@ -253,13 +259,48 @@ def invite_vectors() -> list[dict[str, Any]]:
     return out
 
 
-def build() -> dict[str, Any]:
-    return {
+# -- a whole game -----------------------------------------------------------------------------------------
+GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 1}}
+
+
+def game_vector() -> tuple[bytes, dict[str, Any]]:
+    """A short whole game (its log file) and what ``fairdeal verify`` says of it."""
+    from fairdeal import registry
+    from fairdeal.core.session.verify import verify_log
+    from fairdeal.testing import play_with_protocol
+
+    reg = registry.load()
+    game = reg.game(str(GAME["game"]))
+    bot = reg.bot(str(GAME["game"]))
+    options: dict[str, object] = dict(GAME["options"])  # type: ignore[call-overload]
+    players, seed = int(GAME["players"]), int(GAME["seed"])  # type: ignore[call-overload]
+    played = play_with_protocol(game, players, seed, options, [bot.make() for _ in range(players)])
+    report = verify_log(played.log, reg.game)
+    about = {
+        **GAME,
+        "policies": bot.name,
+        "log": "game.fdlog",
+        "sha256": hashlib.sha256(played.log).hexdigest(),
+        "verify": report.to_json(),
+    }
+    return played.log, about
+
+
+def build() -> dict[str, bytes]:
+    """Every file of the vectors, by name, as its bytes."""
+    log, about = game_vector()
+    files: dict[str, Any] = {
         "invites.json": invite_vectors(),
         "deck.json": deck_vectors(),
         "envelopes.json": envelope_vectors(),
         "link.json": link_vectors(),
+        "game.json": about,
     }
+    out = {
+        name: (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode() for name, data in files.items()
+    }
+    out["game.fdlog"] = log
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,13 +309,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     changed = []
     for name, data in build().items():
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         path = OUT / name
-        if not path.exists() or path.read_text() != text:
+        if not path.exists() or path.read_bytes() != data:
             changed.append(name)
             if args.write:
                 OUT.mkdir(parents=True, exist_ok=True)
-                path.write_text(text)
+                path.write_bytes(data)
     verb = "wrote" if args.write else "would change"
     print(f"{verb}: {', '.join(changed)}" if changed else "the vectors are up to date")
     return 1 if changed and not args.write else 0

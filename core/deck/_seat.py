@@ -50,6 +50,9 @@ from ._wire import (
     KIND_SHUFFLE,
 )
 
+#: The kinds of obligation that several seats may meet at once, in any order.
+CONCURRENT = frozenset({KIND_KEY, KIND_SHARES, KIND_RANDOM_COMMIT, KIND_RANDOM_REVEAL, KIND_FINAL})
+
 #: The wire kind of each message type: what an obligation's kind is named.
 MESSAGE_KIND: dict[type, str] = {
     KeyShare: KIND_KEY,
@@ -322,12 +325,24 @@ class DeckSeat:
         ]
 
     def acceptable(self) -> tuple[Obligation, ...]:
-        """The obligations a message may meet now: today only the first one.
+        """The obligations a message may meet now, in the order a single writer would meet them.
 
-        :meth:`receive` refuses any message that meets none of them, whatever it holds: what
-        a seat may send is decided by this seat's own state, never by what a peer sent.
+        Obligations that do not depend on one another are met at once, in any order: the
+        keys, the shares of one reveal, the random commitments (then the reveals), the final
+        reveal. A shuffle pass, which takes the pass before it as its input, and a seat's
+        leaving come one at a time. :meth:`receive` refuses any message that meets none of
+        them, whatever it holds: what a seat may send is decided by this seat's own state,
+        never by what a peer sent.
         """
-        return tuple(self.obligations()[:1])
+        owed = self.obligations()
+        if not owed or owed[0].kind not in CONCURRENT:
+            return tuple(owed[:1])
+        run = []
+        for o in owed:
+            if o.kind != owed[0].kind:
+                break
+            run.append(o)
+        return tuple(run)
 
     def waiting_on(self) -> list[tuple[int, str]]:
         """Every (seat, what) still owed, in the order they are to be sent."""
@@ -375,9 +390,9 @@ class DeckSeat:
         if not acceptable:
             raise RemoteProtocolError(f"{kind} when nothing is owed", seat=s)
         if not any(o.seat == s and o.kind == kind for o in acceptable):
-            first = acceptable[0]
+            who = " and ".join(f"seat {o.seat}" for o in acceptable)
             raise RemoteProtocolError(
-                f"{kind} out of turn: waiting on seat {first.seat} for {first.what}", seat=s
+                f"{kind} out of turn: waiting on {who} for {acceptable[0].what}", seat=s
             )
         # Each part checks everything before it changes anything.
         if isinstance(msg, KeyShare):

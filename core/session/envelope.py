@@ -1,28 +1,35 @@
 """Signed, hash-chained log entries (envelopes) and their strict wire form.
 
-An envelope is msgpack ``[version, game_id, seq, prev, seat, kind, body, sig]``.
-The signature covers ``b"fairdeal/envelope/v1\\0"`` followed by the msgpack of the
-first seven fields; the entry's hash, which the next entry carries as ``prev``,
-is SHA-256 over ``b"fairdeal/entry/v1\\0"`` and the whole encoded envelope.
+An envelope is msgpack ``[version, game_id, seq, prev, anchor, seat, kind, body, sig]``.
+The author signs ``b"fairdeal/envelope/v2\\0"`` followed by the msgpack of
+``[version, game_id, anchor, seat, kind, body]``: what it wrote and the point of the
+log it answers (``anchor``, the hash of the entry that made this entry owed), not
+where the host puts it. ``seq`` and ``prev`` place the entry in the log: the entry's
+hash, which the next entry carries as ``prev``, is SHA-256 over
+``b"fairdeal/entry/v1\\0"`` and the whole encoded envelope, so the chain still fixes
+the order. An entry that only one seat may write at that point answers the entry
+before it (``anchor == prev``); entries that several seats owe at once share the
+anchor of the entry that made them owed, and the host puts them in the order they
+arrive.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._msgpack import pack, strict_unpack
 from ..errors import RemoteProtocolError
 from ..identity import Identity, verify_signature
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 GAME_ID_BYTES = 16
 HASH_BYTES = 32
 MAX_ENVELOPE_BYTES = 1 << 20
 MAX_KIND = 32
 GENESIS = bytes(HASH_BYTES)
-_SIGN_TAG = b"fairdeal/envelope/v1\x00"
+_SIGN_TAG = b"fairdeal/envelope/v2\x00"
 _HASH_TAG = b"fairdeal/entry/v1\x00"
 
 
@@ -48,32 +55,40 @@ class Envelope:
     game_id: bytes
     seq: int
     prev: bytes
+    anchor: bytes
     seat: int
     kind: str
     body: Any
     sig: bytes = b""
 
     def signed_part(self) -> bytes:
-        return _SIGN_TAG + pack(
-            [self.version, self.game_id, self.seq, self.prev, self.seat, self.kind, self.body]
-        )
+        return _SIGN_TAG + pack([self.version, self.game_id, self.anchor, self.seat, self.kind, self.body])
 
     def encode(self) -> bytes:
         return pack(
-            [self.version, self.game_id, self.seq, self.prev, self.seat, self.kind, self.body, self.sig]
+            [
+                self.version,
+                self.game_id,
+                self.seq,
+                self.prev,
+                self.anchor,
+                self.seat,
+                self.kind,
+                self.body,
+                self.sig,
+            ]
         )
 
     def signed(self, identity: Identity) -> Envelope:
-        return Envelope(
-            self.version,
-            self.game_id,
-            self.seq,
-            self.prev,
-            self.seat,
-            self.kind,
-            self.body,
-            identity.sign(self.signed_part()),
-        )
+        return replace(self, sig=identity.sign(self.signed_part()))
+
+    def placed(self, seq: int, prev: bytes) -> Envelope:
+        """The same entry put at ``seq`` after ``prev`` (the host places it; the signature holds)."""
+        return replace(self, seq=seq, prev=prev)
+
+    def same_writing(self, other: Envelope) -> bool:
+        """Whether ``other`` is this entry as its author wrote it, wherever the host placed it."""
+        return self.signed_part() == other.signed_part() and self.sig == other.sig
 
     def verify(self, public_key: bytes) -> bool:
         return verify_signature(public_key, self.sig, self.signed_part())
@@ -86,9 +101,11 @@ def entry_hash(encoded: bytes) -> bytes:
 def decode_envelope(data: bytes, *, peer: str | None = None) -> Envelope:
     """Parse an encoded envelope, checking every field's type and size (not the signature)."""
     obj = unpack(data, peer=peer)
-    if not isinstance(obj, list) or len(obj) != 8:
-        raise RemoteProtocolError("an envelope is a list of 8 fields", peer=peer)
-    version, game_id, seq, prev, seat, kind, body, sig = obj
+    if isinstance(obj, list) and obj and obj[0] != FORMAT_VERSION:
+        raise RemoteProtocolError(f"unsupported format version {obj[0]!r}", peer=peer)
+    if not isinstance(obj, list) or len(obj) != 9:
+        raise RemoteProtocolError("an envelope is a list of 9 fields", peer=peer)
+    version, game_id, seq, prev, anchor, seat, kind, body, sig = obj
     seat_ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 64
     who = seat if seat_ok else None
     checks = [
@@ -96,6 +113,7 @@ def decode_envelope(data: bytes, *, peer: str | None = None) -> Envelope:
         (isinstance(game_id, bytes) and len(game_id) == GAME_ID_BYTES, "bad game id"),
         (isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq < 2**32, "bad sequence number"),
         (isinstance(prev, bytes) and len(prev) == HASH_BYTES, "bad previous-entry hash"),
+        (isinstance(anchor, bytes) and len(anchor) == HASH_BYTES, "bad anchor hash"),
         (seat_ok, "bad seat"),
         (isinstance(kind, str) and 0 < len(kind) <= MAX_KIND, "bad kind"),
         (isinstance(sig, bytes) and len(sig) == 64, "bad signature field"),
@@ -103,4 +121,4 @@ def decode_envelope(data: bytes, *, peer: str | None = None) -> Envelope:
     for ok, reason in checks:
         if not ok:
             raise RemoteProtocolError(reason, seat=who, peer=peer)
-    return Envelope(version, game_id, seq, prev, seat, kind, body, sig)
+    return Envelope(version, game_id, seq, prev, anchor, seat, kind, body, sig)

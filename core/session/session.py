@@ -18,6 +18,7 @@ the session unchanged.
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,13 +75,19 @@ class Audited:
 
 @dataclass(frozen=True, slots=True)
 class Aborted:
-    """The host ended the game blaming ``blame`` (None: nobody). ``evidence``, when given, is an
-    entry the blamed seat signed for a place of the log that holds another entry of its own:
-    it signed two different entries for one sequence number (it equivocated)."""
+    """The host ended the game: ``blamed`` are the seats at fault (``blame`` the first, if any).
 
-    blame: int | None
+    ``evidence``, when given, is an entry the blamed seat signed answering a point of the log
+    where the log holds another entry of its own: it signed two different entries for one
+    obligation (it equivocated)."""
+
+    blamed: tuple[int, ...]
     reason: str
     evidence: bytes | None = None
+
+    @property
+    def blame(self) -> int | None:
+        return self.blamed[0] if self.blamed else None
 
 
 Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
@@ -88,12 +95,12 @@ Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """Seat ``seat`` must send the next entry: ``what`` in words."""
+    """Seat ``seat`` owes an entry now: ``what`` in words; ``kinds`` the entry kinds that meet it."""
 
     seat: int
     what: str
     decision: bool = False
-    kinds: frozenset[str] = frozenset()  # the entry kinds that meet it
+    kinds: frozenset[str] = frozenset()
 
 
 DECISIONS = frozenset({MOVE, RESIGN})
@@ -116,16 +123,26 @@ class _Core:
     abort: Aborted | None = None
     moves: int = 0
     script: list[tuple[Any, ...]] = field(default_factory=list)  # what this entry did to the game
+    # What may come next, and for each of it the anchor its entry must carry: the hash of the
+    # entry after which it became owed (see envelope.py).
+    owed: tuple[Waiting, ...] = ()
+    anchors: dict[int, bytes] = field(default_factory=dict)  # by seat
 
     def fork(self) -> _Core:
         c = copy.copy(self)
         c.deck = self.deck.copy() if self.deck is not None else None
         c.replica = self.replica.copy() if self.replica is not None else None
         c.script = []
+        c.anchors = dict(self.anchors)
         return c
 
     def note(self, *item: Any) -> None:
         self.script.append(item)
+
+
+def _writing(env: Envelope) -> bytes:
+    """What an entry's author signed, and the signature: the same wherever the host placed it."""
+    return hashlib.sha256(env.signed_part() + env.sig).digest()
 
 
 class AlteredEntry(RemoteProtocolError):
@@ -159,9 +176,9 @@ class Session:
         self._rng = rng or SystemRng()
         self._c = _Core()
         self._outstanding: bytes | None = None  # our entry, sent to the host, not yet relayed back
-        #: (hash, seat) of every accepted entry, by sequence number: an abort's evidence is checked
-        #: against them.
-        self._history: list[tuple[bytes, int]] = []
+        #: (seat, anchor) -> (sequence number, what it signed) of every accepted entry: an abort's
+        #: evidence of equivocation is checked against them.
+        self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
@@ -218,42 +235,55 @@ class Session:
         return self.header.seats[seat].name
 
     def waiting(self) -> Waiting | None:
-        """Who must send the next entry, or None when the session is finished."""
-        return self._owed(self._c)
+        """Who owes the next entry (the first, when several seats owe at once); None when finished."""
+        owed = self._c.owed if self._c.seq else self._owed(self._c)
+        return owed[0] if owed else None
 
-    def _owed(self, c: _Core) -> Waiting | None:
-        """The one entry that may come next, by this seat's own state (None: the game is over).
+    def owing(self) -> tuple[Waiting, ...]:
+        """Every entry that may come next: one seat's, or several seats' written at once."""
+        return self._c.owed if self._c.seq else self._owed(self._c)
 
-        Every entry but the host's ``abort`` must be exactly this: the seat and one of the
-        kinds. Nothing a peer sends can make a seat owe, or accept, anything else.
+    def _owed(self, c: _Core) -> tuple[Waiting, ...]:
+        """What may come next, by this seat's own state (empty: the game is over).
+
+        Every entry but the host's ``abort`` must meet one of these: its seat and one of its
+        kinds. Nothing a peer sends can make a seat owe, or accept, anything else. Several
+        seats owe at once when their entries do not depend on one another (keys, the shares
+        of one reveal, random commitments, then reveals, the final reveal).
         """
         if c.phase == "header":
-            return Waiting(HOST, "the game header", kinds=frozenset({HEADER}))
+            return (Waiting(HOST, "the game header", kinds=frozenset({HEADER})),)
         if c.phase in ("done", "aborted"):
-            return None
+            return ()
         assert c.deck is not None
-        expected = c.deck.expected()
-        if expected is not None:
-            seat, kind, what = expected
-            return Waiting(seat, what, kinds=frozenset({kind}))
+        acceptable = c.deck.acceptable()
+        if acceptable:
+            return tuple(Waiting(o.seat, o.what, kinds=frozenset({o.kind})) for o in acceptable)
         assert c.phase == "play" and c.activity is None and c.replica is not None
         step = self.game.next_step(c.replica.state)
         assert isinstance(step, Decide)
-        return Waiting(step.player, f"{self.name(step.player)} to move", True, DECISIONS)
+        return (Waiting(step.player, f"{self.name(step.player)} to move", True, DECISIONS),)
+
+    def _mine(self) -> Waiting | None:
+        """What this seat owes now, if anything."""
+        return next((w for w in self.owing() if w.seat == self.seat), None)
 
     def legal_moves(self) -> list[Move]:
         """The local player's legal moves, if it is its turn to decide."""
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat or self._c.replica is None:
+        w = self._mine()
+        if w is None or not w.decision or self._c.replica is None:
             return []
         return list(self.game.legal_moves(self._c.replica.state, w.seat))
 
     # -- writing ----------------------------------------------------------------------------------
     def _envelope(self, kind: str, body: Any) -> bytes:
+        """An entry of this seat's at the end of the log as this seat knows it (the host may
+        place it later, after entries others wrote at the same time: the anchor holds)."""
         if self.seat is None or self.identity is None:
             raise LocalProtocolError("an observer cannot send")
         c = self._c
-        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, self.seat, kind, body)
+        anchor = c.last_hash if kind == ABORT else c.anchors.get(self.seat, c.last_hash)
+        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, anchor, self.seat, kind, body)
         return env.signed(self.identity).encode()
 
     def start(self, header: Header) -> bytes:
@@ -262,13 +292,13 @@ class Session:
             raise LocalProtocolError("only the host writes the header, first")
         if self.identity is None or header.seats[HOST].identity != self.identity.public_key:
             raise LocalProtocolError("the host must sit in seat 0 with its own identity")
-        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, HOST, HEADER, header.to_body())
+        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, HOST, HEADER, header.to_body())
         return env.signed(self.identity).encode()
 
     def due(self) -> bytes | None:
         """The entry this seat owes now and builds by itself (not a decision), if any."""
-        w = self.waiting()
-        if w is None or w.seat != self.seat or w.decision:
+        w = self._mine()
+        if w is None or w.decision:
             return None
         assert self._c.deck is not None
         msg = self._c.deck.due_message()
@@ -280,11 +310,11 @@ class Session:
     def make_move(self, move: Move) -> bytes:
         """The local player's move as an entry, with the reveals of the cards it shows."""
         c = self._c
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat or c.replica is None or c.deck is None:
+        w = self._mine()
+        if w is None or not w.decision or c.replica is None or c.deck is None:
             raise IllegalMove("it is not your turn to move")
-        c.replica.check_move(self.seat, move, remote=False)
-        shown = c.replica.move_reveals(self.seat, move)
+        c.replica.check_move(w.seat, move, remote=False)  # w.seat is this seat (an int, for mypy)
+        shown = c.replica.move_reveals(w.seat, move)
         shares = None
         if shown:
             trial = c.deck.copy()
@@ -294,31 +324,48 @@ class Session:
 
     def resign(self) -> bytes:
         """Give up: allowed on this seat's own turn to decide."""
-        w = self.waiting()
-        if w is None or not w.decision or w.seat != self.seat:
+        w = self._mine()
+        if w is None or not w.decision:
             raise IllegalMove("you can resign on your own turn")
         return self._envelope(RESIGN, {})
 
-    def abort(self, blame: int | None, reason: str, evidence: bytes | None = None) -> bytes:
-        """The host ends the game, blaming ``blame`` (a seat or None) for ``reason``; ``evidence``: an
-        entry ``blame`` signed for a place where the log holds another of its entries."""
+    def abort(self, blame: int | Sequence[int] | None, reason: str, evidence: bytes | None = None) -> bytes:
+        """The host ends the game, blaming ``blame`` (a seat, several, or None) for ``reason``;
+        ``evidence``: an entry the one blamed seat signed for a point where the log holds another."""
         if self.seat != HOST:
             raise LocalProtocolError("only the host records an abort")
-        body: dict[str, Any] = {"blame": blame, "reason": reason[:200]}
+        blamed = [] if blame is None else [blame] if isinstance(blame, int) else sorted(set(blame))
+        body: dict[str, Any] = {"blame": blamed, "reason": reason[:200]}
         if evidence is not None:
             body["evidence"] = evidence
         return self._envelope(ABORT, body)
 
-    def entry_hash(self, seq: int) -> bytes:
-        """The hash of accepted entry ``seq``."""
-        return self._history[seq][0]
+    def anchor(self, seat: int) -> bytes:
+        """The anchor ``seat``'s owed entry must carry: the hash of the entry that made it owed."""
+        return self._c.anchors.get(seat, self._c.last_hash)
+
+    @property
+    def last_hash(self) -> bytes:
+        """The hash of the last accepted entry (where the next one goes)."""
+        return self._c.last_hash
+
+    @property
+    def awaiting_echo(self) -> bool:
+        """Whether an entry this seat sent has not come back from the host yet."""
+        return self._outstanding is not None
+
+    def written_at(self, seat: int, anchor: bytes) -> int | None:
+        """Where the log holds ``seat``'s entry answering ``anchor`` (its sequence number), if it does."""
+        held = self._written.get((seat, anchor))
+        return held[0] if held is not None else None
 
     # -- receiving --------------------------------------------------------------------------------
     def sent(self, data: bytes) -> None:
         """``data``, an entry this seat built, went to the host, which relays it back to everyone.
 
-        Until it comes back, the next entry must be exactly these bytes (or the host's
-        ``abort``); anything else raises :class:`AlteredEntry` and is not applied.
+        Until it comes back, an entry in this seat's name must be it as written (the host
+        places it: ``seq`` and ``prev`` may differ, nothing signed may); anything else
+        raises :class:`AlteredEntry` and is not applied. Other seats' entries may come first.
         """
         self._outstanding = data
 
@@ -329,13 +376,10 @@ class Session:
 
     def _check_echo(self, data: bytes, env: Envelope) -> None:
         mine = self._outstanding
-        if mine is None or data == mine or (env.kind == ABORT and env.seat == HOST):
+        if mine is None or env.seat != self.seat or data == mine:
             return
-        if env.seat == self.seat:
+        if not decode_envelope(mine).same_writing(env):
             raise AlteredEntry("the host altered your entry", mine, data)
-        raise AlteredEntry(
-            f"the host relayed seat {env.seat}'s {env.kind} in place of your entry", mine, data
-        )
 
     def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
         """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
@@ -344,6 +388,7 @@ class Session:
         # These read the state only, so they run before the (costly) copy the rest works on.
         self._check_envelope(self._c, env)
         self._check_owed(self._c, env)
+        mine = env.seat == self.seat
         c = self._c.fork()
         events: list[Event] = []
         if env.kind == HEADER:
@@ -360,13 +405,31 @@ class Session:
         c.last_hash = entry_hash(data)
         events.insert(0, EntryAccepted(env.seq, env.seat, env.kind, data))
         self._settle(c, events)
+        self._reanchor(c, env.seat)
         if c.script:
             self.script.extend(c.script)
             c.script = []
         self._c = c
-        self._history.append((c.last_hash, env.seat))
-        self._outstanding = None
+        self._written[(env.seat, env.anchor)] = (env.seq, _writing(env))
+        if mine:
+            self._outstanding = None
         return events
+
+    def _reanchor(self, c: _Core, author: int) -> None:
+        """Note what is owed after this entry and the anchor each must carry.
+
+        An obligation that was owed before this entry and is still owed keeps its anchor,
+        unless this entry's author is its seat (a seat owes one entry at a time, so what it
+        owes now is new): concurrent entries all answer the entry that made them owed.
+        """
+        before = {w.seat: w for w in c.owed}
+        owed = self._owed(c)
+        anchors = {}
+        for w in owed:
+            kept = before.get(w.seat)
+            same = kept is not None and kept.kinds == w.kinds and w.seat != author
+            anchors[w.seat] = c.anchors[w.seat] if same and w.seat in c.anchors else c.last_hash
+        c.owed, c.anchors = owed, anchors
 
     def _check_envelope(self, c: _Core, env: Envelope) -> None:
         if env.seq != c.seq:
@@ -389,19 +452,31 @@ class Session:
             raise RemoteProtocolError(f"bad signature: entry {env.seq} is not signed by seat {env.seat}")
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
-        """Refuse any entry but the one owed now (the host may abort at any point of the game)."""
-        w = self._owed(c)
-        if w is None:
+        """Refuse any entry but one that is owed now, answering the point it was owed at.
+
+        The host's ``abort`` may come at any point of the game, answering the entry before it.
+        """
+        owed = c.owed if c.seq else self._owed(c)
+        if not owed:
             raise RemoteProtocolError(f"{env.kind} after the end of the game", seat=env.seat)
         if env.kind == ABORT and c.header is not None:
+            if env.anchor != c.last_hash:
+                raise RemoteProtocolError("an abort must answer the entry before it", seat=env.seat)
             return  # _on_abort checks that it is the host's
-        if env.seat != w.seat:
+        w = next((w for w in owed if w.seat == env.seat), None)
+        if w is None:
+            who = " and ".join(f"seat {x.seat}" for x in owed)
             raise RemoteProtocolError(
-                f"{env.kind} out of turn: waiting on seat {w.seat} for {w.what}", seat=env.seat
+                f"{env.kind} out of turn: waiting on {who} for {owed[0].what}", seat=env.seat
             )
         if env.kind not in w.kinds:
-            owed = " or ".join(sorted(w.kinds))
-            raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({owed})", seat=env.seat)
+            kinds = " or ".join(sorted(w.kinds))
+            raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({kinds})", seat=env.seat)
+        anchor = c.anchors.get(env.seat, c.last_hash) if c.seq else GENESIS
+        if env.anchor != anchor:
+            raise RemoteProtocolError(
+                f"{env.kind} answers another point of the log than the one it is owed at", seat=env.seat
+            )
 
     def _on_header(self, c: _Core, env: Envelope) -> None:
         header = Header.from_body(env.game_id, env.body)
@@ -503,50 +578,49 @@ class Session:
         body = env.body
         if env.seat != HOST:
             raise RemoteProtocolError("only the host may record an abort", seat=env.seat)
+        blame = body.get("blame") if isinstance(body, dict) else None
         if not (
             isinstance(body, dict)
             and set(body) in ({"blame", "reason"}, {"blame", "reason", "evidence"})
             and isinstance(body["reason"], str)
             and len(body["reason"]) <= 200
-            and (
-                body["blame"] is None
-                or (
-                    isinstance(body["blame"], int)
-                    and not isinstance(body["blame"], bool)
-                    and 0 <= body["blame"] < c.header.players
-                )
-            )
+            and isinstance(blame, list)
+            and len(set(blame)) == len(blame)
+            and all(type(x) is int and 0 <= x < c.header.players for x in blame)
         ):
             raise RemoteProtocolError("malformed abort entry", seat=env.seat)
         evidence = body.get("evidence")
         if "evidence" in body:
-            self._check_equivocation(c, body["blame"], evidence)
-        c.abort = Aborted(body["blame"], body["reason"], evidence)
+            self._check_equivocation(c, blame, evidence)
+        c.abort = Aborted(tuple(blame), body["reason"], evidence)
         c.phase = "aborted"
         events.append(c.abort)
 
-    def _check_equivocation(self, c: _Core, blame: int | None, evidence: Any) -> None:
-        """The abort's evidence must be an entry ``blame`` signed for a place of this log that holds a
-        different entry of ``blame``'s own: two signed entries for one sequence number. Else the
-        host blames without proof, and it is the host's entry that is refused."""
+    def _check_equivocation(self, c: _Core, blamed: list[int], evidence: Any) -> None:
+        """The abort's evidence must be an entry the one blamed seat signed, answering a point of this
+        log where the log holds a different entry of its own: two signed entries for one obligation.
+        Else the host blames without proof, and it is the host's entry that is refused."""
         assert c.header is not None
 
         def bad(why: str) -> RemoteProtocolError:
             return RemoteProtocolError(f"the abort's evidence {why}", seat=HOST)
 
-        if blame is None or not isinstance(evidence, bytes):
-            raise bad("must be an entry of the blamed seat")
+        if len(blamed) != 1 or not isinstance(evidence, bytes):
+            raise bad("must be an entry of the one blamed seat")
+        blame = blamed[0]
         try:
             other = decode_envelope(evidence)
         except RemoteProtocolError:
             raise bad("is not an entry") from None
-        if other.game_id != c.header.game_id or other.seat != blame or not other.seq < c.seq:
-            raise bad(f"is not an entry of seat {blame} for a place of this game's log")
+        if other.game_id != c.header.game_id or other.seat != blame:
+            raise bad(f"is not an entry of seat {blame} in this game")
         if not other.verify(c.header.seats[blame].identity):
             raise bad(f"is not signed by seat {blame}")
-        held, author = self._history[other.seq]
-        if author != blame or held == entry_hash(evidence):
-            raise bad(f"does not differ from seat {blame}'s own entry {other.seq}")
+        held = self._written.get((blame, other.anchor))
+        if held is None:
+            raise bad(f"answers no point of the log where seat {blame} wrote")
+        if held[1] == _writing(other):
+            raise bad(f"does not differ from seat {blame}'s own entry {held[0]}")
 
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None

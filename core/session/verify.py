@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import ConfigError, FairdealError, RemoteProtocolError
 from ..rules import Game, Result
 from ._knowledge import REPLAYED
-from .envelope import decode_envelope
+from .envelope import FORMAT_VERSION, decode_envelope
 from .header import PROTOCOL, Header
 from .logfile import parse_log
 from .session import Session
@@ -77,7 +77,12 @@ def _other_protocol(entry: bytes) -> str | None:
     """Why a log made by another version of the protocol cannot be checked here, if it was."""
     try:
         body = decode_envelope(entry).body
-    except RemoteProtocolError:
+    except RemoteProtocolError as exc:
+        if "format version" in exc.reason:
+            return (
+                f"the log was written by another version of fairdeal ({exc.reason}; "
+                f"this one reads format {FORMAT_VERSION})"
+            )
         return None
     protocol = body.get("protocol") if isinstance(body, dict) else None
     if type(protocol) is int and protocol != PROTOCOL:
@@ -144,9 +149,10 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
         )
     a = observer.aborted
     if a is not None and a.evidence is not None:
-        # The abort carries an entry the blamed seat signed for a place where the log holds another
-        # of its own (the session checked it): two signed entries for one sequence number.
-        place = decode_envelope(a.evidence).seq
+        # The abort carries an entry the blamed seat signed answering a point of the log where the
+        # log holds another of its own (the session checked it): two signed entries for one obligation.
+        assert a.blame is not None
+        place = observer.written_at(a.blame, decode_envelope(a.evidence).anchor)
         reason = f"signed two different entries for entry {place} (equivocation; the other is in the abort)"
         return Report(
             CHEATING, len(entries), header, observer.result, (Finding(a.blame, place, reason),), checked
@@ -180,9 +186,12 @@ def _shuffles(observer: Session) -> str:
 
 def _missing(observer: Session, problem: str) -> list[Finding]:
     """Why the log cannot settle the game, and what stays undecided (empty: nothing)."""
+    blamed: list[Finding] = []
     if observer.aborted is not None:
         a = observer.aborted
         why = Finding(a.blame, observer.seq - 1, f"the game was aborted: {a.reason}")
+        # every other seat the host blamed (all those an obligation waited on, say)
+        blamed = [Finding(s, observer.seq - 1, f"also blamed: {a.reason}") for s in a.blamed[1:]]
     elif observer.phase == "done":
         return [Finding(None, None, problem)] if problem else []
     else:
@@ -192,7 +201,9 @@ def _missing(observer: Session, problem: str) -> list[Finding]:
             what = "the log ends before the game is over"
         else:
             what = "the log ends before the final reveal is complete"
-        owed = f" (waiting on seat {w.seat} for {w.what})" if w else ""
+        owing = observer.owing()
+        who = " and ".join(f"seat {o.seat}" for o in owing)
+        owed = f" (waiting on {who} for {w.what})" if w else ""
         why = Finding(None, None, f"{what}{owed}{where}")
     undecided = Finding(
         None,
@@ -200,4 +211,4 @@ def _missing(observer: Session, problem: str) -> list[Finding]:
         "undecided: whether every move was legal with every card known "
         "(the cards only one seat saw were never opened to all)",
     )
-    return [why, undecided]
+    return [why, *blamed, undecided]

@@ -271,7 +271,7 @@ def test_describe_waiting_through_a_whole_game() -> None:
     assert "your move" in seen and "waiting for Alice to move" in seen
     assert any(s.startswith("dealing — waiting for Alice's decryption shares") for s in seen)
     assert any(s.startswith("dealing — waiting for your decryption shares") for s in seen)
-    assert any("final reveal of" in s for s in seen)
+    assert any(s.startswith("showing the cards seen alone — waiting for") for s in seen)
     assert all("seat" not in s or "seats done" in s for s in seen)  # names, not seat numbers
 
 
@@ -389,7 +389,9 @@ def test_summary_when_nobody_here_plays() -> None:
 
 
 def test_summary_of_an_abort() -> None:
-    s = _fake_session(aborted=SimpleNamespace(blame=1, reason="timed out waiting for Bob to move"))
+    s = _fake_session(
+        aborted=SimpleNamespace(blame=1, blamed=(1,), reason="timed out waiting for Bob to move")
+    )
     lines = summary_lines(s, None)
     assert lines[0] == (
         "The game was stopped before its end — Bob (seat 1) is blamed: timed out waiting for Bob to move."

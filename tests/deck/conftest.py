@@ -13,6 +13,7 @@ import pytest
 from fairdeal.core.cards import Card, standard_52
 from fairdeal.core.deck import DeckSeat, Message, decode, encode
 from fairdeal.core.deck import _group as g
+from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.rng import SeededRng
 
 
@@ -62,11 +63,10 @@ class Table:
             if s.seat == msg.seat:
                 continue
             before = state(s)
-            with pytest.raises(Exception) as info:
+            with pytest.raises(RemoteProtocolError) as info:
                 s.receive(msg if direct else wire(msg))
             err = info.value
-            assert type(err).__name__ == "RemoteProtocolError", err
-            assert err.seat == seat, err  # type: ignore[attr-defined]
+            assert err.seat == seat, err
             for w in words:
                 assert w in str(err), (w, str(err))
             assert state(s) == before

@@ -10,7 +10,7 @@ import pytest
 from fairdeal.core.cards import ecarte_32
 from fairdeal.core.dealer import Reveal
 from fairdeal.core.deck import DeckSeat, Shares, ShufflePass
-from fairdeal.core.errors import LocalProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rng import SeededRng
 
 
@@ -18,9 +18,10 @@ def test_waiting_on_and_next_sender_through_a_game(kit: Any) -> None:
     t = kit.Table(3, seed=1, keys=False)
     view = t.seats[0]
     assert view.waiting_on() == [(0, "public key"), (1, "public key"), (2, "public key")]
-    t.refused_everywhere(t.seats[1].key_message(), 1, "out of turn: waiting on seat 0 for public key")
-    t.send(t.seats[0].key_message())
-    assert view.next_sender() == 1 and len(view.waiting_on()) == 2
+    assert [o.seat for o in view.acceptable()] == [0, 1, 2]  # keys come in any order
+    t.send(t.seats[1].key_message())
+    t.refused_everywhere(t.seats[1].key_message(), 1, "out of turn: waiting on seat 0 and seat 2")
+    assert view.next_sender() == 0 and len(view.waiting_on()) == 2
     t.pump()
     assert view.waiting_on() == [] and view.next_sender() is None
     t.all(lambda s: s.start(ecarte_32()))
@@ -32,10 +33,14 @@ def test_waiting_on_and_next_sender_through_a_game(kit: Any) -> None:
     assert view.round_tokens() == list(range(32))
     t.all(lambda s: s.request([Reveal(tok, 1) for tok in range(5)]))
     assert view.waiting_on() == [(0, "shares for 5 cards"), (2, "shares for 5 cards")]
-    assert view.next_sender() == 0
+    assert [o.seat for o in view.acceptable()] == [0, 2]  # the shares of one reveal, at once
     t.pump()
     t.all(lambda s: s.begin_random(4))
     assert view.waiting_on() == [(s, "commitment to random choice 0") for s in range(3)]
+    assert len(view.acceptable()) == 3
+    for seat in (2, 0, 1):
+        t.send(t.seats[seat].random_commit_message())
+    assert [o.seat for o in view.acceptable()] == [0, 1, 2]  # then every reveal, at once
     t.pump()
     assert view.waiting_on() == []
 
@@ -116,9 +121,9 @@ def test_copy_is_independent_and_messages_are_pure(kit: Any) -> None:
 def test_own_messages_are_applied_without_checks_but_must_be_its_own(kit: Any) -> None:
     t = kit.Table(2, seed=3, keys=False)
     k1 = t.seats[1].key_message()
-    with pytest.raises(Exception) as info:
+    with pytest.raises(RemoteProtocolError) as info:
         t.seats[0].receive(replace(k1, seat=0))
-    assert getattr(info.value, "seat", None) == 0
+    assert info.value.seat == 0
 
 
 def test_one_shares_message_per_seat_per_batch(kit: Any) -> None:

@@ -270,7 +270,7 @@ class _Altering:
         env = decode_envelope(data)
         if not self.done and env.seat == 1 and env.kind == "move":
             self.done = True
-            forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, 1, "resign", {})
+            forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, env.anchor, 1, "resign", {})
             data = forged.signed(self.identity).encode()
         await self.link.send_entry(data)
 

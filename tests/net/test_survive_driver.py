@@ -45,8 +45,7 @@ class Seat:
 
     @property
     def last(self) -> bytes:
-        s = self.session
-        return GENESIS if s.seq == 0 else s.entry_hash(s.seq - 1)
+        return self.session.last_hash
 
 
 class Table:
@@ -131,7 +130,7 @@ async def guest_that_comes_back(
     returns = 0
     first = True
     while not me.session.finished:
-        resend = False
+        resend_at: int | None = None
         if first:
             host_end, guest_end = roster.links[seat], FIRST[id(roster)][seat]  # type: ignore[assignment]
             first = False
@@ -141,11 +140,11 @@ async def guest_that_comes_back(
             assert returns <= max_returns
             why = await roster.attach(seat, host_end, me.session.seq, me.last)
             assert why is None, why
-            resend = len(roster.backlog) == me.session.seq  # what the host's sync says
+            resend_at = len(roster.backlog)  # what the host's sync says
         link = Cut(guest_end, host_end, cut)
         link.swallow = swallow
         try:
-            await run_guest(me.session, me.agent, link, me.observe, resend=resend)
+            await run_guest(me.session, me.agent, link, me.observe, resend_at=resend_at)
         except PeerGone:
             await trio.sleep(0)
     host_end.left = True  # type: ignore[attr-defined]  # it says goodbye, as a NetLink's bye does
@@ -461,7 +460,7 @@ def test_nobody_comes_back_or_in_once_the_game_is_over() -> None:
         out, _ = await host_and_guests(t, lambda *a: False)
         assert out.error is None
         roster_done = Roster({}, grace=30, watchers=4, backlog=[e for e in _entries(bytes(t.seats[0].log))])
-        roster_done.stop()
+        roster_done.close()
         late = [
             await roster_done.attach(1, link_pair()[0], t.seats[1].session.seq, t.seats[1].last),
             await roster_done.watch(link_pair()[0], 0, GENESIS),

@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS
 from fairdeal.net import wire
 from fairdeal.net.framing import MessageReassembler
@@ -80,7 +80,7 @@ def test_a_message_over_16_kib_that_is_not_an_entry_is_refused_before_it_is_deco
 def test_a_reassembler_takes_any_limit_its_4_byte_header_can_say() -> None:
     MessageReassembler(2**32 - 1)
     MessageReassembler(1)
-    with pytest.raises(Exception, match="4-byte length"):
+    with pytest.raises(LocalProtocolError, match="4-byte length"):
         MessageReassembler(2**32)
-    with pytest.raises(Exception, match="4-byte length"):
+    with pytest.raises(LocalProtocolError, match="4-byte length"):
         MessageReassembler(0)

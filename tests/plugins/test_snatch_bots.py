@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 from fairdeal import Card, Decide, Game, GameState, Move, Policy, RandomPolicy, Suit, parse_card
 from fairdeal.core.dealer import PlainDealer
@@ -144,7 +146,7 @@ def test_the_evaluation_is_not_rigged_a_never_snatch_seat_gets_about_a_fair_shar
     assert 0.1 < wins / games < 0.4
 
 
-def test_shrewd_thinks_fast() -> None:
+def test_shrewd_does_bounded_work_for_a_snatch() -> None:
     offered: list[tuple[SnatchState, int]] = []
 
     class Recording(Shrewd):
@@ -164,8 +166,20 @@ def test_shrewd_thinks_fast() -> None:
             random.Random(seed),
         )
     assert len(offered) > 20
+    # Its work is bounded by design: at most two judgements of the trick per sample (the time
+    # it takes is measured in bench/snatch_bot.py, not here).
     bot, rng = Shrewd(), random.Random(0)
-    start = time.perf_counter()
-    for state, seat in offered:
-        bot.snatch_pays(state, seat, rng)
-    assert (time.perf_counter() - start) / len(offered) < 0.002  # about 20 µs here; 2 ms is the ceiling
+    calls = 0
+    real = Shrewd._wins
+
+    def counting(*args: Any) -> float:
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Shrewd, "_wins", staticmethod(counting))
+        for state, seat in offered:
+            calls = 0
+            bot.snatch_pays(state, seat, rng)
+            assert calls <= 2 * bot.samples

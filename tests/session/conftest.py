@@ -33,26 +33,13 @@ class Stepper:
         import random
 
         from fairdeal import registry
-        from fairdeal.core.identity import Identity
-        from fairdeal.core.rng import SeededRng
-        from fairdeal.core.session.header import Header, SeatInfo
         from fairdeal.core.session.session import Session
+        from fairdeal.testing import seat_sessions
 
         reg = registry.load()
         self.game = reg.game(name)
-        config = self.game.config(players, dict(options))
-        master = SeededRng(seed)
-        self.ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-        self.header = Header(
-            master.fork("game-id").bytes(16),
-            name,
-            name,
-            "fairdeal-tests",
-            "0",
-            dict(config.options),
-            tuple(SeatInfo(f"Bot {i}", self.ids[i].public_key, "bot") for i in range(players)),
-        )
-        self.seats = [Session(self.game, i, self.ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+        table = seat_sessions(self.game, players, seed, options)
+        self.ids, self.header, self.seats = table.identities, table.header, table.sessions
         self.watcher = Session(self.game, None)
         self.bots = [reg.bot(name).make() for _ in range(players)]
         self.rng = random.Random(seed)
@@ -101,12 +88,23 @@ class Stepper:
         raise AssertionError("the game did not end")
 
     def forge(self, seat: int, kind: str, body: object, *, prev: bytes | None = None) -> bytes:
-        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``)."""
+        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``),
+        answering the point of the log where ``seat`` owes now (or the last entry)."""
         from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
 
         s = self.seats[0]
-        last = entry_hash(self.log[-1]) if prev is None else prev
-        env = Envelope(FORMAT_VERSION, self.header.game_id, s.seq, last, seat, kind, body)
+        last = entry_hash(self.log[-1])
+        anchor = last if kind == "abort" else s._c.anchors.get(seat, last)
+        env = Envelope(
+            FORMAT_VERSION,
+            self.header.game_id,
+            s.seq,
+            last if prev is None else prev,
+            anchor,
+            seat,
+            kind,
+            body,
+        )
         return env.signed(self.ids[seat]).encode()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 import pytest
 
 from fairdeal import registry
@@ -31,7 +32,7 @@ def _header_entry(options: dict[str, Any]) -> bytes:
         options,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)),
     )
-    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, 0, HEADER, header.to_body())
+    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body())
     return env.signed(HOST).encode()
 
 
@@ -71,9 +72,18 @@ def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
         b"g" * 16, "ecarte", "ecarte", "fairdeal", "0", FULL,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)), protocol=1,
     )  # fmt: skip
-    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, 0, HEADER, header.to_body()).signed(HOST)
+    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body()).signed(
+        HOST
+    )
     report = verify_log(MAGIC + record(entry.encode()), lambda name: GAME)
     assert report.verdict == "undecided"
     assert "written with protocol 1" in report.findings[0].reason
     with pytest.raises(RemoteProtocolError, match="unsupported protocol 1"):
         Session(GAME, None).receive(entry.encode())
+
+
+def test_a_log_of_the_first_envelope_format_is_undecided_and_says_so() -> None:
+    # format 1 envelopes had 8 fields and no anchor
+    old = msgpack.packb([1, b"g" * 16, 0, bytes(32), 0, "header", {}, bytes(64)], use_bin_type=True)
+    report = verify_log(MAGIC + record(old), lambda name: GAME)
+    assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason

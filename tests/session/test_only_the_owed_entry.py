@@ -32,12 +32,10 @@ from fairdeal.core.deck._wire import (
     KIND_SHUFFLE,
 )
 from fairdeal.core.errors import RemoteProtocolError
-from fairdeal.core.identity import Identity
-from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import Move
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
-from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import ABORT, HEADER, MOVE, RESIGN, Session
+from fairdeal.testing import seat_sessions
 
 KINDS = (
     HEADER,
@@ -154,7 +152,10 @@ class Forger:
 
 
 def _forge(session: Session, forger: Forger, kind: str, seq: int, prev: bytes) -> bytes:
-    env = Envelope(FORMAT_VERSION, session.header.game_id, seq, prev, session.seat, kind, forger.body(kind))
+    assert session.seat is not None
+    anchor = session._c.anchors.get(session.seat, prev)  # where its seat owes now, else the last entry
+    game_id = session.header.game_id
+    env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, session.seat, kind, forger.body(kind))
     assert session.identity is not None
     return env.signed(session.identity).encode()
 
@@ -177,19 +178,8 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
 ) -> None:
     reg = registry.load()
     game = reg.game(name)
-    config = game.config(players, dict(options))
-    master = SeededRng(3)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-    header = Header(
-        master.fork("game-id").bytes(16),
-        game.name,
-        game.name,
-        "fairdeal-tests",
-        "0",
-        dict(config.options),
-        tuple(SeatInfo(f"Bot {i}", ids[i].public_key, "bot") for i in range(players)),
-    )
-    seats = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    table = seat_sessions(game, players, 3, options)
+    header, seats = table.header, table.sessions
     watcher = Session(game, None)
     everyone = [*seats, watcher]
     forgers = [Forger(s) for s in seats]
@@ -207,9 +197,10 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
             break
         # Every seat in turn attacks every other session with what is not owed.
         before = [_snapshot(s) for s in everyone]
+        owing = {o.seat: o.kinds for o in seats[0].owing()}  # one seat, or several at once
         for attacker in seats:
             for kind in KINDS:
-                if attacker.seat == w.seat and kind in w.kinds:
+                if kind in owing.get(attacker.seat, ()):
                     continue
                 if attacker.seat == 0 and kind == ABORT:
                     continue  # the host may end the game at any point: that is not an attack

@@ -90,7 +90,9 @@ def test_a_log_that_holds_a_bad_pass_is_cheating_with_the_seat_and_the_entry() -
     env = decode_envelope(entries[at])
     # Seat 1's own key signs the bad pass: only its proof gives it away.
     seat1 = Identity.generate(SeededRng(SEED).fork("identity-1"))
-    forged = Envelope(env.version, env.game_id, env.seq, env.prev, 1, env.kind, _swapped(env.body))
+    forged = Envelope(
+        env.version, env.game_id, env.seq, env.prev, env.anchor, 1, env.kind, _swapped(env.body)
+    )
     log = MAGIC + b"".join(record(e) for e in entries[:at]) + record(forged.signed(seat1).encode())
     report = verify_log(log, reg.game)
     assert report.verdict == CHEATING and report.exit_code == 1

@@ -125,7 +125,9 @@ def test_an_entry_signed_by_the_wrong_seat_is_refused(eights: Any, two_player: A
     from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
 
     env = decode_envelope(entries[1])
-    fake = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, 0, env.kind, env.body).signed(s1.identity)
+    fake = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, env.anchor, 0, env.kind, env.body).signed(
+        s1.identity
+    )
     with pytest.raises(RemoteProtocolError, match="bad signature"):
         watcher.receive(fake.encode())
 
@@ -168,6 +170,7 @@ def test_a_hostile_move_is_refused_not_a_crash(
         FORMAT_VERSION,
         last.game_id,
         i,
+        entry_hash(entries[i - 1]),
         entry_hash(entries[i - 1]),
         w.seat,
         MOVE,

@@ -14,7 +14,7 @@ import pytest
 
 from fairdeal.core.deck import _group as g
 from fairdeal.core.deck._reveals import share_context
-from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import MAGIC, record
 from fairdeal.core.session.verify import CHEATING, verify_log
@@ -62,7 +62,9 @@ def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecart
     t.finish()
     k = next(i for i, e in enumerate(t.log) if i > 3 and decode_envelope(e).seat == 0)
     env = decode_envelope(t.log[k])
-    forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, bytes(32), 0, env.kind, env.body).signed(t.ids[0])
+    forged = Envelope(
+        FORMAT_VERSION, env.game_id, env.seq, bytes(32), env.anchor, 0, env.kind, env.body
+    ).signed(t.ids[0])
     log = [*t.log[:k], forged.encode(), *t.log[k + 1 :]]
     report = verify_log(MAGIC + b"".join(record(e) for e in log), lambda name: t.game)
     assert report.verdict == CHEATING
@@ -73,11 +75,13 @@ def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecart
 def test_only_the_host_may_record_an_abort(ecarte: Any) -> None:
     t = ecarte
     t.run_until(_owes("to move"))
-    _refused(t, t.forge(1, "abort", {"blame": 0, "reason": "I say so"}), 1, "only the host")
-    _refused(t, t.forge(0, "abort", {"blame": 5, "reason": "no such seat"}), 0, "malformed abort")
-    _refused(t, t.forge(0, "abort", {"blame": 1}), 0, "malformed abort")
-    t.deliver(t.forge(0, "abort", {"blame": 1, "reason": "it had to end"}))
-    assert all(s.aborted is not None and s.aborted.blame == 1 for s in t.everyone)
+    _refused(t, t.forge(1, "abort", {"blame": [0], "reason": "I say so"}), 1, "only the host")
+    _refused(t, t.forge(0, "abort", {"blame": [5], "reason": "no such seat"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": [1, 1], "reason": "twice"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": 1, "reason": "not a list"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": [1]}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": [1], "reason": "it had to end"}))
+    assert all(s.aborted is not None and s.aborted.blamed == (1,) for s in t.everyone)
 
 
 def test_a_resignation_out_of_turn_is_refused(ecarte: Any) -> None:
@@ -148,7 +152,7 @@ def test_a_resignation_keeps_the_scores_the_table_shows(stepper: Any) -> None:
 
 
 def _second_move(t: Any) -> tuple[int, bytes, bytes]:
-    """A seat's move as delivered, and another move it signed for the same place (an equivocation)."""
+    """A seat's move as delivered, and another move it signed for the same obligation (an equivocation)."""
     t.run_until(_owes("to move"))
     w = t.seats[0].waiting()
     mover = t.seats[w.seat]
@@ -162,8 +166,8 @@ def _second_move(t: Any) -> tuple[int, bytes, bytes]:
 def test_an_abort_proves_equivocation_with_the_other_signed_entry(ecarte: Any) -> None:
     t = ecarte
     seat, first, second = _second_move(t)
-    assert decode_envelope(first).seq == decode_envelope(second).seq and first != second
-    t.deliver(t.seats[0].abort(seat, "signed two entries for one place", evidence=second))
+    assert decode_envelope(first).anchor == decode_envelope(second).anchor and first != second
+    t.deliver(t.seats[0].abort(seat, "signed two entries for one obligation", evidence=second))
     for s in t.everyone:
         assert s.aborted is not None and s.aborted.blame == seat and s.aborted.evidence == second
     report = verify_log(MAGIC + b"".join(record(e) for e in t.log), lambda name: t.game)
@@ -179,27 +183,57 @@ def test_evidence_that_proves_nothing_is_the_hosts_fault(ecarte: Any) -> None:
     env = decode_envelope(second)
 
     def signed(**change: Any) -> bytes:
-        fields = {"seq": env.seq, "prev": env.prev, "seat": env.seat, "game_id": env.game_id, **change}
+        fields = {"anchor": env.anchor, "seat": env.seat, "game_id": env.game_id, **change}
         by = t.ids[fields.pop("by", fields["seat"])]
-        e = Envelope(FORMAT_VERSION, fields["game_id"], fields["seq"], fields["prev"], fields["seat"],
+        e = Envelope(FORMAT_VERSION, fields["game_id"], env.seq, env.prev, fields["anchor"], fields["seat"],
                      env.kind, env.body)  # fmt: skip
         return e.signed(by).encode()
 
     def abort(blame: Any, evidence: Any) -> bytes:
         return t.forge(0, "abort", {"blame": blame, "reason": "equivocation", "evidence": evidence})
 
+    placed_elsewhere = decode_envelope(first).placed(99, bytes(32)).encode()  # the same writing, moved
     cases = [
-        (abort(seat, first), "does not differ"),  # the very entry the log holds
-        (abort(other, second), "not an entry of seat"),  # blames a seat that did not sign it
-        (abort(None, second), "must be an entry of the blamed seat"),
-        (abort(seat, None), "must be an entry of the blamed seat"),
-        (abort(seat, b"\x00garbage"), "is not an entry"),
-        (abort(seat, signed(by=other)), "not signed by seat"),  # the host cannot sign in a guest's name
-        (abort(seat, signed(seq=t.seats[0].seq)), "for a place of this game's log"),  # not yet a place
-        (abort(seat, signed(game_id=bytes(16))), "for a place of this game's log"),
-        (abort(seat, signed(seq=1)), "does not differ from seat"),  # entry 1 is not this seat's own
+        (abort([seat], first), "does not differ"),  # the very entry the log holds
+        (abort([seat], placed_elsewhere), "does not differ"),  # the same entry as written, placed elsewhere
+        (abort([other], second), "not an entry of seat"),  # blames a seat that did not sign it
+        (abort([], second), "must be an entry of the one blamed seat"),
+        (abort([0, 1], second), "must be an entry of the one blamed seat"),
+        (abort([seat], None), "must be an entry of the one blamed seat"),
+        (abort([seat], b"\x00garbage"), "is not an entry"),
+        (abort([seat], signed(by=other)), "not signed by seat"),  # the host cannot sign in a guest's name
+        (abort([seat], signed(game_id=bytes(16))), "not an entry of seat"),
+        (abort([seat], signed(anchor=b"\x05" * 32)), "answers no point of the log"),
     ]
-    if seat == 0:  # the host's own key entry is entry 1; the other seat's is entry 2
-        cases[-1] = (abort(seat, signed(seq=2)), "does not differ from seat")
     for data, words in cases:
         _refused(t, data, 0, "evidence", words)
+
+
+def test_an_abort_reason_is_at_most_200_characters(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    _refused(t, t.forge(0, "abort", {"blame": [], "reason": "x" * 201}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": [], "reason": "x" * 200}))
+    assert all(s.aborted is not None and len(s.aborted.reason) == 200 for s in t.everyone)
+
+
+def test_only_the_host_writes_the_header_and_only_first(ecarte: Any) -> None:
+    t = ecarte
+    with pytest.raises(LocalProtocolError, match="only the host writes the header, first"):
+        t.seats[0].start(t.header)  # a second header
+    with pytest.raises(LocalProtocolError, match="only the host writes the header, first"):
+        t.seats[1].start(t.header)
+
+
+def test_a_move_that_shows_a_card_without_its_share_is_refused(ecarte: Any) -> None:
+    t = ecarte
+
+    def plays_a_card(t: Any) -> bool:
+        w = t.seats[0].waiting()
+        return bool(w and w.decision and any(m.action == "play" for m in t.seats[w.seat].legal_moves()))
+
+    t.run_until(plays_a_card)
+    mover = t.seats[0].waiting().seat
+    move = next(m for m in t.seats[mover].legal_moves() if m.action == "play")
+    body = {"move": move.to_wire(), "shares": None}  # the card goes face up, its share is missing
+    _refused(t, t.forge(mover, "move", body), mover, "without revealing it")

@@ -14,14 +14,12 @@ from typing import Any
 from fairdeal.cli.outcome import summary
 from fairdeal.cli.tui.app import TableApp
 from fairdeal.cli.tui.player import TablePlayer
-from fairdeal.core.identity import Identity
-from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import Move
-from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import Session
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.local import play_local
 from fairdeal.registry import load
+from fairdeal.testing import seat_sessions
 
 
 class LatePlayer(TablePlayer):
@@ -52,22 +50,11 @@ def table_app(
     """The app of a seeded local game: seat 0 ("Ann") at the table, seats 1… the game's default bot."""
     reg = load()
     game = reg.game(game_name)
-    config = game.config(players, dict(options or {}))
-    master = SeededRng(seed)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
     bot = reg.bot(game_name)
-    seats = [SeatInfo("Ann", ids[0].public_key, "human")]
-    seats += [SeatInfo(f"Bot {i}", ids[i].public_key, f"bot:{bot.name}") for i in range(1, players)]
-    header = Header(
-        master.fork("game-id").bytes(16),
-        game.name,
-        game.name,
-        "tests",
-        "0",
-        dict(config.options),
-        tuple(seats),
-    )
-    sessions = [Session(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
+    names = ["Ann", *(f"Bot {i}" for i in range(1, players))]
+    kinds = ["human", *(f"bot:{bot.name}" for _ in range(1, players))]
+    table = seat_sessions(game, players, seed, options, names=names, kinds=kinds)
+    header, sessions = table.header, table.sessions
     player = LatePlayer(skip, seed)
     agents: list[Any] = [player]
     agents += [BotAgent(bot.make(), random.Random(seed * 100 + i)) for i in range(1, players)]

@@ -9,6 +9,7 @@ are written by ``scripts/vectors.py``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,8 @@ def test_envelopes(case: dict[str, Any]) -> None:
     identity = Identity.from_seed(b(case["identity_seed"]))
     assert identity.public_key == b(case["public_key"])
     body = msgpack.unpackb(b(case["body"]), raw=False)
-    fields = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), case["seat"], case["kind"])
-    env = Envelope(*fields, body)
+    place = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), b(case["anchor"]))
+    env = Envelope(*place, case["seat"], case["kind"], body)
     assert env.signed_part() == b(case["signed_part"])
     signed = env.signed(identity)
     assert signed.sig == b(case["sig"])
@@ -122,6 +123,8 @@ def test_envelopes(case: dict[str, Any]) -> None:
     assert entry_hash(b(case["encoded"])) == b(case["hash"])
     decoded = decode_envelope(b(case["encoded"]))
     assert decoded == signed and decoded.verify(identity.public_key)
+    # The host places an entry: where it puts it changes no signature.
+    assert decoded.placed(case["seq"] + 7, bytes(32)).verify(identity.public_key)
 
 
 def _fields(v: Any) -> Any:
@@ -166,3 +169,21 @@ def test_invite_codes(case: dict[str, Any]) -> None:
     assert invite.session == b(case["session"])
     assert [invite.relay_token(d) for d in range(invite.doors)] == case["relay_tokens"]
     assert {r: invite.relay_side(r) for r in ("host", "joiner")} == case["relay_sides"]
+
+
+def test_a_whole_game() -> None:
+    """A short game's log: verify's verdict on it, and the same game played again gives its bytes."""
+    from fairdeal import registry
+    from fairdeal.core.session.verify import verify_log
+    from fairdeal.testing import play_with_protocol
+
+    about = load("game.json")
+    data = (HERE / about["log"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == about["sha256"]
+    reg = registry.load()
+    report = verify_log(data, reg.game)
+    assert report.to_json() == about["verify"] and report.verdict == "fair"
+    game, bot = reg.game(about["game"]), reg.bot(about["game"])
+    n = about["players"]
+    played = play_with_protocol(game, n, about["seed"], about["options"], [bot.make() for _ in range(n)])
+    assert played.log == data
