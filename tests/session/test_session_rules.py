@@ -237,3 +237,56 @@ def test_a_move_that_shows_a_card_without_its_share_is_refused(ecarte: Any) -> N
     move = next(m for m in t.seats[mover].legal_moves() if m.action == "play")
     body = {"move": move.to_wire(), "shares": None}  # the card goes face up, its share is missing
     _refused(t, t.forge(mover, "move", body), mover, "without revealing it")
+
+
+def test_a_move_may_not_reveal_a_card_already_face_up(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    mover = t.seats[0].waiting().seat
+    s = t.seats[mover]
+    deck, table = s.deck, s.view().table
+    me = deck.ctx.need_me()
+    public = next(x for x in deck.live_tokens() if table.is_public(x) and table.zone_of(x) is not None)
+    ct = deck.ciphertext(public)
+    share = g.mul(me.x, ct[:32])
+    e, z = g.dleq_prove(
+        share_context(deck.game_id, mover, public, ct, None), me.x, me.public, ct[:32], share, me.seed
+    )
+    move = s.legal_moves()[0]
+    body = {"move": move.to_wire(), "shares": {"shares": [[public, None, share, e, z]]}}
+    _refused(
+        t, t.forge(mover, "move", body), mover, f"may reveal only the mover's own cards (token {public})"
+    )
+
+
+def test_a_move_entry_has_exactly_its_two_fields(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    mover = t.seats[0].waiting().seat
+    move = t.seats[mover].legal_moves()[0]
+    for body in (
+        {"move": move.to_wire(), "shares": None, "extra": 1},
+        {"move": move.to_wire()},
+        [move.to_wire(), None],
+    ):
+        _refused(t, t.forge(mover, "move", body), mover, "malformed move entry")
+
+
+def test_a_header_that_gives_a_seat_another_identity_is_refused(stepper: Any) -> None:
+    import dataclasses
+
+    from fairdeal import registry
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.rng import SeededRng
+    from fairdeal.testing import seat_sessions
+
+    game = registry.load().game("ecarte")
+    table = seat_sessions(game, 2, 5, {"target": 1})
+    stranger = Identity.generate(SeededRng(99).fork("stranger")).public_key
+    seats = (table.header.seats[0], dataclasses.replace(table.header.seats[1], identity=stranger))
+    header = dataclasses.replace(table.header, seats=seats)
+    data = table.sessions[0].start(header)
+    with pytest.raises(RemoteProtocolError) as info:
+        table.sessions[1].receive(data)
+    assert info.value.seat == 0 and "another identity" in info.value.reason
+    assert table.sessions[1].seq == 0
