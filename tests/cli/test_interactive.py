@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,15 @@ def spawn(tmp_path: Path, *args: str, no_color: bool = False) -> Any:
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=TIMEOUT,
+        # A test run started in the background (``./test.sh &``) has SIGINT ignored, and an
+        # ignored signal stays ignored across exec: Ctrl-C would reach nobody.
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     return child
+
+
+def _ctrl_c_as_at_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def plain(text: str) -> str:

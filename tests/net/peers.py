@@ -23,7 +23,8 @@ class Peer:
 
     ``prefix`` runs it under another command (``ip netns exec NAME``); ``stdin`` is typed in
     (as bytes of text); ``env`` adds variables; ``log`` False leaves out ``--log`` and ``--json``;
-    ``stderr_file`` sends stderr to a file that can be read while the process runs.
+    ``stderr_file`` sends stderr to a file that can be read while the process runs; ``hold``
+    keeps stdin open and empty (a person who has not answered yet) until :meth:`release`.
     """
 
     def __init__(
@@ -38,6 +39,7 @@ class Peer:
         log: bool = True,
         home: Path | None = None,
         stderr_file: Path | None = None,
+        hold: bool = False,
     ) -> None:
         self.home = home or tmp / f"home-{label}"
         self.log = tmp / f"{label}.fdlog"
@@ -50,7 +52,7 @@ class Peer:
             env=environ,
             stdout=subprocess.PIPE,
             stderr=self._err or subprocess.PIPE,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdin=subprocess.PIPE if stdin is not None or hold else subprocess.DEVNULL,
             text=True,
         )
         if stdin is not None:  # typed at once, as a person answering the prompt would
@@ -59,6 +61,12 @@ class Peer:
             self.proc.stdin.close()
             self.proc.stdin = None  # communicate() must not touch it again
         self.out = self.err = ""
+
+    def release(self) -> None:
+        """Close a held stdin: the end of input."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+            self.proc.stdin = None
 
     def wait(self, limit: float = LIMIT) -> int:
         try:

@@ -254,7 +254,9 @@ def test_a_game_being_played_stays_announced_and_is_watched_from_the_lan(
 ) -> None:
     host, code = _lan_host(tmp_path, netns, "spite-malice", "--option", "max_games=1")
     try:
-        guest = Peer(tmp_path, "guest", ["join", code, "--seat", "bot"], prefix=netns, env=LAN_ENV)
+        # A person at the guest's seat who has not answered yet: the game stays on until the
+        # end of their input (they resign), however quickly the machine plays.
+        guest = Peer(tmp_path, "guest", ["join", code], prefix=netns, env=LAN_ENV, hold=True)
         end = time.monotonic() + 60
         while time.monotonic() < end and not (host.log.exists() and host.log.stat().st_size > 20_000):
             time.sleep(0.05)
@@ -262,8 +264,12 @@ def test_a_game_being_played_stays_announced_and_is_watched_from_the_lan(
         assert [(x["seats_taken"], x["seats"], x["code"]) for x in games] == [(2, 2, code)], games
         watcher = Peer(tmp_path, "watcher", ["watch", "--wait", "3"], prefix=netns, env=LAN_ENV, stdin="1\n",
                        stderr_file=tmp_path / "watcher.err")  # fmt: skip
-        assert watcher.wait() == 0, watcher.err
+        end = time.monotonic() + 30
+        while time.monotonic() < end and "A watcher joined" not in host_err(host):
+            time.sleep(0.05)
+        guest.release()
         assert guest.wait() == 0, guest.err
+        assert watcher.wait() == 0, watcher.err
         assert host.wait() == 0, host.err
     finally:
         host.kill()
