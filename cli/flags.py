@@ -1,4 +1,4 @@
-"""Command-line options shared by the commands that play a game (play, host, join)."""
+"""Command-line options shared by the commands that play or follow a game (play, host, join, watch)."""
 
 from __future__ import annotations
 
@@ -28,4 +28,33 @@ plain_option = click.option(
     "--plain",
     is_flag=True,
     help="Line mode instead of the full-screen table (also when not on a terminal, or TERM=dumb).",
+)
+
+
+LOOK_SECONDS = 3.0
+"""How long ``lan``, ``join`` and ``watch`` look for games on the local network by default."""
+
+
+def positive_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A click callback: ``value`` must be a positive number of seconds (or None)."""
+    if value is not None and not value > 0:
+        raise click.BadParameter("must be a positive number of seconds")
+    return value
+
+
+connect_timeout_option = click.option(
+    "--connect-timeout",
+    type=float,
+    default=15.0,
+    show_default=True,
+    callback=positive_seconds,
+    help="Seconds to wait for the host to answer (directly or through its relay).",
+)
+look_option = click.option(
+    "--wait",
+    "look_seconds",
+    type=click.FloatRange(0.5, 60),
+    default=LOOK_SECONDS,
+    show_default=True,
+    help="With no code: seconds to look for games on the local network.",
 )

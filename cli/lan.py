@@ -17,13 +17,12 @@ from fairdeal.core.errors import ConfigError
 from fairdeal.net.lan import LanGame, browse
 
 from .console import UI
-from .flags import ascii_option, json_option
+from .flags import LOOK_SECONDS, ascii_option, json_option
 from .main import cli, friendly_errors
 
 LAN_ENV = "FAIRDEAL_LAN"
 """``off``: no mDNS at all (neither announcing nor looking); else a comma-separated list of
 this machine's IPv4 addresses to use; unset or ``all``: every interface."""
-LOOK_SECONDS = 3.0
 
 
 def lan_interfaces(bind: str | None = None) -> tuple[bool, list[str] | None]:

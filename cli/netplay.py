@@ -35,9 +35,19 @@ from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_
 
 from .adjourning import Adjourning
 from .console import UI, clock, describe_waiting, wants_table
-from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
+from .flags import (
+    ascii_option,
+    connect_timeout_option,
+    json_option,
+    log_option,
+    look_option,
+    name_option,
+    plain_option,
+    positive_seconds,
+    rule_options,
+)
 from .keeping import SeedKeeper
-from .lan import LOOK_SECONDS, lan_interfaces, pick
+from .lan import lan_interfaces, pick
 from .main import cli, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .render import option_text
@@ -450,12 +460,6 @@ def _interrupted(say: Say, log: _Log | None) -> None:
     sys.exit(130)
 
 
-def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not value > 0:
-        raise click.BadParameter("must be a positive number of seconds")
-    return value
-
-
 # -- the full-screen table ---------------------------------------------------------------------------
 def _table_player(wanted: bool) -> Any:
     """A :class:`~fairdeal.cli.tui.player.TablePlayer` when the table is wanted (imported only then)."""
@@ -574,14 +578,14 @@ def _run_table(
     type=float,
     default=30.0,
     show_default=True,
-    callback=_positive,
+    callback=positive_seconds,
     help="Seconds a player has for an automatic step (keys, shuffles, shares, reveals).",
 )
 @click.option(
     "--move-timeout",
     type=float,
     default=None,
-    callback=_positive,
+    callback=positive_seconds,
     help="Seconds a player has to choose a move (default: no limit).",
 )
 @click.option(
@@ -790,22 +794,8 @@ def _clean_name(name: str) -> str:
 )
 @name_option
 @log_option
-@click.option(
-    "--connect-timeout",
-    type=float,
-    default=15.0,
-    show_default=True,
-    callback=_positive,
-    help="Seconds to wait for the host to answer (directly or through its relay).",
-)
-@click.option(
-    "--wait",
-    "look_seconds",
-    type=click.FloatRange(0.5, 60),
-    default=LOOK_SECONDS,
-    show_default=True,
-    help="With no code: seconds to look for games on the local network.",
-)
+@connect_timeout_option
+@look_option
 @json_option
 @ascii_option
 @plain_option

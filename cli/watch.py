@@ -21,14 +21,13 @@ from fairdeal.storage import load_identity
 
 from .chronicle import Chronicle
 from .console import UI, wants_table
-from .flags import ascii_option, json_option, log_option, plain_option
-from .lan import LOOK_SECONDS, pick
+from .flags import ascii_option, connect_timeout_option, json_option, log_option, look_option, plain_option
+from .lan import pick
 from .main import cli, friendly_errors, load_registry
 from .netplay import (
     TerminalNetObserver,
     _finish,
     _Log,
-    _positive,
     _run,
     _run_table,
     _table_player,
@@ -71,22 +70,8 @@ class Spectator:
 @cli.command()
 @click.argument("code", required=False)
 @log_option
-@click.option(
-    "--connect-timeout",
-    type=float,
-    default=15.0,
-    show_default=True,
-    callback=_positive,
-    help="Seconds to wait for the host to answer (directly or through its relay).",
-)
-@click.option(
-    "--wait",
-    "look_seconds",
-    type=click.FloatRange(0.5, 60),
-    default=LOOK_SECONDS,
-    show_default=True,
-    help="With no code: seconds to look for games on the local network.",
-)
+@connect_timeout_option
+@look_option
 @json_option
 @ascii_option
 @plain_option
