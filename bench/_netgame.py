@@ -1,15 +1,17 @@
-"""What the network benchmarks share: a log kept in memory, and a host observer that seats joiners."""
+"""What the network benchmarks share: a log kept in memory, a host observer that seats joiners, and
+a seeded game of bots through the real network stacks."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import trio
 
 from fairdeal.core.session.logfile import MAGIC, record
-from fairdeal.net.invite import Invite
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.invite import Endpoint, Invite
 from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import NetObserver
+from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 from fairdeal.net.wire import Lobby
 
 
@@ -72,3 +74,74 @@ def same_game(a: bytes, b: bytes) -> bool:
         return sorted((e.seat, e.kind, msgpack.packb(e.body, use_bin_type=True)) for e in envs)
 
     return written(a) == written(b)
+
+
+class BotTable:
+    """One seeded game of bots through the real ``host_game``/``join_game`` stacks in one process.
+
+    Seat 0 hosts; ``join(seat, port)`` seats a joiner reaching the host at 127.0.0.1:``port``
+    (a proxy in between, or the host itself). Identities, the game id and every seat's
+    secrets derive from ``seed``; each seat keeps its log in memory (``logs``). ``done`` is
+    set once every seat's game has ended.
+    """
+
+    def __init__(self, name: str, players: int, options: Mapping[str, object], seed: int,
+                 grace: float | None = None) -> None:  # fmt: skip
+        from fairdeal import registry
+        from fairdeal.core.identity import Identity
+        from fairdeal.core.rng import SeededRng
+
+        reg = registry.load()
+        self.entry = reg.entry(name)
+        self.players, self.seed = players, seed
+        self.bot = reg.bot(name)
+        config = self.entry.game.config(players, dict(options))
+        self.master = SeededRng(seed)
+        self.ids = [Identity.generate(self.master.fork(f"identity-{i}")) for i in range(players)]
+        self.logs = [MemoryLog() for _ in range(players)]
+        e = self.entry
+        self.plan = HostPlan(
+            game=e.game, plugin=e.plugin, distribution=e.distribution, version=e.version,
+            options=dict(config.options), players=players, identity=self.ids[0], name="Bot 0",
+            kind=f"bot:{self.bot.name}", agent=self.agent(0), bind="127.0.0.1", port=0, rng=self.master,
+            open_log=lambda h: self.logs[0], **({} if grace is None else {"grace": grace}),
+        )  # fmt: skip
+        self.plan.timeouts.obligation = 120
+        self.done = trio.Event()
+        self._finished = 0
+        self.invite: Invite | None = None
+
+    def agent(self, seat: int) -> BotAgent:
+        """The bot of ``seat``, its choices seeded."""
+        from fairdeal.core.rng import SeededRng, python_random
+
+        return BotAgent(self.bot.make(), python_random(SeededRng(self.seed).fork(f"bot-{seat}")))
+
+    def _one_done(self) -> None:
+        self._finished += 1
+        if self._finished == self.players:
+            self.done.set()
+
+    async def host(self, observer: NetObserver) -> None:
+        """Host the game (``observer`` must note the invite as ``observer.invite``)."""
+        await host_game(self.plan, observer)
+        self._one_done()
+
+    async def join(self, seat: int, port: int) -> None:
+        """Join as ``seat`` through 127.0.0.1:``port`` (the invite's secret and host identity)."""
+        assert self.invite is not None
+        via = Invite(self.invite.fingerprint, self.invite.secret, (Endpoint("127.0.0.1", port),))
+        game, agent, bot = self.entry.game, self.agent(seat), self.bot.name
+
+        def prepare(w: object) -> Prepared:
+            return Prepared(game, agent, f"Bot {seat}", f"bot:{bot}")
+
+        log = self.logs[seat]
+        await join_game(JoinPlan(via, self.ids[seat], prepare, rng=self.master, open_log=lambda h: log))
+        self._one_done()
+
+    def log(self) -> bytes:
+        """The game's log, the same at every seat (which this checks)."""
+        data = bytes(self.logs[0].data)
+        assert all(bytes(x.data) == data for x in self.logs), "the peers' logs differ"
+        return data

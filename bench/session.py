@@ -24,9 +24,8 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -56,7 +55,7 @@ def worker(name: str, seed: int, breakdown: bool) -> dict[str, Any]:
     players, options = GAMES[name]
     reg = registry.load()
     game, bot = reg.game(name), reg.bot(name)
-    spent: Counter[str] = Counter()
+    spent: defaultdict[str, float] = defaultdict(float)
     with timed(spent) if breakdown else nullcontext():
         w0, c0 = time.perf_counter(), time.process_time()
         played = play_with_protocol(game, players, seed, options, [bot.make() for _ in range(players)])
@@ -116,7 +115,7 @@ def _lookup(path: str) -> Any:
 
 
 @contextmanager
-def timed(spent: Counter[str]) -> Iterator[None]:
+def timed(spent: defaultdict[str, float]) -> Iterator[None]:
     """Count CPU time per label in ``spent``, patching the functions of :data:`TIMED`."""
     stack: list[float] = []  # time spent in nested timed calls, to subtract from the caller
     saved = []
@@ -133,7 +132,7 @@ def timed(spent: Counter[str]) -> Iterator[None]:
 
 
 def _wrap(
-    inner: Callable[..., Any], label: str, spent: Counter[str], stack: list[float]
+    inner: Callable[..., Any], label: str, spent: defaultdict[str, float], stack: list[float]
 ) -> Callable[..., Any]:
     def run(*args: Any, **kwargs: Any) -> Any:
         stack.append(0.0)
@@ -218,9 +217,10 @@ def report(name: str, new: list[dict[str, Any]], before: list[dict[str, Any]]) -
 
 def breakdown(rows: list[dict[str, Any]]) -> None:
     total = statistics.mean(r["cpu"] for r in rows)
-    spent: Counter[str] = Counter()
+    spent: defaultdict[str, float] = defaultdict(float)
     for r in rows:
-        spent.update(r["spent"])
+        for label, t in r["spent"].items():
+            spent[label] += t
     parts = [(label, spent[label] / len(rows)) for _, _, label in TIMED]
     parts.append(("everything else (rules, bots, sessions, wire, trio)", total - sum(t for _, t in parts)))
     for label, t in parts:
@@ -228,4 +228,4 @@ def breakdown(rows: list[dict[str, Any]]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

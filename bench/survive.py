@@ -32,16 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-from _netgame import MemoryLog, same_game
+from _netgame import BotTable, same_game
 
-from fairdeal import registry
-from fairdeal.core.identity import Identity
-from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.session import EntryAccepted, Event, Session
-from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Endpoint, Invite
+from fairdeal.net.invite import Invite
 from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
+from fairdeal.net.netplay import NetObserver
 from fairdeal.net.wire import Lobby
 
 GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
@@ -153,49 +149,10 @@ class Run:
 
 
 async def play(name: str, players: int, options: dict[str, Any], seed: int, every: int | None) -> Run:
-    reg = registry.load()
-    entry = reg.entry(name)
-    config = entry.game.config(players, dict(options))
-    master = SeededRng(seed)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-    bot = reg.bot(name)
-    logs = [MemoryLog() for _ in range(players)]
-
-    def agent(seat: int) -> BotAgent:
-        return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
-
+    table = BotTable(name, players, options, seed, grace=60)
     obs = _Host()
-    plan = HostPlan(
-        game=entry.game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
-        options=dict(config.options), players=players, identity=ids[0], name="Bot 0", kind=f"bot:{bot.name}",
-        agent=agent(0), bind="127.0.0.1", port=0, rng=master, open_log=lambda h: logs[0], grace=60,
-    )  # fmt: skip
-    plan.timeouts.obligation = 120
-    finished = 0
-    done = trio.Event()
     proxies: list[CutProxy] = []
     drops = 0
-
-    def one_done() -> None:
-        nonlocal finished
-        finished += 1
-        if finished == players:
-            done.set()
-
-    async def host() -> None:
-        await host_game(plan, obs)
-        one_done()
-
-    async def guest(seat: int, proxy: CutProxy) -> None:
-        assert obs.invite is not None
-        real = obs.invite
-        via = Invite(real.fingerprint, real.secret, (Endpoint("127.0.0.1", proxy.port),))
-
-        def prepare(w: object) -> Prepared:
-            return Prepared(entry.game, agent(seat), f"Bot {seat}", f"bot:{bot.name}")
-
-        await join_game(JoinPlan(via, ids[seat], prepare, rng=master, open_log=lambda h: logs[seat]))
-        one_done()
 
     async def cutter() -> None:
         nonlocal drops
@@ -216,24 +173,24 @@ async def play(name: str, players: int, options: dict[str, Any], seed: int, ever
             mark = obs.entries + every
 
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(host)
+        nursery.start_soon(table.host, obs)
         await obs.ready.wait()
         assert obs.invite is not None
+        table.invite = obs.invite
         target = obs.invite.direct[0]
         for seat in range(1, players):  # one after the other, so seat i has identity i
             proxy = CutProxy((target.host, target.port))
             await nursery.start(proxy.run)
             proxies.append(proxy)
-            nursery.start_soon(guest, seat, proxy)
+            nursery.start_soon(table.join, seat, proxy.port)
             while obs.seated < seat:
                 await obs.changed.wait()
         if every is not None:
             nursery.start_soon(cutter)
-        await done.wait()
+        await table.done.wait()
         nursery.cancel_scope.cancel()
     wall = time.perf_counter() - obs.started
-    data = bytes(logs[0].data)
-    assert all(bytes(x.data) == data for x in logs), "the peers' logs differ"
+    data = table.log()
     return Run(obs.entries, wall, data, drops, obs.back_times, obs.on_times)
 
 

@@ -67,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    games = [
+    games: list[tuple[str, int, dict[str, object]]] = [
         ("spite-malice", 2, {"target": 1}),
         ("ecarte", 2, {}),
         ("snatch", 2, {}),

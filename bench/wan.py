@@ -26,22 +26,16 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 import trio
-from _netgame import MemoryLog, Seating
+from _netgame import BotTable, Seating
 
-from fairdeal import registry
-from fairdeal.core.identity import Identity
-from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
-from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
 
 #: main just before several seats could write at once (one writer at a time), proofs included.
 BEFORE = "da0285e7ad7c81ecec6dce7193fd3279a4ba5313"
@@ -123,68 +117,26 @@ class Run:
     log: bytes
 
 
-async def wan_game(name: str, players: int, options: dict[str, object], seed: int, delay: float,
+async def wan_game(name: str, players: int, options: Mapping[str, object], seed: int, delay: float,
                    jitter: float) -> Run:  # fmt: skip
-    reg = registry.load()
-    entry = reg.entry(name)
-    config = entry.game.config(players, dict(options))
-    master = SeededRng(seed)
-    ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(players)]
-    bot = reg.bot(name)
-    logs = [MemoryLog() for _ in range(players)]
-
-    def agent(seat: int) -> BotAgent:
-        return BotAgent(bot.make(), python_random(SeededRng(seed).fork(f"bot-{seat}")))
-
+    table = BotTable(name, players, options, seed)
     seating = _Seating()
-    plan = HostPlan(
-        game=entry.game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
-        options=dict(config.options), players=players, identity=ids[0], name="Bot 0", kind=f"bot:{bot.name}",
-        agent=agent(0), bind="127.0.0.1", port=0, rng=master, open_log=lambda h: logs[0],
-    )  # fmt: skip
-    plan.timeouts.obligation = 120
-
-    finished = 0
-    all_done = trio.Event()
-
-    def one_done() -> None:
-        nonlocal finished
-        finished += 1
-        if finished == players:
-            all_done.set()
-
-    async def host() -> None:
-        await host_game(plan, seating)
-        one_done()
-
-    async def guest(seat: int, proxy: DelayProxy) -> None:
-        assert seating.invite is not None
-        real = seating.invite
-        via = Invite(real.fingerprint, real.secret, (Endpoint("127.0.0.1", proxy.port),))
-
-        def prepare(w: object) -> Prepared:
-            return Prepared(entry.game, agent(seat), f"Bot {seat}", f"bot:{bot.name}")
-
-        await join_game(JoinPlan(via, ids[seat], prepare, rng=master, open_log=lambda h: logs[seat]))
-        one_done()
-
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(host)
+        nursery.start_soon(table.host, seating)
         await seating.listening_now.wait()
         assert seating.invite is not None
+        table.invite = seating.invite
         for seat in range(1, players):  # one after the other, so seat i has identity i
             target = seating.invite.direct[0]
             proxy = DelayProxy((target.host, target.port), delay, jitter, seed + seat)
             await nursery.start(proxy.run)
-            nursery.start_soon(guest, seat, proxy)
-            while seating.seated < seat:
-                await seating.changed.wait()
-        await all_done.wait()
+            nursery.start_soon(table.join, seat, proxy.port)
+            await seating.wait_seated(seat)
+        await table.done.wait()
         nursery.cancel_scope.cancel()  # the proxies
     t0, c0 = seating.started  # the game itself, from its header: not the lobby's handshakes
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    data = bytes(logs[0].data)
-    assert all(bytes(x.data) == data for x in logs), "the peers' logs differ"
+    data = table.log()
     entries = parse_log(data).entries
     return Run(len(entries), critical_rounds(entries), wall, cpu, data)
 
