@@ -290,3 +290,34 @@ def test_a_header_that_gives_a_seat_another_identity_is_refused(stepper: Any) ->
         table.sessions[1].receive(data)
     assert info.value.seat == 0 and "another identity" in info.value.reason
     assert table.sessions[1].seq == 0
+
+
+def test_a_seats_own_entry_may_come_back_placed_after_others(ecarte: Any) -> None:
+    from fairdeal.core.session.envelope import entry_hash
+
+    t = ecarte  # after the header, every seat owes its key at once
+    mine = t.seats[1].due()
+    t.seats[1].sent(mine)
+    t.deliver(t.seats[0].due())  # the host's key reached the log first
+    placed = decode_envelope(mine).placed(t.seats[0].seq, entry_hash(t.log[-1])).encode()
+    assert placed != mine
+    t.deliver(placed)  # the same writing at another place: taken as this seat's own entry
+    assert t.seats[1].outstanding is None and all(s.seq == 3 for s in t.everyone)
+
+
+def test_another_entry_in_this_seats_name_while_its_own_is_out_was_altered(ecarte: Any) -> None:
+    from fairdeal.core.session.session import AlteredEntry
+
+    t = ecarte
+    t.run_until(_owes("to move"))
+    seat = t.seats[0].waiting().seat
+    mover = t.seats[seat]
+    first, second = (mover.make_move(m) for m in mover.legal_moves()[:2])
+    mover.sent(first)
+    before = (mover.seq, len(mover.script))
+    with pytest.raises(AlteredEntry) as info:
+        mover.receive(second)  # validly signed by this seat, but not what it sent
+    assert (info.value.sent, info.value.received) == (first, second)
+    assert (mover.seq, len(mover.script)) == before
+    t.deliver(first)
+    assert mover.outstanding is None
