@@ -176,12 +176,14 @@ async def secure_connect(
     label = peer if peer is not None else _peer_name(stream)
     channel = SecureChannel(identity, initiator, prologue, expected_peer_fingerprint, peer=label)
     pending: list[bytes] = []
+    heard = False
     try:
         with trio.fail_after(handshake_timeout):
             if initiator:
                 await stream.send_all(channel.initiate())
             while not channel.handshake_complete:
                 data = await stream.receive_some(RECEIVE_CHUNK)
+                heard = heard or bool(data)
                 if not data:
                     channel.receive_eof()  # raises: the handshake is not complete
                     raise AssertionError("unreachable")  # pragma: no cover
@@ -193,6 +195,12 @@ async def secure_connect(
     except trio.TooSlowError:
         channel.close()
         await trio.aclose_forcefully(stream)
+        if initiator and not heard:  # a fairdeal host answers the first message at once
+            raise RemoteProtocolError(
+                f"that is not a fairdeal host: it took the connection and said nothing "
+                f"in {handshake_timeout:g} s",
+                peer=label,
+            ) from None
         raise RemoteProtocolError(
             f"handshake did not finish within {handshake_timeout:g} s", peer=label
         ) from None

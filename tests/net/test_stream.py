@@ -183,6 +183,35 @@ async def test_handshake_timeout(autojump_clock: trio.testing.MockClock) -> None
 
 
 @pytest.mark.trio
+async def test_a_listener_that_says_nothing_is_not_a_fairdeal_host(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    with trio.fail_after(LIMIT):
+        left, _right = trio.testing.memory_stream_pair()
+        with pytest.raises(
+            RemoteProtocolError, match="that is not a fairdeal host: it took the connection"
+        ) as info:
+            await secure_connect(left, GUEST, initiator=True, handshake_timeout=3, peer="127.0.0.1:9")
+        assert info.value.peer == "127.0.0.1:9" and "in 3 s" in info.value.reason
+        assert trio.current_time() >= 3
+
+
+@pytest.mark.trio
+async def test_a_host_that_answers_and_stalls_did_not_finish(autojump_clock: trio.testing.MockClock) -> None:
+    with trio.fail_after(LIMIT):
+        left, right = trio.testing.memory_stream_pair()
+
+        async def stalls() -> None:
+            await right.receive_some(65536)
+            await right.send_all(b"\x00")  # the first byte of a frame, then nothing
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(stalls)
+            with pytest.raises(RemoteProtocolError, match="handshake did not finish within 3 s"):
+                await secure_connect(left, GUEST, initiator=True, handshake_timeout=3)
+
+
+@pytest.mark.trio
 async def test_expected_fingerprint_mismatch_closes_the_stream() -> None:
     with trio.fail_after(LIMIT):
         left, right = trio.testing.memory_stream_pair()
