@@ -321,3 +321,67 @@ def test_another_entry_in_this_seats_name_while_its_own_is_out_was_altered(ecart
     assert (mover.seq, len(mover.script)) == before
     t.deliver(first)
     assert mover.outstanding is None
+
+
+def test_the_first_entry_must_be_the_hosts_header() -> None:
+    from fairdeal import registry
+    from fairdeal.testing import seat_sessions
+
+    game = registry.load().game("ecarte")
+    table = seat_sessions(game, 2, 5, {"target": 1})
+    header = decode_envelope(table.sessions[0].start(table.header))
+
+    def entry(seat: int, kind: str, body: object) -> bytes:
+        e = Envelope(FORMAT_VERSION, header.game_id, 0, header.prev, header.anchor, seat, kind, body)
+        return e.signed(table.identities[seat]).encode()
+
+    for data, blamed in ((entry(1, "header", header.body), 1), (entry(0, "resign", {}), 0)):
+        with pytest.raises(RemoteProtocolError) as info:
+            table.sessions[1].receive(data)
+        assert info.value.seat == blamed and "the first entry must be the host's header" in info.value.reason
+        assert table.sessions[1].seq == 0
+
+
+def test_a_header_without_this_seat_is_refused() -> None:
+    from fairdeal import registry
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.rng import SeededRng
+    from fairdeal.core.session.session import Session
+    from fairdeal.testing import seat_sessions
+
+    game = registry.load().game("ecarte")
+    table = seat_sessions(game, 2, 5, {"target": 1})
+    third = Session(game, 2, Identity.generate(SeededRng(7).fork("third")))
+    with pytest.raises(RemoteProtocolError) as info:
+        third.receive(table.sessions[0].start(table.header))
+    assert info.value.seat == 0 and "the header has no seat 2" in info.value.reason
+
+
+def test_an_abort_blames_only_seats_of_the_table(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    _refused(t, t.forge(0, "abort", {"blame": [2], "reason": "one past the last seat"}), 0, "malformed abort")
+    _refused(t, t.forge(0, "abort", {"blame": [-1], "reason": "before the first"}), 0, "malformed abort")
+    t.deliver(t.forge(0, "abort", {"blame": [1], "reason": "the last seat"}))
+    assert all(s.aborted is not None and s.aborted.blamed == (1,) for s in t.everyone)
+
+
+def test_a_seat_moves_and_resigns_only_when_it_decides(ecarte: Any) -> None:
+    from fairdeal.core.errors import IllegalMove
+    from fairdeal.core.rules import Move
+
+    t = ecarte
+    t.run_until(_owes("shares"))  # a seat owes shares: nobody decides
+    w = t.seats[0].waiting()
+    for s in t.seats:
+        with pytest.raises(IllegalMove, match="not your turn"):
+            s.make_move(Move("play", (0,)))
+        with pytest.raises(IllegalMove, match="on your own turn"):
+            s.resign()
+    assert w.seat in (0, 1)
+    t.run_until(_owes("to move"))
+    idle = t.seats[1 - t.seats[0].waiting().seat]  # owes nothing at all
+    with pytest.raises(IllegalMove, match="not your turn"):
+        idle.make_move(Move("play", (0,)))
+    with pytest.raises(IllegalMove, match="on your own turn"):
+        idle.resign()
