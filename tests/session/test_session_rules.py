@@ -385,3 +385,78 @@ def test_a_seat_moves_and_resigns_only_when_it_decides(ecarte: Any) -> None:
         idle.make_move(Move("play", (0,)))
     with pytest.raises(IllegalMove, match="on your own turn"):
         idle.resign()
+
+
+def _raw_envelope(**change: Any) -> bytes:
+    """The msgpack list of an envelope, with fields changed (no signature check happens in decoding)."""
+    import msgpack
+
+    fields = {"version": FORMAT_VERSION, "game_id": bytes(16), "seq": 5, "prev": bytes(32),
+              "anchor": bytes(32), "seat": 1, "kind": "move", "body": {}, "sig": bytes(64)}  # fmt: skip
+    fields.update(change)
+    return msgpack.packb(list(fields.values()), use_bin_type=True)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"seq": -1}, "bad sequence number"),
+        ({"seq": 2**32}, "bad sequence number"),
+        ({"seq": True}, "bad sequence number"),
+        ({"seq": b"\x05"}, "bad sequence number"),
+        ({"kind": ""}, "bad kind"),
+        ({"kind": "k" * 33}, "bad kind"),
+        ({"seat": 64}, "bad seat"),
+    ],
+)
+def test_an_envelope_field_out_of_range_is_refused_in_decoding(change: dict[str, Any], reason: str) -> None:
+    with pytest.raises(RemoteProtocolError, match=reason):
+        decode_envelope(_raw_envelope(**change))
+
+
+def test_envelope_fields_at_their_limits_decode() -> None:
+    for change in ({"seq": 0}, {"seq": 2**31}, {"seq": 2**32 - 1}, {"kind": "k"}, {"kind": "k" * 32},
+                   {"seat": 63}):  # fmt: skip
+        env = decode_envelope(_raw_envelope(**change))
+        ((name, value),) = change.items()
+        assert getattr(env, name) == value
+
+
+def test_an_envelope_is_a_list_of_exactly_nine_fields() -> None:
+    import msgpack
+
+    whole = msgpack.unpackb(_raw_envelope(), raw=False)
+    for obj in (whole[:8], [*whole, 0], {"fields": whole}):
+        with pytest.raises(RemoteProtocolError, match="a list of 9 fields"):
+            decode_envelope(msgpack.packb(obj, use_bin_type=True))
+
+
+def test_an_entry_from_a_seat_the_table_does_not_have_is_refused(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("to move"))
+    s = t.seats[0]
+    env = Envelope(FORMAT_VERSION, t.header.game_id, s.seq, s._c.last_hash, s._c.last_hash, 2, "resign", {})
+    data = env.signed(t.ids[1]).encode()
+    for x in t.everyone:
+        with pytest.raises(RemoteProtocolError, match="no seat 2"):
+            x.receive(data)
+
+
+def test_the_host_writes_a_header_only_with_its_own_identity() -> None:
+    import dataclasses
+
+    from fairdeal import registry
+    from fairdeal.testing import seat_sessions
+
+    game = registry.load().game("ecarte")
+    table = seat_sessions(game, 2, 5, {"target": 1})
+    swapped = dataclasses.replace(table.header, seats=tuple(reversed(table.header.seats)))
+    with pytest.raises(LocalProtocolError, match="the host must sit in seat 0 with its own identity"):
+        table.sessions[0].start(swapped)
+
+
+def test_nothing_is_owed_once_the_game_is_aborted(ecarte: Any) -> None:
+    t = ecarte
+    t.run_until(_owes("shares"))
+    t.deliver(t.forge(0, "abort", {"blame": [], "reason": "stopped"}))
+    assert all(s.waiting() is None and s.due() is None for s in t.seats)
