@@ -499,9 +499,7 @@ class TableApp(App[None]):
     def action_lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
         """The actions bar: where the selected card can go, its moves without a place, the buttons."""
         picker = self.picker()
-        if picker is None:
-            if self.lobby_lines and (self.player is None or self.player.session is None):
-                return [Text("Waiting for the players to join…", style="italic")], []
+        if picker is None:  # nothing to pick: the status line above says what the table waits for
             return [Text("")], []
         rows: list[Text] = [Text()]
         parts: list[tuple[int, int, int, str]] = []

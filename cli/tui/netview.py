@@ -74,7 +74,7 @@ class TableNetObserver(NetObserver):
         if self.invite_file is not None and self.write_file is not None:
             self.write_file(self.invite_file, code + "\n")
             self.head.append(f"(The code is also in {self.invite_file}.)")
-        self._lobby(["Waiting for the players to join…"])
+        self._lobby(["Nobody has joined yet."])
         if self.app is not None:
             self.app.waiting_text = "waiting for the players to join"
 
