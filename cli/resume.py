@@ -32,16 +32,16 @@ from .flags import ascii_option, json_option, plain_option
 from .keeping import SeedKeeper
 from .lan import lan_interfaces
 from .main import cli, friendly_errors, load_registry
-from .netplay import (
+from .netseat import (
+    SeatLog,
     TerminalNetObserver,
-    _finish,
-    _Log,
-    _run,
-    _run_table,
-    _seat_agent,
-    _table_player,
-    _ui,
-    _with_hint,
+    finish_game,
+    make_ui,
+    run_seat,
+    run_table,
+    seat_agent,
+    table_player,
+    with_hint,
 )
 from .seats import parse_seat
 
@@ -114,7 +114,7 @@ def resume(log: Path | None, wait: float | None, as_json: bool, ascii: bool, pla
       fairdeal resume                      pick one of your unfinished games
       fairdeal resume ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
     """
-    ui = _ui(ascii, as_json)
+    ui = make_ui(ascii, as_json)
     path = log if log is not None else _pick(ui)
     run_resume(path, wait, as_json, ascii, plain)
 
@@ -165,13 +165,13 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
     if entry.version != header.version:
         click.echo(f"warning: the game was played with {header.game} {header.version}; "
                    f"this is {entry.version}", err=True)  # fmt: skip
-    ui = _ui(ascii, as_json)
+    ui = make_ui(ascii, as_json)
     say = ui.say
     kind = parse_seat(seed.kind, header.game, reg)
-    table = _table_player(kind.human and wants_table(plain, as_json))
+    table = table_player(kind.human and wants_table(plain, as_json))
     name = header.seats[seed.seat].name
-    agent, human, _ = _seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
-    out = _Log(log, reopen=True)
+    agent, human, _ = seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
+    out = SeatLog(log, reopen=True)
     keeper = SeedKeeper(
         seed.role,
         seed.kind,
@@ -208,9 +208,9 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
             )  # fmt: skip
             if table is not None:
                 rules = entry.game.rules_text()
-                outcome = _run_table(say, entry.game.title, rules, ascii, table, None, out, host_game, plan)
+                outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, host_game, plan)
             else:
-                outcome = _run(say, host_game, plan, observer, log=out)
+                outcome = run_seat(say, host_game, plan, observer, log=out)
         else:
 
             def prepare(welcome: wire.Welcome) -> Prepared:
@@ -227,15 +227,15 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
             )  # fmt: skip
             if table is not None:
                 rules = entry.game.rules_text()
-                outcome = _run_table(say, entry.game.title, rules, ascii, table, None, out, join_game, plan2)
+                outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, join_game, plan2)
             else:
-                outcome = _run(say, join_game, plan2, observer, log=out)
+                outcome = run_seat(say, join_game, plan2, observer, log=out)
     except ConfigError as exc:
         if "this game is over" in str(exc):
             delete_seed(log)  # nothing left to resume: its secrets are of no use any more
             raise ConfigError(f"the game of {log} is over: there is nothing to resume") from None
-        raise _with_hint(exc) from None
-    _finish(outcome, out, as_json, ui, observer.human)
+        raise with_hint(exc) from None
+    finish_game(outcome, out, as_json, ui, observer.human)
 
 
 __all__ = ["run_resume"]

@@ -24,15 +24,15 @@ from .console import UI, wants_table
 from .flags import ascii_option, connect_timeout_option, json_option, log_option, look_option, plain_option
 from .lan import pick
 from .main import cli, friendly_errors, load_registry
-from .netplay import (
+from .netseat import (
+    SeatLog,
     TerminalNetObserver,
-    _finish,
-    _Log,
-    _run,
-    _run_table,
-    _table_player,
-    _ui,
-    _with_hint,
+    finish_game,
+    make_ui,
+    run_seat,
+    run_table,
+    table_player,
+    with_hint,
 )
 
 
@@ -100,7 +100,7 @@ def watch(
       fairdeal watch fd1:aeaqaab7...
       fairdeal watch                  pick a game on the local network
     """
-    ui = _ui(ascii, as_json)
+    ui = make_ui(ascii, as_json)
     say = ui.say
     extra: tuple[Endpoint, ...] = ()
     if code is None:
@@ -111,11 +111,11 @@ def watch(
         try:
             invite = decode_invite(code)
         except FairdealError as exc:
-            raise _with_hint(exc) from None
+            raise with_hint(exc) from None
         say(f"Watching the game at {invite.address} ...")
     reg = load_registry()
-    log = _Log(log_path, suffix="watch")
-    table = _table_player(wants_table(plain, as_json))
+    log = SeatLog(log_path, suffix="watch")
+    table = table_player(wants_table(plain, as_json))
     observer = TerminalNetObserver(ui, source="the invite" if code else "the announcement")
     spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
     observer.watcher = spectator
@@ -124,10 +124,10 @@ def watch(
         extra_direct=extra,
     )  # fmt: skip
     if table is not None:
-        outcome = _run_table(say, "fairdeal", "", ascii, table, None, log, watch_game, plan)
+        outcome = run_table(say, "fairdeal", "", ascii, table, None, log, watch_game, plan)
     else:
-        outcome = _run(say, watch_game, plan, observer, log=log)
-    _finish(outcome, log, as_json, ui, None, resumable=False, you=None)
+        outcome = run_seat(say, watch_game, plan, observer, log=log)
+    finish_game(outcome, log, as_json, ui, None, resumable=False, you=None)
 
 
 __all__ = ["Spectator"]

@@ -9,7 +9,7 @@ from typing import Any
 import trio
 
 from fairdeal.cli.console import UI, Absences, clock
-from fairdeal.cli.netplay import TerminalNetObserver
+from fairdeal.cli.netseat import TerminalNetObserver
 from fairdeal.cli.terminal import TerminalAgent
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal import storage
-from fairdeal.cli.netplay import RELAY_ENV, default_relay
+from fairdeal.cli.netseat import RELAY_ENV, default_relay
 from fairdeal.core.errors import ConfigError
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, decode_invite
 
