@@ -387,50 +387,6 @@ def test_a_seat_moves_and_resigns_only_when_it_decides(ecarte: Any) -> None:
         idle.resign()
 
 
-def _raw_envelope(**change: Any) -> bytes:
-    """The msgpack list of an envelope, with fields changed (no signature check happens in decoding)."""
-    import msgpack
-
-    fields = {"version": FORMAT_VERSION, "game_id": bytes(16), "seq": 5, "prev": bytes(32),
-              "anchor": bytes(32), "seat": 1, "kind": "move", "body": {}, "sig": bytes(64)}  # fmt: skip
-    fields.update(change)
-    return msgpack.packb(list(fields.values()), use_bin_type=True)
-
-
-@pytest.mark.parametrize(
-    ("change", "reason"),
-    [
-        ({"seq": -1}, "bad sequence number"),
-        ({"seq": 2**32}, "bad sequence number"),
-        ({"seq": True}, "bad sequence number"),
-        ({"seq": b"\x05"}, "bad sequence number"),
-        ({"kind": ""}, "bad kind"),
-        ({"kind": "k" * 33}, "bad kind"),
-        ({"seat": 64}, "bad seat"),
-    ],
-)
-def test_an_envelope_field_out_of_range_is_refused_in_decoding(change: dict[str, Any], reason: str) -> None:
-    with pytest.raises(RemoteProtocolError, match=reason):
-        decode_envelope(_raw_envelope(**change))
-
-
-def test_envelope_fields_at_their_limits_decode() -> None:
-    for change in ({"seq": 0}, {"seq": 2**31}, {"seq": 2**32 - 1}, {"kind": "k"}, {"kind": "k" * 32},
-                   {"seat": 63}):  # fmt: skip
-        env = decode_envelope(_raw_envelope(**change))
-        ((name, value),) = change.items()
-        assert getattr(env, name) == value
-
-
-def test_an_envelope_is_a_list_of_exactly_nine_fields() -> None:
-    import msgpack
-
-    whole = msgpack.unpackb(_raw_envelope(), raw=False)
-    for obj in (whole[:8], [*whole, 0], {"fields": whole}):
-        with pytest.raises(RemoteProtocolError, match="a list of 9 fields"):
-            decode_envelope(msgpack.packb(obj, use_bin_type=True))
-
-
 def test_an_entry_from_a_seat_the_table_does_not_have_is_refused(ecarte: Any) -> None:
     t = ecarte
     t.run_until(_owes("to move"))

@@ -1,0 +1,173 @@
+"""Every field of an envelope and of the header, at and past its limits: decoding refuses what
+is out of range with the reason, and takes what is just inside (these pin the checks that a
+mutation run breaks one at a time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.session.envelope import FORMAT_VERSION, decode_envelope
+from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT, Header
+
+FIELDS = ("version", "game_id", "seq", "prev", "anchor", "seat", "kind", "body", "sig")
+
+
+def _raw_envelope(**change: Any) -> bytes:
+    """An envelope's bytes with fields changed (decoding does not check the signature)."""
+    fields = {"version": FORMAT_VERSION, "game_id": bytes(16), "seq": 5, "prev": bytes(32),
+              "anchor": bytes(32), "seat": 1, "kind": "move", "body": {}, "sig": bytes(64)}  # fmt: skip
+    fields.update(change)
+    return msgpack.packb([fields[f] for f in FIELDS], use_bin_type=True)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"version": 2.0}, "unsupported format version"),
+        ({"version": FORMAT_VERSION + 1}, "unsupported format version"),
+        ({"game_id": "g" * 16}, "bad game id"),
+        ({"game_id": bytes(15)}, "bad game id"),
+        ({"seq": -1}, "bad sequence number"),
+        ({"seq": 2**32}, "bad sequence number"),
+        ({"seq": True}, "bad sequence number"),
+        ({"seq": b"\x05"}, "bad sequence number"),
+        ({"prev": "p" * 32}, "bad previous-entry hash"),
+        ({"prev": bytes(31)}, "bad previous-entry hash"),
+        ({"anchor": "a" * 32}, "bad anchor hash"),
+        ({"anchor": bytes(33)}, "bad anchor hash"),
+        ({"seat": 64}, "bad seat"),
+        ({"seat": -1}, "bad seat"),
+        ({"kind": ""}, "bad kind"),
+        ({"kind": "k" * 33}, "bad kind"),
+        ({"kind": b"move"}, "bad kind"),
+        ({"sig": "s" * 64}, "bad signature field"),
+        ({"sig": bytes(63)}, "bad signature field"),
+    ],
+)
+def test_an_envelope_field_out_of_range_is_refused(change: dict[str, Any], reason: str) -> None:
+    with pytest.raises(RemoteProtocolError, match=reason):
+        decode_envelope(_raw_envelope(**change))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"seq": 0},
+        {"seq": 2**31},
+        {"seq": 2**32 - 1},
+        {"kind": "k"},
+        {"kind": "k" * 32},
+        {"seat": 0},
+        {"seat": 63},
+    ],
+)
+def test_an_envelope_field_at_its_limit_decodes(change: dict[str, Any]) -> None:
+    env = decode_envelope(_raw_envelope(**change))
+    ((name, value),) = change.items()
+    assert getattr(env, name) == value
+
+
+def test_an_envelope_is_a_list_of_exactly_nine_fields() -> None:
+    whole = msgpack.unpackb(_raw_envelope(), raw=False)
+    for obj in (whole[:8], [*whole, 0], {"fields": whole}):
+        with pytest.raises(RemoteProtocolError, match="a list of 9 fields"):
+            decode_envelope(msgpack.packb(obj, use_bin_type=True))
+
+
+def test_an_envelope_of_another_version_says_so_whatever_its_layout() -> None:
+    older = msgpack.packb([1, bytes(16), 5, bytes(32), 1, "move", {}, bytes(64)], use_bin_type=True)
+    with pytest.raises(RemoteProtocolError, match="unsupported format version 1"):
+        decode_envelope(older)
+
+
+# -- the header ----------------------------------------------------------------------------------------
+def _seat(i: int, **change: Any) -> dict[str, Any]:
+    return {"name": f"P{i}", "identity": bytes([i + 1]) * 32, "kind": "human", **change}
+
+
+def _body(**change: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "protocol": 2, "game": "ecarte", "plugin": "ecarte", "distribution": "fairdeal", "version": "1",
+        "options": {"target": 5}, "seats": [_seat(0), _seat(1)], "extra": {},
+    }  # fmt: skip
+    body.update(change)
+    return body
+
+
+def _many(n: int, value: object = 1) -> dict[str, object]:
+    return {f"o{i}": value for i in range(n)}
+
+
+TEXTS = ("game", "plugin", "distribution", "version")
+
+REFUSED: list[tuple[Any, str]] = [
+    ([], "wrong fields"),
+    ({k: v for k, v in _body().items() if k != "extra"}, "wrong fields"),
+    ({**_body(), "more": 1}, "wrong fields"),
+    (_body(protocol=1), "unsupported protocol"),
+    *((_body(**{k: ""}), f"{k} must be a short string") for k in TEXTS),
+    *((_body(**{k: "x" * (MAX_TEXT + 1)}), f"{k} must be a short string") for k in TEXTS),
+    *((_body(**{k: 7}), f"{k} must be a short string") for k in TEXTS),
+    (_body(options=_many(65)), "options must map"),
+    (_body(options={"k" * (MAX_NAME + 1): 1}), "options must map"),
+    (_body(options={"k": "v" * (MAX_TEXT + 1)}), "options must map"),
+    (_body(options={"k": 1.5}), "options must map"),
+    (_body(options={"k": [1]}), "options must map"),
+    (_body(options=[("k", 1)]), "options must map"),
+    (_body(seats=[]), f"there must be 1 to {MAX_SEATS} seats"),
+    (_body(seats=[_seat(i) for i in range(MAX_SEATS + 1)]), f"there must be 1 to {MAX_SEATS} seats"),
+    (_body(seats={"0": _seat(0)}), f"there must be 1 to {MAX_SEATS} seats"),
+    (_body(seats=[_seat(0), "P1"]), "malformed seat"),
+    (_body(seats=[_seat(0), {"name": "P1", "identity": bytes(32)}]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, more=1)]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, name="")]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, name="n" * (MAX_NAME + 1))]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, name=5)]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, kind="")]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, kind="k" * (MAX_NAME + 1))]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, kind=5)]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, identity=bytes(31))]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(1, identity="i" * 32)]), "malformed seat"),
+    (_body(seats=[_seat(0), _seat(0, name="Twin")]), "two seats share an identity"),
+    (_body(extra=_many(17, "v")), "malformed extra"),
+    (_body(extra={"k" * (MAX_NAME + 1): "v"}), "malformed extra"),
+    (_body(extra={"k": "v" * (MAX_TEXT + 1)}), "malformed extra"),
+    (_body(extra={"k": 1}), "malformed extra"),
+    (_body(extra=[]), "malformed extra"),
+]
+
+
+@pytest.mark.parametrize(("body", "reason"), REFUSED)
+def test_a_header_field_out_of_range_is_refused(body: Any, reason: str) -> None:
+    with pytest.raises(RemoteProtocolError, match=reason) as info:
+        Header.from_body(bytes(16), body)
+    assert info.value.seat == 0
+
+
+def test_a_header_needs_a_whole_game_id() -> None:
+    with pytest.raises(RemoteProtocolError, match="bad game id"):
+        Header.from_body(bytes(15), _body())
+
+
+ACCEPTED: list[Any] = [
+    *(_body(**{k: "x"}) for k in TEXTS),
+    *(_body(**{k: "x" * MAX_TEXT}) for k in TEXTS),
+    _body(options=_many(64)),
+    _body(options={"k" * MAX_NAME: "v" * MAX_TEXT, "flag": True}),
+    _body(seats=[_seat(0)]),
+    _body(seats=[_seat(i) for i in range(MAX_SEATS)]),
+    _body(seats=[_seat(0, name="n", kind="k"), _seat(1, name="n" * MAX_NAME, kind="k" * MAX_NAME)]),
+    _body(extra=_many(16, "v")),
+    _body(extra={"k" * MAX_NAME: "v" * MAX_TEXT}),
+]
+
+
+@pytest.mark.parametrize("body", ACCEPTED)
+def test_a_header_field_at_its_limit_is_taken(body: dict[str, Any]) -> None:
+    header = Header.from_body(bytes(16), body)
+    assert header.to_body() == {**body, "options": dict(sorted(body["options"].items())),
+                                "extra": dict(sorted(body["extra"].items()))}  # fmt: skip
