@@ -97,3 +97,23 @@ def test_dleq_proof() -> None:
     y = rand_scalar()
     e2, z2 = g.dleq_prove(b"ctx", y, h, c1, g.mul(y, c1), b"seed")
     assert not g.dleq_verify(b"ctx", h, c1, g.mul(y, c1), e2, z2)
+
+
+def test_a_share_proof_with_a_zero_response_is_refused_not_a_crash() -> None:
+    """z = 0 makes z·c1 the identity, which the group refuses: the proof is false, never true."""
+    x = rand_scalar()
+    h = g.base(x)
+    c1 = g.base(rand_scalar())
+    d = g.mul(x, c1)
+    e, _ = g.dleq_prove(b"ctx", x, h, c1, d, b"seed")
+    assert not g.dleq_verify(b"ctx", h, c1, d, e, bytes(32))
+    assert not g.dleq_verify(b"ctx", h, c1, d, bytes(32), bytes(32))
+    assert not g.dleq_verify(b"ctx", h, c1, d, e, g.L.to_bytes(32, "little"))  # not canonical
+
+
+def test_zero_scalars_are_known_and_never_drawn() -> None:
+    assert g.is_zero(bytes(32)) and g.is_zero(g.L.to_bytes(32, "little"))
+    assert not g.is_zero((1).to_bytes(32, "little")) and not g.is_zero((g.L - 1).to_bytes(32, "little"))
+    assert g.scalar_from_bytes_or_none(bytes(64)) is None
+    one = g.scalar_from_bytes_or_none((1).to_bytes(64, "little"))
+    assert one == (1).to_bytes(32, "little")
