@@ -117,3 +117,30 @@ def test_zero_scalars_are_known_and_never_drawn() -> None:
     assert g.scalar_from_bytes_or_none(bytes(64)) is None
     one = g.scalar_from_bytes_or_none((1).to_bytes(64, "little"))
     assert one == (1).to_bytes(32, "little")
+
+
+def _plus_l(s: bytes) -> bytes:
+    """The same scalar, written non-canonically (s + L still fits 32 bytes)."""
+    return (int.from_bytes(s, "little") + g.L).to_bytes(32, "little")
+
+
+def test_proofs_take_only_canonical_scalars() -> None:
+    """A valid proof with a response or challenge written as s + L is refused: no malleability."""
+    x = rand_scalar()
+    h = g.base(x)
+    e, z = g.schnorr_prove(b"game", 1, 3, x, h, b"seed")
+    assert g.schnorr_verify(b"game", 1, 3, h, e, z)
+    assert not g.schnorr_verify(b"game", 1, 3, h, e, _plus_l(z))
+    assert not g.schnorr_verify(b"game", 1, 3, h, _plus_l(e), z)
+    c1 = g.base(rand_scalar())
+    d = g.mul(x, c1)
+    e, z = g.dleq_prove(b"ctx", x, h, c1, d, b"seed")
+    assert g.dleq_verify(b"ctx", h, c1, d, e, z)
+    assert not g.dleq_verify(b"ctx", h, c1, d, e, _plus_l(z))
+    assert not g.dleq_verify(b"ctx", h, c1, d, _plus_l(e), z)
+
+
+def test_transcripts_refuse_negative_integers() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        g.frame(b"tag", -1)
+    assert g.frame(b"tag", 0) != g.frame(b"tag", b"")
