@@ -35,7 +35,10 @@ PRESETS = {
         ["tests/session"],
     ),
     "deck": (["core/deck"], ["tests/deck", "tests/session"]),
-    "net": (["net/framing.py", "net/wire.py"], ["tests/net/test_framing.py", "tests/net/test_wire.py"]),
+    "net": (
+        ["net/framing.py", "net/wire.py"],
+        ["tests/net/test_wire_limits.py", "tests/net/test_framing.py", "tests/net/test_wire.py"],
+    ),
 }
 
 #: The operators that turn a check into a broken check.

@@ -84,3 +84,11 @@ def test_a_reassembler_takes_any_limit_its_4_byte_header_can_say() -> None:
         MessageReassembler(2**32)
     with pytest.raises(LocalProtocolError, match="4-byte length"):
         MessageReassembler(0)
+
+
+def test_a_chat_line_carries_a_whole_signature() -> None:
+    line = {"type": "chat", "seat": 1, "n": 0, "text": "hi", "sig": bytes(64)}
+    assert wire.decode(raw(line)) == wire.Chat(1, 0, "hi", bytes(64))
+    for bad in (bytes(63), bytes(65), "s" * 64):
+        with pytest.raises(RemoteProtocolError, match="sig must be 64 bytes"):
+            wire.decode(raw({**line, "sig": bad}))
