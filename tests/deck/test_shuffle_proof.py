@@ -705,3 +705,24 @@ def test_known_answer() -> None:
     assert (
         hashlib.sha256(raw).hexdigest() == "2c194f2b56ee9f1552fcc27425222215ea135879496ad976a0a52277d746791a"
     )
+
+
+def test_ciphertexts_of_another_type_are_false(honest: tuple[Pass, sp.ShuffleProof]) -> None:
+    p, proof = honest
+    assert p.verify(proof)
+    assert not sp.verify_shuffle(CTX, p.joint, [bytearray(c) for c in p.inputs], p.outputs, proof)  # type: ignore[misc]
+    assert not sp.verify_shuffle(CTX, p.joint, p.inputs, [bytearray(c) for c in p.outputs], proof)  # type: ignore[misc]
+
+
+def test_a_proof_covers_up_to_the_largest_deck() -> None:
+    from fairdeal.core.deck._limits import MAX_DECK
+
+    point, scalar = g.base((5).to_bytes(32, "little")), (7).to_bytes(32, "little")
+
+    def encoded(n: int) -> dict[str, Any]:
+        return {"c": [point] * n, "c_hat": [point] * n, "e": scalar, "s": [scalar] * 4,
+                "s_hat": [scalar] * n, "s_prime": [scalar] * n}  # fmt: skip
+
+    assert len(sp.decode_proof(encoded(MAX_DECK), MAX_DECK, seat=1, check_points=False).chain) == MAX_DECK
+    with pytest.raises(LocalProtocolError, match=f"1 to {MAX_DECK} cards"):
+        sp.decode_proof(encoded(MAX_DECK + 1), MAX_DECK + 1, seat=1, check_points=False)
