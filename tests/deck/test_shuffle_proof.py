@@ -726,3 +726,30 @@ def test_a_proof_covers_up_to_the_largest_deck() -> None:
     assert len(sp.decode_proof(encoded(MAX_DECK), MAX_DECK, seat=1, check_points=False).chain) == MAX_DECK
     with pytest.raises(LocalProtocolError, match=f"1 to {MAX_DECK} cards"):
         sp.decode_proof(encoded(MAX_DECK + 1), MAX_DECK + 1, seat=1, check_points=False)
+
+
+def test_the_deck_limit_is_inclusive_for_prover_and_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the limit set to 4 (the real one is 1024 cards), 4 cards prove and verify, 5 do not."""
+    monkeypatch.setattr(sp, "MAX_DECK", 4)
+    p = make_pass(4, seed=3)
+    assert p.verify(p.prove())
+    five = make_pass(5, seed=3)
+    with pytest.raises(LocalProtocolError, match="1 to 4 inputs"):
+        five.prove()
+    monkeypatch.setattr(sp, "MAX_DECK", 5)
+    proof = five.prove()
+    monkeypatch.setattr(sp, "MAX_DECK", 4)
+    assert not five.verify(proof)
+
+
+def test_an_empty_deck_and_proof_are_false_not_errors(honest: tuple[Pass, sp.ShuffleProof]) -> None:
+    p, proof = honest
+    empty = dataclasses.replace(proof, commitments=(), chain=(), s_hat=(), s_prime=())
+    assert not sp.verify_shuffle(CTX, p.joint, [], [], empty)
+
+
+def test_the_provers_seed_is_at_least_32_bytes() -> None:
+    p = make_pass(3, seed=5)
+    assert p.verify(p.prove(seed=b"s" * 32))
+    with pytest.raises(LocalProtocolError, match="32 or more bytes"):
+        p.prove(seed=b"s" * 31)
