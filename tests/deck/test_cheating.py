@@ -459,3 +459,31 @@ def test_a_random_commitment_must_name_the_range_of_the_choice(kit: Any) -> None
     assert honest.n == 52
     t.refused_everywhere(replace(honest, n=51), 0, "range(51), not range(52)")
     t.send(honest)
+
+
+def test_a_card_asked_for_twice_is_opened_in_the_order_asked(kit: Any) -> None:
+    """Seat 1 sees a card, then it goes face up: each seat's shares come for the first purpose first."""
+    t, tokens = dealt(kit)
+    t.pump()
+    card = tokens[0]
+    t.all(lambda s: s.request([Reveal(card, 1)]))
+    t.all(lambda s: s.request([Reveal(card, None)]))
+    owing = t.seats[0].next_sender()
+    assert owing is not None
+    ahead = t.seats[owing].copy()
+    ahead._reveals.owed[(card, owing)] = (None,)  # its public share, built before the private one
+    public_first = replace(t.seats[owing].due_message(), shares=tuple(
+        ahead._reveals.build(ahead._deck, ahead._keys, [card])))  # fmt: skip
+    t.refused_everywhere(public_first, owing, f"share for token {card} is for", "but it is owed")
+    t.pump()
+    assert all(s.card(card) is not None for s in t.seats)
+
+
+def test_a_card_is_revealed_only_to_a_seat_of_the_table(kit: Any) -> None:
+    from fairdeal.core.errors import LocalProtocolError
+
+    t, tokens = dealt(kit)
+    for to in (-1, 3):
+        with pytest.raises(LocalProtocolError):
+            t.seats[0].request([Reveal(tokens[0], to)])
+    t.seats[0].request([Reveal(tokens[0], 2)])  # the last seat

@@ -135,3 +135,11 @@ def test_random_fields_are_strict() -> None:
 def test_encode_refuses_other_objects() -> None:
     with pytest.raises(TypeError):
         encode(object())  # type: ignore[arg-type]
+
+
+def test_the_edges_of_seats_choices_and_fields() -> None:
+    with pytest.raises(RemoteProtocolError, match="no such seat"):
+        decode("deck.key", -1, encode(KeyShare(1, P, S, S))[1])
+    one = decode("deck.random-commit", 1, {"index": 0, "n": 1, "commitment": b"c" * 32})
+    assert isinstance(one, RandomCommit) and one.n == 1  # a choice among one is still a choice
+    refused("deck.random-reveal", {"index": 0, "valeu": b"v" * 32}, word="fields")  # as many, one misspelt
