@@ -174,3 +174,38 @@ def test_an_observer_checks_everything_and_learns_every_card_seen(kit: Any) -> N
         tokens[-2]
     )
     assert set(known) == {tokens[0], tokens[-1], tokens[-2]}
+
+
+def test_what_the_rules_may_ask_of_the_deck_and_no_more(kit: Any) -> None:
+    """The local rules' requests at their edges: a deck of 1 card up to the limit, distinct cards,
+    reshuffles of live distinct tokens, random choices among 1 to 2**63 - 1."""
+    from fairdeal.core.cards import standard_52
+    from fairdeal.core.deck._limits import MAX_CHOICE
+    from fairdeal.core.errors import LocalProtocolError
+
+    one = kit.Table(2, seed=4)
+    assert len(one.start([standard_52()[0]])) == 1
+    for deck in ([], [standard_52()[0]] * 2):
+        with pytest.raises(LocalProtocolError):
+            kit.Table(2, seed=4).seats[0].start(deck)
+    t = kit.Table(2, seed=5)
+    tokens = t.start(kit.deck_of(32))
+    seat = t.seats[0]
+    for bad in ([], [tokens[0], tokens[0]], [max(tokens) + 1]):
+        with pytest.raises(LocalProtocolError):
+            seat.copy().reshuffle(bad, {})
+    t.all(lambda s: s.reshuffle([tokens[0]], {}))  # one card is a deck too
+    t.pump()
+    with pytest.raises(LocalProtocolError, match="no live card token"):
+        seat.copy().reshuffle([tokens[0]], {})  # that token died in the reshuffle
+    for n in (0, MAX_CHOICE):
+        with pytest.raises(LocalProtocolError):
+            seat.copy().begin_random(n)
+    assert seat.random_result() is None  # no choice made yet
+    t.all(lambda s: s.begin_random(1))
+    t.pump()
+    assert all(s.random_result() == 0 for s in t.seats)
+    t.all(lambda s: s.begin_random(6))
+    assert all(s.random_result() is None for s in t.seats)  # not the last one while the next runs
+    t.pump()
+    assert all(s.random_result() in range(6) for s in t.seats)
