@@ -209,3 +209,16 @@ def test_what_the_rules_may_ask_of_the_deck_and_no_more(kit: Any) -> None:
     assert all(s.random_result() is None for s in t.seats)  # not the last one while the next runs
     t.pump()
     assert all(s.random_result() in range(6) for s in t.seats)
+
+
+def test_the_deck_limit_is_inclusive_for_decks_and_reshuffles(kit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairdeal.core.deck import _shuffles
+
+    monkeypatch.setattr(_shuffles, "MAX_DECK", 32)  # the real limit is 1024 cards
+    t = kit.Table(2, seed=6)
+    with pytest.raises(LocalProtocolError, match="1 to 32 cards"):
+        t.seats[0].copy().start(kit.deck_of(33))
+    tokens = t.start(kit.deck_of(32))
+    t.all(lambda s: s.reshuffle(tokens, {}))
+    t.pump()
+    assert len(t.seats[0].round_tokens()) == 32
