@@ -211,7 +211,7 @@ def test_what_the_rules_may_ask_of_the_deck_and_no_more(kit: Any) -> None:
     assert all(s.random_result() in range(6) for s in t.seats)
 
 
-def test_the_deck_limit_is_inclusive_for_decks_and_reshuffles(kit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_deck_limit_is_inclusive(kit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from fairdeal.core.deck import _shuffles
 
     monkeypatch.setattr(_shuffles, "MAX_DECK", 32)  # the real limit is 1024 cards
