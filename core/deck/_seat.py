@@ -353,11 +353,6 @@ class DeckSeat:
         first = self.acceptable()
         return first[0].seat if first else None
 
-    def expected(self) -> tuple[int, str, str] | None:
-        """The message that may come next: (seat, message kind, description), or None."""
-        first = self.acceptable()
-        return (first[0].seat, first[0].kind, first[0].what) if first else None
-
     def due_message(self) -> Message | None:
         """The message this seat owes now, if it may send it."""
         mine = [o for o in self.acceptable() if o.seat == self.seat]
