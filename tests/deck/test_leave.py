@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from fairdeal.core.dealer import Reveal
 from fairdeal.core.deck import Leave
 from fairdeal.core.deck import _group as g
-from fairdeal.core.errors import LocalProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 
 
 def opens_without_owner(t: Any, token: int, owner: int) -> bool:
@@ -163,3 +164,44 @@ def test_only_the_seat_the_rules_take_out_may_leave(kit: Any) -> None:
     t.refused_everywhere(Leave(2, t.seats[2].ctx.need_me().x), 2, "out of turn")
     t.send(t.seats[1].leave_message())
     assert t.seats[0].left_seats() == [1] and t.seats[0].waiting_on() == []
+
+
+def test_the_deck_takes_only_seats_of_its_table(kit: Any) -> None:
+    from fairdeal.core.deck import DeckSeat
+    from fairdeal.core.deck._limits import MAX_PLAYERS
+    from fairdeal.core.rng import SeededRng
+
+    rng = SeededRng(1)
+    DeckSeat(b"g", 0, 2, rng)
+    DeckSeat(b"g" * 256, MAX_PLAYERS - 1, MAX_PLAYERS, rng)
+    for game_id, seat, players in ((b"", 0, 2), (b"g" * 257, 0, 2), (b"g", 0, 1), (b"g", 0, MAX_PLAYERS + 1),
+                                   (b"g", -1, 2), (b"g", 2, 2)):  # fmt: skip
+        with pytest.raises(LocalProtocolError):
+            DeckSeat(game_id, seat, players, rng)
+    t = kit.Table(3, seed=2)
+    honest = t.seats[1].copy()
+    for s in (-1, 3, "1"):
+        msg = replace(t.sent[0], seat=s)  # seat 0's key, claimed by no seat of the table
+        with pytest.raises(RemoteProtocolError, match="no seat"):
+            honest.receive(msg)
+
+
+def test_who_may_leave_and_when_the_deck_has_its_verdict(kit: Any) -> None:
+    t = kit.Table(3, seed=3)
+    t.start(kit.deck_of(32))
+    for seat in (-1, 3):
+        with pytest.raises(LocalProtocolError, match="cannot leave"):
+            t.seats[0].copy().begin_leave(seat)
+    t.seats[1].copy().begin_leave(0)  # the first seat may leave like any other
+    t.leave(2)
+    with pytest.raises(LocalProtocolError, match="cannot leave"):
+        t.seats[0].copy().begin_leave(2)  # not twice
+    done = kit.Table(2, seed=4)
+    tokens = done.start(kit.deck_of(32))
+    done.all(lambda s: s.request([Reveal(tokens[0], 0)]))  # seat 0 sees a card alone
+    done.pump()
+    assert all(s.verdict() is None for s in done.seats)
+    done.all(lambda s: s.begin_final_reveal())
+    assert all(s.verdict() is None for s in done.seats)  # begun, not yet complete
+    done.pump()
+    assert all(s.verdict() is not None for s in done.seats)
