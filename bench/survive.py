@@ -35,6 +35,7 @@ import trio
 from _netgame import BotTable, same_game
 
 from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.cutproxy import CutProxy
 from fairdeal.net.invite import Invite
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import NetObserver
@@ -45,51 +46,6 @@ GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
     ("snatch", 4, {}),
     ("spite-malice", 2, {"max_games": 1}),
 ]
-
-
-class CutProxy:
-    """Listens on loopback and forwards to ``target``; :meth:`cut` closes every connection it carries."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.port = 0
-        self._scopes: set[trio.CancelScope] = set()
-
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        self.port = listeners[0].socket.getsockname()[1]
-        task_status.started()
-        await trio.serve_listeners(self._handle, listeners)
-
-    def cut(self) -> None:
-        for scope in list(self._scopes):
-            scope.cancel()
-
-    async def _handle(self, client: trio.SocketStream) -> None:
-        try:
-            server = await trio.open_tcp_stream(*self.target)
-        except OSError:
-            await trio.aclose_forcefully(client)
-            return
-        with trio.CancelScope() as scope:
-            self._scopes.add(scope)
-            try:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._pipe, client, server, nursery.cancel_scope)
-                    nursery.start_soon(self._pipe, server, client, nursery.cancel_scope)
-            finally:
-                self._scopes.discard(scope)
-        await trio.aclose_forcefully(client)
-        await trio.aclose_forcefully(server)
-
-    @staticmethod
-    async def _pipe(src: trio.SocketStream, dst: trio.SocketStream, scope: trio.CancelScope) -> None:
-        try:
-            while data := await src.receive_some(65536):
-                await dst.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        scope.cancel()
 
 
 @dataclass
