@@ -4,6 +4,7 @@ a seeded game of bots through the real network stacks."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import trio
 
@@ -145,3 +146,9 @@ class BotTable:
         data = bytes(self.logs[0].data)
         assert all(bytes(x.data) == data for x in self.logs), "the peers' logs differ"
         return data
+
+
+def only_games(games: Sequence[tuple[str, int, Any]], spec: str) -> list[tuple[str, int, Any]]:
+    """The rows of ``games`` that ``spec`` names (``--games snatch:4,ecarte:2``)."""
+    want = {(n, int(p)) for n, p in (x.split(":") for x in spec.split(","))}
+    return [g for g in games if (g[0], g[1]) in want]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-from _netgame import BotTable, same_game
+from _netgame import BotTable, only_games, same_game
 
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.cutproxy import CutProxy
@@ -172,8 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         games, everies, repeat = [g for g in GAMES if g[0] == "ecarte"], [10], 1
     if args.games:
-        want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
-        games = [g for g in GAMES if (g[0], g[1]) in want]
+        games = only_games(GAMES, args.games)
     head = (f"{'game':<14}{'seats':>5}{'entries':>8}{'every':>6}{'drops':>6}{'wall s':>8}{'×':>6}"
             f"{'back ms':>14}{'on ms':>14}")  # fmt: skip
     print(head)

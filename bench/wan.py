@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import trio
-from _netgame import BotTable, Seating
+from _netgame import BotTable, Seating, only_games
 
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
@@ -192,8 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         delays, games = [0.0, 0.025], [g for g in GAMES if (g[0], g[1]) in (("ecarte", 2), ("snatch", 4))]
     if args.games:
-        want = {(n, int(p)) for n, p in (x.split(":") for x in args.games.split(","))}
-        games = [g for g in GAMES if (g[0], g[1]) in want]
+        games = only_games(GAMES, args.games)
     head = (f"{'':<9}{'game':<14}{'seats':>5}{'RTT ms':>7}{'entries':>8}{'rounds':>7}{'wall s':>8}"
             f"{'cpu s':>7}{'wall/(rounds×RTT)':>19}{'vs 0 ms':>8}")  # fmt: skip
     print(head)
