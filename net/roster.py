@@ -21,7 +21,6 @@ its catch-up reaches the end of the backlog, in one step too.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from typing import Any, Final, Protocol
 import trio
 
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
-from fairdeal.core.session.envelope import GENESIS, Envelope, decode_envelope, entry_hash
+from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
 from fairdeal.core.session.header import Header
 
 from ._links import Link, PeerGone
@@ -164,7 +163,7 @@ class Roster:
     # -- the log ----------------------------------------------------------------------------------
     def _append(self, data: bytes) -> None:
         env = decode_envelope(data)
-        self.written[(env.seat, env.anchor)] = (len(self.backlog), _writing(env))
+        self.written[(env.seat, env.anchor)] = (len(self.backlog), env.writing())
         self.backlog.append(data)
 
     async def publish(self, data: bytes) -> None:
@@ -302,9 +301,6 @@ class Roster:
 
 
 # -- entries that come late ---------------------------------------------------------------------------
-def _writing(env: Envelope) -> bytes:
-    """What an entry's author signed, and the signature: the same wherever the host placed it."""
-    return hashlib.sha256(env.signed_part() + env.sig).digest()
 
 
 def stale(roster: Roster, header: Header, seat: int, data: bytes) -> tuple[str, Any] | None:
@@ -323,7 +319,7 @@ def stale(roster: Roster, header: Header, seat: int, data: bytes) -> tuple[str, 
     held = roster.written.get((seat, env.anchor))
     if held is None or env.seat != seat:
         return None
-    if held[1] == _writing(env):
+    if held[1] == env.writing():
         return ("again", None)
     if env.game_id == header.game_id and env.verify(header.seats[seat].identity):
         return ("equivocation", f"signed two different entries for entry {held[0]}")

@@ -86,6 +86,11 @@ class Envelope:
         """The same entry put at ``seq`` after ``prev`` (the host places it; the signature holds)."""
         return replace(self, seq=seq, prev=prev)
 
+    def writing(self) -> bytes:
+        """A digest of what the author signed and its signature: the same wherever the host placed
+        the entry (the key by which a seat's entry for one obligation is found again)."""
+        return hashlib.sha256(self.signed_part() + self.sig).digest()
+
     def same_writing(self, other: Envelope) -> bool:
         """Whether ``other`` is this entry as its author wrote it, wherever the host placed it."""
         return self.signed_part() == other.signed_part() and self.sig == other.sig

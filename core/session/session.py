@@ -18,7 +18,6 @@ the session unchanged.
 from __future__ import annotations
 
 import copy
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,11 +137,6 @@ class _Core:
 
     def note(self, *item: Any) -> None:
         self.script.append(item)
-
-
-def _writing(env: Envelope) -> bytes:
-    """What an entry's author signed, and the signature: the same wherever the host placed it."""
-    return hashlib.sha256(env.signed_part() + env.sig).digest()
 
 
 class AlteredEntry(RemoteProtocolError):
@@ -410,7 +404,7 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
-        self._written[(env.seat, env.anchor)] = (env.seq, _writing(env))
+        self._written[(env.seat, env.anchor)] = (env.seq, env.writing())
         if mine:
             self._outstanding = None
         return events
@@ -619,7 +613,7 @@ class Session:
         held = self._written.get((blame, other.anchor))
         if held is None:
             raise bad(f"answers no point of the log where seat {blame} wrote")
-        if held[1] == _writing(other):
+        if held[1] == other.writing():
             raise bad(f"does not differ from seat {blame}'s own entry {held[0]}")
 
     def _on_deck(self, c: _Core, env: Envelope) -> None:
