@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
 import trio
@@ -30,7 +30,7 @@ from fairdeal.core.session.session import MOVE, RESIGN, AlteredEntry, Event, Ses
 
 from . import wire
 from .chat import ChatRoom
-from .connect import RELAY_DELAY, connect_host
+from .connect import RELAY_DELAY, Connected, connect_host
 from .driver import Agent, PeerGone, run_guest
 from .errors import NetError
 from .invite import Endpoint, Invite
@@ -88,6 +88,17 @@ class Connector:
     relay_delay: float = RELAY_DELAY
     keepalive: Keepalive = field(default_factory=Keepalive)
 
+    async def connect(self) -> Connected:
+        """The first path to the host whose handshake proves the invite's identity (:func:`connect_host`)."""
+        return await connect_host(
+            self.invite,
+            self.identity,
+            extra_direct=self.extra_direct,
+            connect_timeout=self.connect_timeout,
+            handshake_timeout=self.handshake_timeout,
+            relay_delay=self.relay_delay,
+        )
+
 
 class Refusal(NetError):
     """The host would not take this seat (or watcher) back, and said why."""
@@ -114,14 +125,7 @@ async def rejoin(
     Returns the stream, the sync, the path and where it went through. Raises :class:`Refusal`
     when the host refuses, NetError (or RemoteProtocolError) when it cannot be reached.
     """
-    connected = await connect_host(
-        c.invite,
-        c.identity,
-        extra_direct=c.extra_direct,
-        connect_timeout=c.connect_timeout,
-        handshake_timeout=c.handshake_timeout,
-        relay_delay=c.relay_delay,
-    )
+    connected = await c.connect()
     secure = connected.secure
     software = f"fairdeal {__version__}"
     try:
@@ -165,15 +169,7 @@ async def come_back(
         left = deadline - trio.current_time()
         if left <= 0:
             return None
-        c2 = Connector(
-            c.invite,
-            c.identity,
-            c.extra_direct,
-            min(c.connect_timeout, max(0.5, left)),
-            c.handshake_timeout,
-            c.relay_delay,
-            c.keepalive,
-        )
+        c2 = replace(c, connect_timeout=min(c.connect_timeout, max(0.5, left)))
         with trio.move_on_at(deadline):
             try:
                 return await rejoin(c2, seat, session.seq, last_hash(session))

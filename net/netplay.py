@@ -42,7 +42,7 @@ from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, E
 
 from . import _fault, wire
 from .chat import ChatRoom
-from .connect import RELAY_DELAY, connect_host
+from .connect import RELAY_DELAY
 from .doors import DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
@@ -270,15 +270,7 @@ class JoinPlan:
     auto_adjourn: bool = False
 
     def connector(self, invite: Invite | None = None) -> Connector:
-        return Connector(
-            invite or self.invite,
-            self.identity,
-            self.extra_direct,
-            self.connect_timeout,
-            self.handshake_timeout,
-            self.relay_delay,
-            self.keepalive,
-        )
+        return _connector(self, invite)
 
 
 @dataclass
@@ -295,6 +287,19 @@ class WatchPlan:
     extra_direct: Sequence[Endpoint] = ()
     relay_delay: float = RELAY_DELAY
     open_log: Callable[[Header], LogSink] | None = None
+
+
+def _connector(plan: JoinPlan | WatchPlan, invite: Invite | None = None) -> Connector:
+    """How a joiner or a watcher reaches the host (``invite``, or the plan's), with the plan's limits."""
+    return Connector(
+        invite or plan.invite,
+        plan.identity,
+        plan.extra_direct,
+        plan.connect_timeout,
+        plan.handshake_timeout,
+        plan.relay_delay,
+        plan.keepalive,
+    )
 
 
 # -- sessions that never let a peer's entry crash this process --------------------------------------
@@ -792,14 +797,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     if plan.resume is not None:
         return await _rejoin_game(plan, obs)
     invite = plan.invite
-    connected = await connect_host(
-        invite,
-        plan.identity,
-        extra_direct=plan.extra_direct,
-        connect_timeout=plan.connect_timeout,
-        handshake_timeout=plan.handshake_timeout,
-        relay_delay=plan.relay_delay,
-    )
+    connected = await plan.connector().connect()
     secure = connected.secure
     try:
         obs.connected(invite, connected.path, connected.via)
@@ -1030,15 +1028,7 @@ async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> Ne
     seat does. Raises NetError when the host cannot be reached or refuses.
     """
     obs = observer or NetObserver()
-    connector = Connector(
-        plan.invite,
-        plan.identity,
-        plan.extra_direct,
-        plan.connect_timeout,
-        plan.handshake_timeout,
-        plan.relay_delay,
-        plan.keepalive,
-    )
+    connector = _connector(plan)
     from .follow import rejoin
 
     secure, sync, path, via = await rejoin(connector, None, 0, wire.NO_ENTRY)
