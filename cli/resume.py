@@ -120,6 +120,8 @@ def resume(log: Path | None, wait: float | None, as_json: bool, ascii: bool, pla
 
 
 def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
+    if not log.is_file():
+        raise ConfigError(f"there is no game log at {log}")
     seed = read_seed(log)
     try:
         data = log.read_bytes()

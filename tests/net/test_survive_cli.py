@@ -232,3 +232,10 @@ def test_a_guest_whose_host_never_comes_back_keeps_its_log_and_says_how_to_resum
     assert "could not reach it again within 1 s" in result["error"], result
     assert "trying to reach it again" in g.err and f"resume {g.log}" in g.err.replace("\n  ", " ")
     assert seed_path(g.log).exists() and h.log.read_bytes().startswith(g.log.read_bytes())
+
+
+def test_resume_of_a_log_that_is_not_there_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.fdlog"
+    p = Peer(tmp_path, "resume", ["resume", str(missing)], log=False)
+    assert p.wait() == 2
+    assert f"fairdeal: there is no game log at {missing}" in p.err and "Traceback" not in p.err
