@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import trio
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual import events
@@ -414,7 +415,7 @@ class TableApp(App[None]):
         width = self.size.width or 80
         self.query_one("#title", Static).update(self._plain(self._title_line(width)))
         self.query_one("#status", Static).update(self._plain(self._status_line()))
-        self.query_one("#keys", Static).update(self._plain(self._keys_line()))
+        self.query_one("#keys", Static).update(self._plain(self._keys_line(width - 2)))  # padding 0 1
 
     def _plain(self, text: Text) -> Text:
         """``text`` in ASCII with ``--ascii`` (its styles kept), else as it is."""
@@ -484,17 +485,26 @@ class TableApp(App[None]):
         waiting = waiting or ""
         return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
 
-    def _keys_line(self) -> Text:
+    def _keys_line(self, width: int) -> Text:
+        """The keys that work now, in ``width`` cells: whole hints are left out, least needed first.
+
+        F1 help lists every key, so it and the way out stay; a hint is never cut in half.
+        """
         p = self.player
-        parts = []
+        # (hint, rank): the highest rank goes first when the line is too long.
+        parts: list[tuple[str, int]] = []
         picker = self.picker()
         if picker is not None and picker.cards:
-            parts.append("←→ card · 8c name · key: place")
-        parts += ["/ chat", "F1 help", "F2 rules", f"F6 auto:{'on' if p is not None and p.auto else 'off'}"]
+            parts.append(("←→ card · 8c name · key: place", 0))
+        parts += [("/ chat", 3), ("F1 help", 0), ("F2 rules", 5)]
+        parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
         if self.adjourning.available:
-            parts.append("F3 adjourn")
-        parts.append("^Q resign")
-        return Text(" · ".join(parts), style="dim")
+            parts.append(("F3 adjourn", 2))
+        parts.append(("^Q resign", 0))
+        while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
+            drop = max(range(len(parts)), key=lambda i: parts[i][1])
+            del parts[drop]
+        return Text(" · ".join(h for h, _ in parts), style="dim")
 
     def action_lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
         """The actions bar: where the selected card can go, its moves without a place, the buttons."""

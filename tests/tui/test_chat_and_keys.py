@@ -38,3 +38,38 @@ def test_chat_is_typed_sent_through_trio_and_shown_as_text() -> None:
 
     asyncio.run(main())
     assert said == [("hello [bold]you[/bold]", True)]
+
+
+def _keys_at(width: int) -> str:
+    from rich.text import Text
+
+    from .harness import table_app
+
+    app, player = table_app("spite-malice", 2, seed=3, options={"target": 1})
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(width, 24)) as pilot:
+            await until(lambda: player.deciding, pilot, "a card to pick")
+            picker = app.picker()
+            assert picker is not None and picker.cards
+            await pilot.pause()
+            line = app._keys_line(width - 2)
+            assert isinstance(line, Text)
+            shown.append(line.plain)
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
+    return shown[0]
+
+
+def test_the_key_line_fits_by_leaving_out_whole_hints_least_needed_first() -> None:
+    from rich.cells import cell_len
+
+    narrow, wide = _keys_at(80), _keys_at(120)
+    everything = "←→ card · 8c name · key: place · / chat · F1 help · F2 rules · F6 auto:off · ^Q resign"
+    assert wide == everything
+    assert cell_len(narrow) <= 78 and not narrow.endswith("·")
+    # F2 rules goes first (F1 help lists it); picking, help and the way out always stay.
+    assert narrow == everything.replace(" · F2 rules", "")
