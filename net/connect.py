@@ -6,7 +6,10 @@ one attempt through the relay, :data:`RELAY_DELAY` seconds after the start — o
 when every attempt started so far has failed. Each attempt runs the whole Noise handshake
 and checks the host's identity against the invite; the first attempt to finish wins and
 every other one is cancelled and closed. So a working direct path normally wins, and the
-relay only carries the game when no direct path works.
+relay only carries the game when no direct path works. When none has won by the connect
+timeout, the error says what each path did, the ones still running included: an address
+that took the connection and said nothing is not a fairdeal host, even when the connect
+timeout came before the handshake's own.
 
 Through the relay, the joiner tries the host's doors in a random order: on each it asks
 the relay to pair it under the door's token with the joiners' side and waits up to
@@ -29,7 +32,7 @@ from fairdeal.core.identity import Identity
 from .errors import NetError, RelayError
 from .invite import Endpoint, Invite
 from .relay import _os_reason, relay_connect
-from .stream import SecureStream, secure_connect
+from .stream import SecureStream, said_nothing, secure_connect
 
 DIRECT_STAGGER: Final = 0.25
 RELAY_DELAY: Final = 1.0
@@ -65,7 +68,7 @@ class _Race:
         self.errors: list[tuple[str, BaseException]] = []
         self.failed = 0
         self.changed = trio.Event()
-        self.notes: dict[str, str] = {}  # what an attempt still running was waiting for
+        self.notes: dict[str, str] = {}  # what an attempt still running was waiting for (or on)
 
     def fail(self, label: str, exc: BaseException) -> None:
         self.errors.append((label, exc))
@@ -91,9 +94,10 @@ async def connect_host(
     host answered with another identity and nothing else worked, and :class:`NetError`
     saying what every path did when no path worked within ``connect_timeout`` seconds.
     """
+    deadline = trio.current_time() + connect_timeout
     direct = list(dict.fromkeys([*invite.direct, *extra_direct]))
     attempts = [
-        _Attempt(str(e), i * DIRECT_STAGGER, _direct(e, invite, identity, connect_timeout, handshake_timeout))
+        _Attempt(str(e), i * DIRECT_STAGGER, _direct(e, invite, identity, deadline, handshake_timeout))
         for i, e in enumerate(direct)
     ]
     if invite.relay is not None and use_relay:
@@ -107,7 +111,7 @@ async def connect_host(
     if not attempts:
         raise NetError("the invite code gives no way to reach the host")
     race = _Race()
-    with trio.move_on_after(connect_timeout):
+    with trio.move_on_at(deadline):
         async with trio.open_nursery() as nursery:
             t0 = trio.current_time()
             for started, attempt in enumerate(attempts):
@@ -141,9 +145,9 @@ def _failure(race: _Race, attempts: Sequence[_Attempt], timeout: float) -> Faird
     for _, exc in race.errors:
         if isinstance(exc, RemoteProtocolError) and MISMATCH in exc.reason:
             return RemoteProtocolError(MISMATCH, peer=exc.peer)
-    said = {label: _reason(exc) for label, exc in race.errors}
+    said = {**race.notes, **{label: _reason(exc) for label, exc in race.errors}}
     waited = f"no answer within {timeout:g} s"
-    parts = [f"{a.label}: {said.get(a.label, race.notes.get(a.label, waited))}" for a in attempts]
+    parts = [f"{a.label}: {said.get(a.label, waited)}" for a in attempts]
     if len(attempts) == 1 and attempts[0].label in said and not attempts[0].label.startswith("relay "):
         return NetError(f"could not connect to the host at {parts[0]}")
     return NetError("could not reach the host (" + "; ".join(parts) + ")")
@@ -158,13 +162,17 @@ def _reason(exc: BaseException) -> str:
 
 
 def _direct(
-    endpoint: Endpoint, invite: Invite, identity: Identity, connect_timeout: float, handshake_timeout: float
+    endpoint: Endpoint, invite: Invite, identity: Identity, deadline: float, handshake_timeout: float
 ) -> Callable[[Note], Awaitable[Connected]]:
     async def run(note: Note) -> Connected:
         try:
             stream = await trio.open_tcp_stream(endpoint.host, endpoint.port)
         except OSError as exc:
             raise NetError(_os_reason(exc)) from None
+        # Should the race's deadline come before the handshake's own, the race says what the
+        # handshake's timeout would have said of this address, for the seconds it had.
+        left = round(deadline - trio.current_time(), 1)
+        note(said_nothing(left))
         secure = await secure_connect(
             stream,
             identity,
@@ -172,6 +180,7 @@ def _direct(
             expected_peer_fingerprint=invite.fingerprint,
             handshake_timeout=handshake_timeout,
             peer=str(endpoint),
+            on_heard=lambda: note(f"handshake did not finish within {left:g} s"),
         )
         return Connected(secure, "direct", str(endpoint))
 

@@ -23,6 +23,14 @@ class PeerClosed(FairdealError):
     """The peer closed the connection cleanly, between two messages."""
 
 
+def said_nothing(seconds: float) -> str:
+    """What a joiner says of a listener that took its connection and sent nothing for ``seconds``.
+
+    A fairdeal host answers the joiner's first handshake message at once, so that is another program.
+    """
+    return f"that is not a fairdeal host: it took the connection and said nothing in {seconds:g} s"
+
+
 def _peer_name(stream: trio.abc.Stream) -> str | None:
     if not isinstance(stream, trio.SocketStream):
         return None
@@ -164,6 +172,7 @@ async def secure_connect(
     prologue: bytes = DEFAULT_PROLOGUE,
     peer: str | None = None,
     on_receive_error: FarewellHook | None = None,
+    on_heard: Callable[[], None] | None = None,
 ) -> SecureStream:
     """Run the handshake on ``stream`` and return the secure stream.
 
@@ -171,7 +180,8 @@ async def secure_connect(
     failure ``stream`` is closed and the error raised (RemoteProtocolError for the
     peer's fault, including a timeout). ``on_receive_error`` becomes the stream's
     :attr:`SecureStream.on_receive_error`; it also applies when bytes that arrived with
-    the last handshake message break the channel at once.
+    the last handshake message break the channel at once. ``on_heard`` is called once,
+    when the peer's first bytes arrive.
     """
     label = peer if peer is not None else _peer_name(stream)
     channel = SecureChannel(identity, initiator, prologue, expected_peer_fingerprint, peer=label)
@@ -183,7 +193,10 @@ async def secure_connect(
                 await stream.send_all(channel.initiate())
             while not channel.handshake_complete:
                 data = await stream.receive_some(RECEIVE_CHUNK)
-                heard = heard or bool(data)
+                if data and not heard:
+                    heard = True
+                    if on_heard is not None:
+                        on_heard()
                 if not data:
                     channel.receive_eof()  # raises: the handshake is not complete
                     raise AssertionError("unreachable")  # pragma: no cover
@@ -196,11 +209,7 @@ async def secure_connect(
         channel.close()
         await trio.aclose_forcefully(stream)
         if initiator and not heard:  # a fairdeal host answers the first message at once
-            raise RemoteProtocolError(
-                f"that is not a fairdeal host: it took the connection and said nothing "
-                f"in {handshake_timeout:g} s",
-                peer=label,
-            ) from None
+            raise RemoteProtocolError(said_nothing(handshake_timeout), peer=label) from None
         raise RemoteProtocolError(
             f"handshake did not finish within {handshake_timeout:g} s", peer=label
         ) from None

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+from fairdeal import Game, GameState, Move
+from fairdeal.plugins.ecarte import ClassicBot, EcarteState
+from fairdeal.plugins.ecarte.model import TRICK, hand
 
 # Tests never reach beyond this machine: no public relay by default, no mDNS on real interfaces
 # (the processes the tests start inherit this). Tests of the relay and of the LAN set their own.
@@ -55,3 +60,35 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is not present")
     return SHARED
+
+
+class Renegade:
+    """Plays like the classic Écarté bot, but once throws a card of another suit while holding the suit led.
+
+    It reneges only where the other seat cannot see it (the card of the suit led is still hidden in
+    its hand), and ``cheated`` says whether it has. Its seat needs rules that let the play through.
+    """
+
+    def __init__(self) -> None:
+        self.inner = ClassicBot()
+        self.cheated = False
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        assert isinstance(state, EcarteState)
+        t = state.table
+        led = t.top_card(TRICK)
+        if not self.cheated and led is not None:
+            mine = t.known(hand(player))
+            off = [x for x, c in mine if c.suit is not led.suit and c.suit is not state.trump]
+            if off and any(c.suit is led.suit and not t.is_public(x) for x, c in mine):
+                self.cheated = True
+                return Move("play", (off[0],))
+        return self.inner.choose(game, state, player, moves, rng)
+
+
+@pytest.fixture
+def renegade() -> Renegade:
+    """A fresh reneging Écarté bot (test modules cannot import conftest under importlib mode)."""
+    return Renegade()

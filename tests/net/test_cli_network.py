@@ -3,9 +3,12 @@ host uses by default, options that contradict each other, and what the joiner is
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,8 @@ import pytest
 from fairdeal import storage
 from fairdeal.cli.netseat import RELAY_ENV, default_relay
 from fairdeal.core.errors import ConfigError
-from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, decode_invite
+from fairdeal.core.identity import Identity
+from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, decode_invite
 
 from .peers import RUN, Peer, flat, host, join
 
@@ -115,3 +119,42 @@ def test_a_dead_host_and_an_old_code_end_in_one_line(tmp_path: Path) -> None:
     gone = join(tmp_path, "gone", code, "--connect-timeout", "5")
     assert gone.wait() == 2
     assert "Connection refused" in gone.err and "still waiting" in flat(gone.err)
+
+
+@contextlib.contextmanager
+def _listener(backlog: int) -> Iterator[Endpoint]:
+    """A socket on 127.0.0.1 that listens and never accepts: the system takes up to ``backlog``
+    connections for it (here backlog+1, beyond that it leaves them unanswered) and nobody says a word."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(backlog)
+        yield Endpoint("127.0.0.1", s.getsockname()[1])
+
+
+def _code(where: Endpoint) -> str:
+    return Invite(Identity.generate().fingerprint, os.urandom(16), (where,)).encode()
+
+
+def test_a_listener_that_never_answers_is_named_even_before_the_handshake_gives_up(tmp_path: Path) -> None:
+    # The joiner's connect timeout (2 s) ends before the handshake's (10 s).
+    with _listener(8) as where:
+        silent = join(tmp_path, "silent", _code(where), "--connect-timeout", "2")
+        assert silent.wait(LIMIT) == 2
+    text = flat(silent.err)
+    assert "that is not a fairdeal host: it took the connection and said nothing in 2 s" in text, text
+    assert "Another program listens at that address and port" in text
+    # Where nothing takes the connection at all, that is no answer.
+    with _listener(0) as where, socket.create_connection((where.host, where.port)):  # the queue is full
+        with socket.socket() as probe:
+            probe.settimeout(0.5)
+            try:
+                probe.connect((where.host, where.port))
+            except TimeoutError:
+                pass
+            else:
+                pytest.skip("this system takes a connection beyond a full listen queue")
+        unanswered = join(tmp_path, "unanswered", _code(where), "--connect-timeout", "2")
+        assert unanswered.wait(LIMIT) == 2
+    text = flat(unanswered.err)
+    assert f"could not reach the host ({where}: no answer within 2 s)" in text, text
+    assert "said nothing" not in text

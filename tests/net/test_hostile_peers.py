@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import trio
 
-from fairdeal import Game, GameState, Move, registry
+from fairdeal import GameState, Move, registry
 from fairdeal.core.deck import DeckSeat, FinalReveal
 from fairdeal.core.deck import encode as encode_deck
 from fairdeal.core.identity import Identity
@@ -35,8 +35,7 @@ from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
 from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, NetObserver, host_game
 from fairdeal.net.stream import secure_connect
-from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
-from fairdeal.plugins.ecarte.model import TRICK, hand
+from fairdeal.plugins.ecarte import Ecarte
 from fairdeal.storage import LogWriter
 
 from .peers import LIMIT, Peer, host, join
@@ -133,38 +132,15 @@ class Lenient(Ecarte):
         return True
 
 
-class Renegade:
-    """Plays the classic bot, but once throws a card of another suit while holding the suit led."""
-
-    def __init__(self) -> None:
-        self.inner = ClassicBot()
-        self.cheated = False
-
-    def choose(
-        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
-    ) -> Move:
-        assert isinstance(state, EcarteState)
-        t = state.table
-        led = t.top_card(TRICK)
-        if not self.cheated and led is not None:
-            mine = t.known(hand(player))
-            off = [x for x, c in mine if c.suit is not led.suit and c.suit is not state.trump]
-            if off and any(c.suit is led.suit and not t.is_public(x) for x, c in mine):
-                self.cheated = True
-                return Move("play", (off[0],))
-        return self.inner.choose(game, state, player, moves, rng)
-
-
-def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path) -> None:
+def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path, renegade: Any) -> None:
     host, invite = _host(tmp_path, "ecarte", "--option", "target=7")
-    cheat = Renegade()
 
     def make(w: wire.Welcome, me: Identity) -> Session:
         return GuestSession(Lenient(), w.seat, me, welcome=w, name="Mallory", kind="bot")
 
-    agent = BotAgent(cheat, random.Random(2))
+    agent = BotAgent(renegade, random.Random(2))
     trio.run(_guest, invite, make, agent)
-    assert cheat.cheated
+    assert renegade.cheated
     assert host.wait() == 0, host.err
     result = host.result()
     assert result["verdict"] == "cheating", result

@@ -1,4 +1,5 @@
-"""The trio adapter over memory streams and real loopback TCP. Every test is bounded."""
+"""The trio adapter over memory streams and real loopback TCP, and what a joiner says of a listener
+that is no fairdeal host. Every test is bounded."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import trio.testing
 
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.identity import Identity
+from fairdeal.net.connect import connect_host
+from fairdeal.net.errors import NetError
 from fairdeal.net.framing import MAX_APP_MESSAGE, encode_frame
+from fairdeal.net.invite import Endpoint, Invite
 from fairdeal.net.secure import SecureChannel
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 
@@ -209,6 +213,40 @@ async def test_a_host_that_answers_and_stalls_did_not_finish(autojump_clock: tri
             nursery.start_soon(stalls)
             with pytest.raises(RemoteProtocolError, match="handshake did not finish within 3 s"):
                 await secure_connect(left, GUEST, initiator=True, handshake_timeout=3)
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [(None, "that is not a fairdeal host: it took the connection and said nothing in 1 s"),
+     (b"\x00", "handshake did not finish within 1 s")],
+    ids=["silent", "stalls"],
+)  # fmt: skip
+async def test_a_connect_timeout_shorter_than_the_handshake_says_what_took_the_connection(
+    answer: bytes | None, said: str
+) -> None:
+    """The joiner gives up at its connect timeout, before the handshake's own: it says what the
+    handshake's timeout would have said, for the seconds it waited."""
+    with trio.fail_after(LIMIT):
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        where = Endpoint("127.0.0.1", listeners[0].socket.getsockname()[1])
+
+        async def listener(stream: trio.SocketStream) -> None:
+            async with stream:
+                await stream.receive_some(65536)
+                if answer is not None:
+                    await stream.send_all(answer)
+                await trio.sleep_forever()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.serve_listeners, listener, listeners)
+            invite = Invite(HOST.fingerprint, bytes(16), (where,))
+            start = trio.current_time()
+            with pytest.raises(NetError) as info:
+                await connect_host(invite, GUEST, connect_timeout=1, handshake_timeout=3)
+            assert trio.current_time() - start < 2
+            nursery.cancel_scope.cancel()
+    assert str(info.value) == f"could not connect to the host at {where}: {said}"
 
 
 @pytest.mark.trio
