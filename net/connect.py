@@ -171,7 +171,7 @@ def _direct(
             raise NetError(_os_reason(exc)) from None
         # Should the race's deadline come before the handshake's own, the race says what the
         # handshake's timeout would have said of this address, for the seconds it had.
-        left = round(deadline - trio.current_time(), 1)
+        left = max(0.1, round(deadline - trio.current_time(), 1))
         note(said_nothing(left))
         secure = await secure_connect(
             stream,

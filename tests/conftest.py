@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal import Game, GameState, Move
-from fairdeal.plugins.ecarte import ClassicBot, EcarteState
+from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
 from fairdeal.plugins.ecarte.model import TRICK, hand
 
 # Tests never reach beyond this machine: no public relay by default, no mDNS on real interfaces
@@ -66,7 +66,8 @@ class Renegade:
     """Plays like the classic Écarté bot, but once throws a card of another suit while holding the suit led.
 
     It reneges only where the other seat cannot see it (the card of the suit led is still hidden in
-    its hand), and ``cheated`` says whether it has. Its seat needs rules that let the play through.
+    its hand), and ``cheated`` says whether it has. Its seat plays by :meth:`own_rules`, which let
+    the play through.
     """
 
     def __init__(self) -> None:
@@ -86,6 +87,16 @@ class Renegade:
                 self.cheated = True
                 return Move("play", (off[0],))
         return self.inner.choose(game, state, player, moves, rng)
+
+    @staticmethod
+    def own_rules() -> Ecarte:
+        """The reneging seat's own copy of the rules, which lets its illegal play through."""
+        return _Lenient()
+
+
+class _Lenient(Ecarte):
+    def is_legal(self, state: GameState, player: int, move: Move) -> bool:
+        return True
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import trio
 
-from fairdeal import GameState, Move, registry
+from fairdeal import Move, registry
 from fairdeal.core.deck import DeckSeat, FinalReveal
 from fairdeal.core.deck import encode as encode_deck
 from fairdeal.core.identity import Identity
@@ -35,7 +35,6 @@ from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
 from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, NetObserver, host_game
 from fairdeal.net.stream import secure_connect
-from fairdeal.plugins.ecarte import Ecarte
 from fairdeal.storage import LogWriter
 
 from .peers import LIMIT, Peer, host, join
@@ -125,18 +124,11 @@ def test_a_guest_that_reveals_early_is_blamed_and_nobody_reveals(tmp_path: Path)
     assert report.verdict == "undecided" and report.findings[0].seat == 1
 
 
-class Lenient(Ecarte):
-    """The reneging client's own copy of the rules, which lets its illegal play through."""
-
-    def is_legal(self, state: GameState, player: int, move: Move) -> bool:
-        return True
-
-
 def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path, renegade: Any) -> None:
     host, invite = _host(tmp_path, "ecarte", "--option", "target=7")
 
     def make(w: wire.Welcome, me: Identity) -> Session:
-        return GuestSession(Lenient(), w.seat, me, welcome=w, name="Mallory", kind="bot")
+        return GuestSession(renegade.own_rules(), w.seat, me, welcome=w, name="Mallory", kind="bot")
 
     agent = BotAgent(renegade, random.Random(2))
     trio.run(_guest, invite, make, agent)

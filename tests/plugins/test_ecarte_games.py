@@ -61,18 +61,11 @@ def test_full_games_verify(seed: int) -> None:
     assert result.scores[1 - result.winner] < target
 
 
-class _Lenient(Ecarte):
-    """The cheating client's own copy of the rules, which lets it make its illegal play."""
-
-    def is_legal(self, state: EcarteState, player: int, move: Move) -> bool:
-        return True
-
-
 @pytest.mark.parametrize("seed", [0, 2, 3])  # seeds whose deals give the renegade its chance
 def test_a_renege_unseen_at_the_table_is_named_at_the_end_and_by_verify(seed: int, renegade: Any) -> None:
 
     def make(game: Game, seat: int, identity: object, rng: object) -> Session:
-        return Session(_Lenient() if seat == 1 else game, seat, identity, rng)  # type: ignore[arg-type]
+        return Session(renegade.own_rules() if seat == 1 else game, seat, identity, rng)  # type: ignore[arg-type]
 
     played = play_with_protocol(GAME, 2, seed, {}, [ClassicBot(), renegade], make_session=make)
     assert renegade.cheated
