@@ -41,6 +41,7 @@ from .errors import RemoteProtocolError
 from .options import Config, Option, exact_config, make_config
 from .table import Table, Zone
 from .tableview import MoveParts, Seat, TableView, default_parts, default_view, view_lines
+from .text import shows_as_is
 
 MAX_MOVE_ARGS = 16
 MAX_MOVE_TEXT = 64
@@ -66,9 +67,11 @@ class Move:
         action, args = obj
         if not 0 < len(action) <= MAX_MOVE_TEXT or len(args) > MAX_MOVE_ARGS:
             raise RemoteProtocolError("move too long", seat=seat)
+        if not shows_as_is(action, MAX_MOVE_TEXT):
+            raise RemoteProtocolError("a move's action must be plain text", seat=seat)
         for a in args:
             ok = (isinstance(a, int) and not isinstance(a, bool) and -(2**31) <= a < 2**31) or (
-                isinstance(a, str) and len(a) <= MAX_MOVE_TEXT
+                shows_as_is(a, MAX_MOVE_TEXT, empty=True)
             )
             if not ok:
                 raise RemoteProtocolError("malformed move argument", seat=seat)

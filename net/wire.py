@@ -29,7 +29,6 @@ A game that survives a drop (see ``docs/protocol.md``, "Coming back"):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -37,6 +36,8 @@ from typing import Any, Final
 from fairdeal.core._msgpack import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
+from fairdeal.core.text import clean_text as _clean_text
+from fairdeal.core.text import shows_as_is
 
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
@@ -67,18 +68,8 @@ _GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
 def clean_text(text: str, limit: int = MAX_REASON) -> str:
-    """``text`` made safe to send and show: control and format characters become spaces, cut at ``limit``."""
-    out = "".join(" " if unicodedata.category(c).startswith("C") else c for c in str(text))
-    return " ".join(out.split())[:limit] or "-"
-
-
-def _printable(text: object, limit: int) -> bool:
-    return (
-        isinstance(text, str)
-        and 0 < len(text) <= limit
-        and text == text.strip()
-        and not any(unicodedata.category(c).startswith("C") for c in text)
-    )
+    """``text`` made safe to send and show (:func:`fairdeal.core.text.clean_text`), cut at ``limit``."""
+    return _clean_text(text, limit)
 
 
 # -- messages -----------------------------------------------------------------------------------------
@@ -378,7 +369,7 @@ class _Check:
         return v
 
     def text(self, v: object, limit: int, what: str) -> str:
-        if not _printable(v, limit):
+        if not shows_as_is(v, limit):
             raise self.fail(f"{what} must be 1 to {limit} printable characters without surrounding spaces")
         return v  # type: ignore[return-value]
 
@@ -395,12 +386,12 @@ class _Check:
         if not isinstance(v, dict) or len(v) > MAX_OPTIONS:
             raise self.fail(f"options must be a map of at most {MAX_OPTIONS} entries")
         for k, x in v.items():
-            if not (isinstance(k, str) and 0 < len(k) <= MAX_NAME):
-                raise self.fail("an option name must be a short string")
+            if not shows_as_is(k, MAX_NAME):
+                raise self.fail("an option name must be short plain text")
             ok = isinstance(x, bool) or (type(x) is int and -(2**63) <= x < 2**63)
-            ok = ok or (isinstance(x, str) and len(x) <= MAX_TEXT)
+            ok = ok or shows_as_is(x, MAX_TEXT, empty=True)
             if not ok:
-                raise self.fail(f"option {k!r} must be a boolean, an integer or a short string")
+                raise self.fail(f"option {k!r} must be a boolean, an integer or short plain text")
         return dict(v)
 
 
@@ -578,7 +569,7 @@ def valid_kind(kind: str) -> bool:
 
 def valid_name(name: str) -> bool:
     """True for a display name a ``ready`` message may carry."""
-    return _printable(name, MAX_NAME)
+    return shows_as_is(name, MAX_NAME)
 
 
 __all__ = [

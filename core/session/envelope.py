@@ -22,6 +22,7 @@ from typing import Any
 from .._msgpack import pack, strict_unpack
 from ..errors import RemoteProtocolError
 from ..identity import Identity, verify_signature
+from ..text import shows_as_is
 
 FORMAT_VERSION = 2
 GAME_ID_BYTES = 16
@@ -120,7 +121,7 @@ def decode_envelope(data: bytes, *, peer: str | None = None) -> Envelope:
         (isinstance(prev, bytes) and len(prev) == HASH_BYTES, "bad previous-entry hash"),
         (isinstance(anchor, bytes) and len(anchor) == HASH_BYTES, "bad anchor hash"),
         (seat_ok, "bad seat"),
-        (isinstance(kind, str) and 0 < len(kind) <= MAX_KIND, "bad kind"),
+        (shows_as_is(kind, MAX_KIND), "bad kind"),
         (isinstance(sig, bytes) and len(sig) == 64, "bad signature field"),
     ]
     for ok, reason in checks:

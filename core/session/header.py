@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import RemoteProtocolError
 from ..identity import PUBLIC_KEY_BYTES, fingerprint
 from ..options import OptionValue
+from ..text import shows_as_is
 from .envelope import GAME_ID_BYTES
 
 PROTOCOL = 2
@@ -81,21 +82,20 @@ class Header:
         if body["protocol"] != PROTOCOL:
             raise bad(f"unsupported protocol {body['protocol']!r}")
         for key in ("game", "plugin", "distribution", "version"):
-            if not isinstance(body[key], str) or not 0 < len(body[key]) <= MAX_TEXT:
-                raise bad(f"{key} must be a short string")
+            if not shows_as_is(body[key], MAX_TEXT):
+                raise bad(f"{key} must be 1 to {MAX_TEXT} characters of plain text")
         options = body["options"]
         if (
             not isinstance(options, dict)
             or len(options) > 64
             or not all(
-                isinstance(k, str)
-                and len(k) <= MAX_NAME
+                shows_as_is(k, MAX_NAME)
                 and isinstance(v, (bool, int, str))
-                and (not isinstance(v, str) or len(v) <= MAX_TEXT)
+                and (not isinstance(v, str) or shows_as_is(v, MAX_TEXT, empty=True))
                 for k, v in options.items()
             )
         ):
-            raise bad("options must map names to booleans, numbers or short strings")
+            raise bad("options must map names to booleans, numbers or short plain text")
         seats = body["seats"]
         if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
             raise bad(f"there must be 1 to {MAX_SEATS} seats")
@@ -104,14 +104,12 @@ class Header:
             if not (
                 isinstance(s, dict)
                 and set(s) == {"name", "identity", "kind"}
-                and isinstance(s["name"], str)
-                and 0 < len(s["name"]) <= MAX_NAME
-                and isinstance(s["kind"], str)
-                and 0 < len(s["kind"]) <= MAX_NAME
+                and shows_as_is(s["name"], MAX_NAME)
+                and shows_as_is(s["kind"], MAX_NAME)
                 and isinstance(s["identity"], bytes)
                 and len(s["identity"]) == PUBLIC_KEY_BYTES
             ):
-                raise bad("malformed seat")
+                raise bad("malformed seat (its name and kind are 1 to 40 characters of plain text)")
             infos.append(SeatInfo(s["name"], s["identity"], s["kind"]))
         if len({s.identity for s in infos}) != len(infos):
             raise bad("two seats share an identity")
@@ -120,11 +118,10 @@ class Header:
             not isinstance(extra, dict)
             or len(extra) > 16
             or not all(
-                isinstance(k, str) and isinstance(v, str) and len(k) <= MAX_NAME and len(v) <= MAX_TEXT
-                for k, v in extra.items()
+                shows_as_is(k, MAX_NAME) and shows_as_is(v, MAX_TEXT, empty=True) for k, v in extra.items()
             )
         ):
-            raise bad("malformed extra fields")
+            raise bad("malformed extra fields (names and values are short plain text)")
         if len(game_id) != GAME_ID_BYTES:
             raise bad("bad game id")
         return Header(

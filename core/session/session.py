@@ -33,9 +33,13 @@ from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
+from ..text import clean_text, shows_as_is
 from ._knowledge import REPLAYED, knowing_every_card
 from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, entry_hash
 from .header import Header
+
+#: Characters of an abort's reason.
+MAX_REASON = 200
 
 HEADER = "header"
 MOVE = "move"
@@ -329,7 +333,7 @@ class Session:
         if self.seat != HOST:
             raise LocalProtocolError("only the host records an abort")
         blamed = [] if blame is None else [blame] if isinstance(blame, int) else sorted(set(blame))
-        body: dict[str, Any] = {"blame": blamed, "reason": reason[:200]}
+        body: dict[str, Any] = {"blame": blamed, "reason": clean_text(reason, MAX_REASON)}
         if evidence is not None:
             body["evidence"] = evidence
         return self._envelope(ABORT, body)
@@ -576,8 +580,7 @@ class Session:
         if not (
             isinstance(body, dict)
             and set(body) in ({"blame", "reason"}, {"blame", "reason", "evidence"})
-            and isinstance(body["reason"], str)
-            and len(body["reason"]) <= 200
+            and shows_as_is(body["reason"], MAX_REASON, empty=True)
             and isinstance(blame, list)
             and len(set(blame)) == len(blame)
             and all(type(x) is int and 0 <= x < c.header.players for x in blame)

@@ -1,0 +1,44 @@
+"""Text that came from a peer or a log file, on its way to a terminal.
+
+A seat name, an option, a move or a reason can be written by anyone who hosts a game or
+hands over a log. Shown as it is, an escape sequence in it would drive the reader's
+terminal (set its title, clear it, move the cursor over the verdict) and a bidirectional
+override would make it lie about what it says. So every text field is refused at parse
+unless :func:`shows_as_is` holds, and text shown from anywhere else goes through
+:func:`clean_text`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def _hidden(c: str) -> bool:
+    # Category C: control (Cc), format (Cf: bidi overrides, zero-width), surrogate (Cs),
+    # private use (Co) and unassigned (Cn): none shows as itself on a terminal.
+    return unicodedata.category(c)[0] == "C"
+
+
+def shows_as_is(text: object, limit: int, *, empty: bool = False) -> bool:
+    """True for a ``str`` that a terminal shows as written, on one line.
+
+    At most ``limit`` characters (and at least one unless ``empty``), no character of
+    Unicode category C (control, format, surrogate, private use, unassigned) and no white
+    space at either end.
+    """
+    return (
+        isinstance(text, str)
+        and (empty or len(text) > 0)
+        and len(text) <= limit
+        and text == text.strip()
+        and not any(_hidden(c) for c in text)
+    )
+
+
+def clean_text(text: object, limit: int = 200) -> str:
+    """``str(text)`` made safe to show, on one line, cut at ``limit`` (``-`` when nothing is left).
+
+    Category C characters become spaces and every run of white space one space.
+    """
+    out = "".join(" " if _hidden(c) else c for c in str(text))
+    return " ".join(out.split())[:limit].rstrip() or "-"
