@@ -15,6 +15,8 @@ It plays random legal games with the plain dealer and checks, after every event:
   every legal move can be picked on the mover's table (its card shows in a pile, its
   target is a pile);
 * no move outside ``legal_moves`` is accepted, and ``apply`` leaves its input alone;
+* every legal move can be sent as it is (its words are short plain text: no control
+  characters, no line breaks);
 * the same seed gives the same game, every game ends within ``game.max_moves``,
   and the result is well formed.
 
@@ -31,6 +33,7 @@ from typing import Any
 
 from fairdeal.core.cards import Card
 from fairdeal.core.dealer import PlainDealer
+from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import FaceDown, Game, GameState, Move, Over, Policy, RandomPolicy, Result
@@ -120,6 +123,12 @@ class _CheckingPolicy:
             raise ConformanceError(f"{where}: legal_moves lists a move twice")
         before = state.copy()
         for move in moves:
+            try:
+                sent = Move.from_wire(move.to_wire())
+            except RemoteProtocolError as e:
+                raise ConformanceError(f"{where}: peers would refuse {move!r}: {e.reason}") from None
+            if sent != move:
+                raise ConformanceError(f"{where}: {move!r} does not arrive as itself ({sent!r})")
             game.describe(state, player, move)
             if not game.is_legal(state, player, move):
                 raise ConformanceError(f"{where}: is_legal refuses {move}, which legal_moves lists")

@@ -312,6 +312,11 @@ class Session:
         if w is None or not w.decision or c.replica is None or c.deck is None:
             raise IllegalMove("it is not your turn to move")
         c.replica.check_move(w.seat, move, remote=False)  # w.seat is this seat (an int, for mypy)
+        try:  # what every peer will check of the move's words, named here as the game's fault
+            Move.from_wire(move.to_wire())
+        except RemoteProtocolError as e:
+            why = f"the game made a move its peers would refuse ({e.reason}): {move!r}"
+            raise LocalProtocolError(why) from None
         shown = c.replica.move_reveals(w.seat, move)
         shares = None
         if shown:

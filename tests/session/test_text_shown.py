@@ -157,3 +157,17 @@ def test_verify_and_replay_print_no_escape_of_a_hostile_log(tmp_path: Path) -> N
         assert done.returncode != 0, (command, done.stdout, done.stderr)
         assert "\x1b" not in done.stdout + done.stderr and "\x07" not in done.stdout + done.stderr
         assert "header" in (done.stdout + done.stderr).lower()
+
+
+def test_a_game_whose_move_has_such_text_is_named_by_its_own_seat(stepper: Any, monkeypatch: Any) -> None:
+    from fairdeal.core.errors import LocalProtocolError
+
+    t = stepper("ecarte", 2, {})
+    t.run_until(lambda t: (w := t.seats[0].waiting()) is not None and w.decision)
+    w = t.seats[0].waiting()
+    owner = t.seats[w.seat]
+    # A plugin whose rules call it legal: the seat must not sign what every peer would refuse.
+    monkeypatch.setattr(owner._c.replica, "check_move", lambda *a, **k: None)
+    with pytest.raises(LocalProtocolError, match="peers would refuse") as info:
+        owner.make_move(Move("play", ("8c\x1b[2J",)))
+    assert "\x1b" not in str(info.value)
