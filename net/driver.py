@@ -308,39 +308,38 @@ async def run_host(
 
     failure: str | None = None
     async with trio.open_nursery() as nursery:
-        roster.start(nursery)
-        if session.seq == 0:
-            failure = await own_entry(first_entry)
-        while failure is None and not session.finished and not out.adjourned:
-            owing = session.owing()
-            first = owing[0]
-            mine = next((w for w in owing if w.seat == session.seat), None)
-            item: Item
-            if mine is not None and (not ordered or first.seat == session.seat):
-                failure, heard = await write_or_hear(mine.decision)
-                if failure is not None or heard is None or session.finished:
-                    continue  # what was heard while a move ended the game changes nothing
-                item = heard
-            elif ordered and first.seat in held:
-                item = Heard(first.seat, None, held.pop(first.seat))
-            else:
-                end, late = deadline(owing)
-                with trio.move_on_at(end) as scope:
-                    item = await roster.inbox.receive()
-                if scope.cancelled_caught:
-                    await abort(late, f"timed out waiting for {first.what}")
+        with roster.running(nursery):
+            if session.seq == 0:
+                failure = await own_entry(first_entry)
+            while failure is None and not session.finished and not out.adjourned:
+                owing = session.owing()
+                first = owing[0]
+                mine = next((w for w in owing if w.seat == session.seat), None)
+                item: Item
+                if mine is not None and (not ordered or first.seat == session.seat):
+                    failure, heard = await write_or_hear(mine.decision)
+                    if failure is not None or heard is None or session.finished:
+                        continue  # what was heard while a move ended the game changes nothing
+                    item = heard
+                elif ordered and first.seat in held:
+                    item = Heard(first.seat, None, held.pop(first.seat))
+                else:
+                    end, late = deadline(owing)
+                    with trio.move_on_at(end) as scope:
+                        item = await roster.inbox.receive()
+                    if scope.cancelled_caught:
+                        await abort(late, f"timed out waiting for {first.what}")
+                        break
+                if session.finished:
+                    break  # what came while the host's own entry ended the game changes nothing
+                verdict = await settle(item)
+                if verdict == "stop":
                     break
-            if session.finished:
-                break  # what came while the host's own entry ended the game changes nothing
-            verdict = await settle(item)
-            if verdict == "stop":
-                break
-            failure = verdict
-        if failure is not None:
-            if session.seq > 0 and not session.finished:
-                await abort(None, failure)
-            out.error = failure
-        roster.stop()
+                failure = verdict
+            if failure is not None:
+                if session.seq > 0 and not session.finished:
+                    await abort(None, failure)
+                out.error = failure
         nursery.cancel_scope.cancel()
     return out
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -180,6 +180,19 @@ class Roster:
         next :meth:`start` (see :meth:`linger`)."""
         self._nursery = None
 
+    @contextlib.contextmanager
+    def running(self, nursery: trio.Nursery) -> Iterator[None]:
+        """:meth:`start` in ``nursery`` for the block, :meth:`stop` as it ends, however it ends.
+
+        Use it inside the nursery's block: a seat that comes back while the nursery winds down
+        then finds the roster stopped, never a nursery closed to new tasks.
+        """
+        self.start(nursery)
+        try:
+            yield
+        finally:
+            self.stop()
+
     def close(self) -> None:
         """Nobody is taken back or let in any more (the game is over, or adjourned)."""
         self.closed = True
@@ -282,11 +295,10 @@ class Roster:
         whose link dropped before it had the last entries is held, and may come back for them."""
         with trio.move_on_after(limit):
             async with trio.open_nursery() as nursery:
-                self.start(nursery)
-                while self.links or self.away:
-                    self._settle_late(await self.inbox.receive())
+                with self.running(nursery):
+                    while self.links or self.away:
+                        self._settle_late(await self.inbox.receive())
                 nursery.cancel_scope.cancel()
-        self.stop()
 
     def _settle_late(self, item: Item) -> None:
         if isinstance(item, Gone) and self.links.get(item.seat) is item.link:
