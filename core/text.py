@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import unicodedata
 
+#: Characters of a reason given to people (a refusal, a goodbye, an abort).
+MAX_REASON = 200
+
 
 def _hidden(c: str) -> bool:
     # Category C: control (Cc), format (Cf: bidi overrides, zero-width), surrogate (Cs),
@@ -35,7 +38,7 @@ def shows_as_is(text: object, limit: int, *, empty: bool = False) -> bool:
     )
 
 
-def clean_text(text: object, limit: int = 200) -> str:
+def clean_text(text: object, limit: int = MAX_REASON) -> str:
     """``str(text)`` made safe to show, on one line, cut at ``limit`` (``-`` when nothing is left).
 
     Category C characters become spaces and every run of white space one space.

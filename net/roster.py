@@ -130,14 +130,23 @@ class Roster:
         self.closed = False
 
     # -- running ----------------------------------------------------------------------------------
-    def start(self, nursery: trio.Nursery) -> None:
-        """Start hearing the links (those given and those attached later) in ``nursery``, which must
-        run until :meth:`stop`."""
+    @contextlib.contextmanager
+    def running(self, nursery: trio.Nursery) -> Iterator[None]:
+        """Hear the links (those given and those attached later) in ``nursery`` for the block.
+
+        Use it inside the nursery's block: as the block ends, however it ends, the roster stops
+        before the nursery winds down, so a link that comes after is kept, unheard until the roster
+        runs again (see :meth:`linger`), never handed to a nursery closed to new tasks.
+        """
         self._nursery = nursery
         for seat, link in self.links.items():
             nursery.start_soon(self._pump, seat, link)
         for seat, away in self.away.items():
             nursery.start_soon(self._expire, seat, away)
+        try:
+            yield
+        finally:
+            self._nursery = None
 
     async def _pump(self, seat: int, link: Link) -> None:
         while True:
@@ -174,24 +183,6 @@ class Roster:
             # A broken link is noticed by its pump (a watcher's by its watch).
             with contextlib.suppress(*_BROKEN):
                 await link.send_entry(data)
-
-    def stop(self) -> None:
-        """The nursery given to :meth:`start` ends: links that come now are kept, unheard until the
-        next :meth:`start` (see :meth:`linger`)."""
-        self._nursery = None
-
-    @contextlib.contextmanager
-    def running(self, nursery: trio.Nursery) -> Iterator[None]:
-        """:meth:`start` in ``nursery`` for the block, :meth:`stop` as it ends, however it ends.
-
-        Use it inside the nursery's block: a seat that comes back while the nursery winds down
-        then finds the roster stopped, never a nursery closed to new tasks.
-        """
-        self.start(nursery)
-        try:
-            yield
-        finally:
-            self.stop()
 
     def close(self) -> None:
         """Nobody is taken back or let in any more (the game is over, or adjourned)."""
@@ -259,7 +250,7 @@ class Roster:
             return "the game is over"
         self.links[seat] = link  # in the same step as the catch-up's last check: nothing missed
         was_away = self.away.pop(seat, None) is not None
-        if self._nursery is not None:  # else it is heard when the roster starts again
+        if self._nursery is not None:  # else it is heard when the roster runs again
             self._nursery.start_soon(self._pump, seat, link)
         if was_away:
             self._send.send_nowait(Back(seat))

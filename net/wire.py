@@ -36,8 +36,7 @@ from typing import Any, Final
 from fairdeal.core._msgpack import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
-from fairdeal.core.text import clean_text as _clean_text
-from fairdeal.core.text import shows_as_is
+from fairdeal.core.text import MAX_REASON, clean_text, shows_as_is
 
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
@@ -50,7 +49,6 @@ MAX_CONTROL: Final = 16 * 1024
 ENTRY_OVERHEAD: Final = 32
 MAX_ENTRY: Final = MAX_MESSAGE - ENTRY_OVERHEAD
 """Largest log entry a link carries (the ``entry`` wrapper takes at most 32 bytes)."""
-MAX_REASON: Final = 200
 MAX_SOFTWARE: Final = 64
 MAX_OPTIONS: Final = 64
 MAX_COUNTER: Final = 2**32
@@ -65,11 +63,6 @@ SIGNATURE_BYTES: Final = 64
 _FINGERPRINT = re.compile(r"fd1-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}")
 _KIND = re.compile(r"human|bot(:[A-Za-z0-9_.-]{1,36})?")
 _GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
-
-
-def clean_text(text: str, limit: int = MAX_REASON) -> str:
-    """``text`` made safe to send and show (:func:`fairdeal.core.text.clean_text`), cut at ``limit``."""
-    return _clean_text(text, limit)
 
 
 # -- messages -----------------------------------------------------------------------------------------

@@ -33,13 +33,10 @@ from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
-from ..text import clean_text, shows_as_is
+from ..text import MAX_REASON, clean_text, shows_as_is
 from ._knowledge import REPLAYED, knowing_every_card
 from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, entry_hash
 from .header import Header
-
-#: Characters of an abort's reason.
-MAX_REASON = 200
 
 HEADER = "header"
 MOVE = "move"
