@@ -91,8 +91,11 @@ def _other_protocol(entry: bytes) -> str | None:
 
 
 def read_header(entry: bytes) -> Header:
-    """The header of a log's first entry (format checks only)."""
-    env = decode_envelope(entry)
+    """The header of a log's first entry (format checks only); every refusal says "bad header"."""
+    try:
+        env = decode_envelope(entry)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(f"bad header: {exc.reason}", seat=0) from None
     return Header.from_body(env.game_id, env.body)
 
 
@@ -108,7 +111,7 @@ def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
     try:
         header = read_header(entries[0])
     except RemoteProtocolError as exc:
-        return Report(CHEATING, len(entries), findings=(Finding(0, 0, f"bad header: {exc.reason}"),))
+        return Report(CHEATING, len(entries), findings=(Finding(0, 0, exc.reason),))
     try:
         game = resolve(header.game)
     except ConfigError as exc:

@@ -97,6 +97,8 @@ def test_a_header_text_a_terminal_would_not_show_as_written_is_refused_live_and_
         assert "\x1b" not in str(info.value)
     report = verify_log(MAGIC + record(entry), lambda name: GAME)
     assert report.verdict == CHEATING and report.findings[0].seat == 0 and report.findings[0].entry == 0
+    reason = report.findings[0].reason
+    assert reason.startswith("bad header: ") and reason.count("bad header") == 1
 
 
 def test_a_plain_header_with_every_field_written_is_accepted() -> None:
