@@ -229,6 +229,27 @@ def _raw(**fields: object) -> bytes:
             ),
             "option 'a'",
         ),
+        *(
+            (
+                _raw(
+                    type="welcome",
+                    protocol=1,
+                    seat=1,
+                    players=2,
+                    game="ecarte",
+                    distribution="d",
+                    version="1",
+                    options=options,
+                    grace=120,
+                ),
+                words,
+            )
+            for options, words in (
+                ({"a\x1b[2J": 1}, "option name must be short plain text"),
+                ({"a": "x\x1b]0;owned\x07"}, "option 'a' must be"),
+                ({"a": "x\u202ey"}, "option 'a' must be"),
+            )
+        ),
         (_raw(type="bye", reason="x" * 20000), "not msgpack"),
         (_raw(type="bye", reason="x", pad=b"x" * 20000), "not an entry"),
         (_raw(type="bye", reason=b"x" * 20000), "over the limit"),
