@@ -31,12 +31,14 @@ from fairdeal.core.session.session import MOVE, RESIGN, AlteredEntry, Event, Ses
 from . import wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY, Connected, connect_host
-from .driver import Agent, PeerGone, run_guest
+from .driver import LEAVING, Agent, PeerGone, run_guest
 from .errors import NetError
 from .invite import Endpoint, Invite
 from .link import Keepalive, LinkStats, NetLink
 from .stream import PeerClosed, SecureStream
 
+HOST_LEFT: Final = "the host left the game"
+"""Why a guest stops when the host says goodbye before the game's end (its person stopped it)."""
 BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
 """Seconds between attempts to reach the host again (the last one repeats), each ±20 %."""
 
@@ -349,7 +351,7 @@ class Follower:
             try:
                 await self._play(link, resend_at)
             finally:
-                bye = "the game is over" if self.session.finished else (self.error or "leaving")
+                bye = "the game is over" if self.session.finished else (self.error or LEAVING)
                 with trio.CancelScope(shield=True):
                     await link.aclose(bye)
         if self.session.finished or self.error is not None or self.adjourned:
@@ -363,6 +365,9 @@ class Follower:
             reason = await self.run_link(link, resend_at, started=started)
             started = False
             if reason is None:
+                break
+            if link.left:  # the host said goodbye: it left on purpose, this is no dropped link
+                self.error = HOST_LEFT
                 break
             if self.grace <= 0:
                 self.error = f"the host left the game ({reason})"
@@ -406,6 +411,7 @@ def refusal_text(exc: FairdealError, keep_evidence: Callable[[AlteredEntry], str
 
 __all__ = [
     "BACKOFF",
+    "HOST_LEFT",
     "Connector",
     "Follower",
     "Interruptible",

@@ -46,7 +46,7 @@ from .connect import RELAY_DELAY
 from .doors import DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
-from .follow import Connector, Follower, Keeper, come_back, expect, refusal_text
+from .follow import HOST_LEFT, Connector, Follower, Keeper, come_back, expect, refusal_text
 from .invite import MAX_DOORS, SECRET_BYTES, Endpoint, Invite, parse_endpoint
 from .lan import Announcement, LanAnnouncer
 from .link import Keepalive, LinkStats, NetLink
@@ -700,6 +700,11 @@ class _Table:
             self.roster.adjourn()
 
 
+def _ended(session: Session) -> str:
+    """What the host says as it stops: the game ended (an abort), or it leaves a game not over."""
+    return "the game has ended" if session.finished else HOST_LEFT
+
+
 async def _play_host(
     plan: HostPlan,
     obs: NetObserver,
@@ -773,7 +778,7 @@ async def _play_host(
         elif session.finished:
             keeper.finished()
         done = session.aborted is None and session.finished
-        why = "the game is adjourned" if adjourned else "the game is over" if done else "the game has ended"
+        why = "the game is adjourned" if adjourned else "the game is over" if done else _ended(session)
         every = {id(x): x for x in [*links.values(), *table.everyone()] if isinstance(x, NetLink)}
         with trio.CancelScope(shield=True):
             await _close_links(every, why)
