@@ -164,6 +164,9 @@ def run_resume(
 ) -> None:
     """Resume the seat of ``log`` (``host``/``join`` call it too) and exit as they do."""
     seed, entries, header = _load(log)
+    ui = make_ui(ascii, as_json)
+    out = SeatLog(log, reopen=True)
+    out.lock_now(ui.say)  # one seat, one process: before anything is written
     identity = _identity(seed, header)
     reg = load_registry()
     if header.game not in reg.games:
@@ -172,13 +175,11 @@ def run_resume(
     if entry.version != header.version:
         click.echo(f"warning: the game was played with {header.game} {header.version}; "
                    f"this is {entry.version}", err=True)  # fmt: skip
-    ui = make_ui(ascii, as_json)
     say = ui.say
     kind = parse_seat(seed.kind, header.game, reg)
     table = table_player(kind.human and wants_table(plain, as_json))
     name = header.seats[seed.seat].name
     agent, human, _ = seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
-    out = SeatLog(log, reopen=True)
     keeper = SeedKeeper(
         seed.role,
         seed.kind,
