@@ -43,7 +43,7 @@ from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, E
 from . import _fault, wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY
-from .doors import DoorsObserver, keep_doors
+from .doors import DoorBell, DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
 from .follow import HOST_LEFT, Connector, Follower, Keeper, come_back, expect, refusal_text
@@ -517,8 +517,10 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
             on_change=(lambda lb: announcer.update(lb.players - lb.missing)) if announcer else None,
         )
 
+        bell = DoorBell()
+
         async def doors_source(offer: Offer) -> None:
-            await keep_doors(invite, offer, obs)
+            await keep_doors(invite, offer, obs, bell)
 
         sources = [doors_source] if invite.relay is not None and invite.doors else []
         async with trio.open_nursery() as links_nursery, trio.open_nursery() as accepting:
@@ -534,7 +536,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
                 await lobby.serve(listeners, links_nursery, sources, accepting)
             if plan.watchers <= 0:
                 lan_scope.cancel()  # the table is full and takes no watchers: withdraw the announcement
-            outcome = await _play_host(plan, obs, seated, lobby, session)
+            outcome = await _play_host(plan, obs, seated, lobby, session, bell)
             accepting.cancel_scope.cancel()
     finally:
         for listener in listeners:
@@ -590,6 +592,7 @@ class _Table:
         self.roster: Roster | None = None
         self.room: ChatRoom | None = None
         self.votes: set[int] = set()
+        self.bell: DoorBell | None = None
 
     @property
     def guests(self) -> list[NetLink]:
@@ -608,6 +611,8 @@ class _Table:
 
     # -- the roster's reports --------------------------------------------------------------------------
     def away(self, seat: int, seconds: float, reason: str) -> None:
+        if self.bell is not None:  # the host's own network may have changed: new relay doors
+            self.bell.ring()
         self._tell(wire.Away(seat, int(seconds)), self.everyone())
         self.obs.away(seat, self.header.seats[seat].name, seconds)
 
@@ -711,6 +716,7 @@ async def _play_host(
     seated: Mapping[int, tuple[Joiner, NetLink]],
     lobby: Lobby,
     resumed: Session | None = None,
+    bell: DoorBell | None = None,
 ) -> NetOutcome:
     g = plan.game
     keeper = plan.keeper or NoKeeper()
@@ -733,6 +739,7 @@ async def _play_host(
     links = {s: link for s, (_, link) in seated.items()}
     log = _Log(plan.open_log)
     table = _Table(plan, obs, session, header)
+    table.bell = bell
     roster = Roster(links, grace=plan.grace, watchers=plan.watchers, backlog=backlog, observer=table)
     table.roster = roster
     if resumed is not None:
