@@ -205,6 +205,10 @@ class TerminalNetObserver(NetObserver):
         self.say(f"Reached the host again {how}: the game goes on.")
         self.ui.status.refresh()
 
+    def host_left(self) -> None:
+        self.ui.status.absences.seats.clear()
+        self.say("The host left the game: it stops here (this seat can go on if the host resumes it).")
+
     def watcher_joined(self, watchers: int) -> None:
         self.say(f"A watcher joined ({watchers} watching now).")
 

@@ -72,6 +72,8 @@ class FollowObserver(Protocol):
 
     def host_back(self, path: str, via: str, entries: int) -> None: ...
 
+    def host_left(self) -> None: ...
+
     def away(self, seat: int, name: str, seconds: float) -> None: ...
 
     def back(self, seat: int, name: str) -> None: ...
@@ -376,6 +378,7 @@ class Follower:
                 break
             if link.left:  # the host said goodbye: it left on purpose, this is no dropped link
                 self.error = HOST_LEFT
+                self.observer.host_left()
                 break
             if self.grace <= 0:
                 self.error = f"the host left the game ({reason})"

@@ -151,6 +151,9 @@ class NetObserver(LobbyObserver, DoorsObserver):
     def host_back(self, path: str, via: str, entries: int) -> None:
         """This joiner reached the host again (it holds ``entries`` entries)."""
 
+    def host_left(self) -> None:
+        """The host left the game on purpose (its person stopped it): this joiner stops too."""
+
     def watcher_joined(self, watchers: int) -> None:
         """A watcher came in (``watchers`` follow the game now)."""
 
@@ -955,6 +958,9 @@ class _FollowReport:
 
     def host_back(self, path: str, via: str, entries: int) -> None:
         self.obs.host_back(path, via, entries)
+
+    def host_left(self) -> None:
+        self.obs.host_left()
 
     def away(self, seat: int, name: str, seconds: float) -> None:
         self.obs.away(seat, name, seconds)

@@ -53,6 +53,7 @@ def test_a_host_that_leaves_tells_the_table_and_its_guests_stop_without_trying_t
     for g in guests:
         assert g.wait() == 1, g.err
         assert g.result()["error"] == "the host left the game"
+        assert "The host left the game: it stops here" in flat(g.err)
         assert "trying to reach it again" not in g.err
         assert seed_path(g.log).exists(), "the seat can go on if the host resumes"
 
