@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairdeal.cli.tui import choosing
 from fairdeal.cli.tui.choosing import Choosing, Step, click, options, press
 from fairdeal.cli.tui.picking import RANK_KEYS, TYPED, Picker, picker_for, read_card
 from fairdeal.core.rules import Decide, GameState, Move
@@ -190,3 +195,33 @@ def test_a_click_on_an_equal_card_picks_the_one_offered() -> None:
                 aliases += 1
                 assert click(picker, Choosing(), token, None).state.selected == offered
     assert aliases, "no two equal cards in one pile in these games"
+
+
+def test_choosing_needs_no_textual() -> None:
+    code = "import sys, fairdeal.cli.tui.choosing; print([m for m in sys.modules if m.startswith('textual')])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_table_modules_import_no_circle() -> None:
+    """Every import among cli/tui's modules, those for type checking included, goes one way."""
+    folder = Path(choosing.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        graph[path.stem] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [a.name for a in node.names]
+                graph[path.stem] |= {n.split(".")[0] for n in names}
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"an import circle: {' -> '.join((*path, module))}"
+        if module in done or module not in graph:
+            return
+        for other in graph[module]:
+            visit(other, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
