@@ -20,6 +20,7 @@ and ``decode(kind, seat, body)``. :class:`CryptoDealer` runs every seat in one p
 behind the :class:`~fairdeal.core.dealer.Dealer` interface.
 """
 
+from ._checked import CheckedProofs
 from ._common import Obligation
 from ._dealer import CryptoDealer
 from ._messages import (
@@ -42,6 +43,7 @@ __all__ = [
     "KINDS",
     "MAX_DECK",
     "MAX_PLAYERS",
+    "CheckedProofs",
     "CryptoDealer",
     "DeckSeat",
     "FinalReveal",

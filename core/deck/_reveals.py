@@ -20,6 +20,7 @@ from ..cards import Card
 from ..dealer import Reveal
 from ..errors import LocalProtocolError, RemoteProtocolError
 from . import _group as g
+from ._checked import check
 from ._common import Context, Obligation
 from ._keys import KeyRing
 from ._limits import MAX_DECK
@@ -186,7 +187,9 @@ class Reveals:
             ct = deck.cts[t]
             ctx = share_context(self.ctx.game_id, s, t, ct, owed_to[0])
             # dleq_verify multiplies the share, which checks it is a valid point.
-            if not g.dleq_verify(ctx, keys.public[s], ct[:32], sp.share, sp.challenge, sp.response):
+            h, c1 = keys.public[s], ct[:32]
+            parts = (ctx, h, c1, sp.share, sp.challenge, sp.response)
+            if not check(self.ctx.checked, "dleq", parts, g.dleq_verify, *parts):
                 if not g.is_point(sp.share):
                     raise RemoteProtocolError(f"share for token {t} is not a valid group element", seat=s)
                 raise RemoteProtocolError(f"the proof of the share for token {t} does not verify", seat=s)

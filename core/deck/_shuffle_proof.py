@@ -398,6 +398,21 @@ def _verify(
     return _challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat) == proof.challenge
 
 
+def proof_parts(proof: ShuffleProof) -> tuple[bytes, ...]:
+    """Every byte of ``proof``, field by field (its list lengths follow from the deck's)."""
+    return (
+        *proof.commitments,
+        *proof.chain,
+        proof.challenge,
+        proof.s1,
+        proof.s2,
+        proof.s3,
+        proof.s4,
+        *proof.s_hat,
+        *proof.s_prime,
+    )
+
+
 # --- wire form -----------------------------------------------------------------------------
 
 _FIELDS = ("c", "c_hat", "e", "s", "s_hat", "s_prime")

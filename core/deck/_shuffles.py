@@ -25,10 +25,11 @@ from ..cards import Card
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import below
 from . import _group as g
+from ._checked import check
 from ._common import Context, Me, Obligation, Stream, draw_scalar
 from ._limits import MAX_DECK, MAX_ROUNDS
 from ._messages import ShufflePass
-from ._shuffle_proof import IDENTITY, proof_context, prove_shuffle, verify_shuffle
+from ._shuffle_proof import IDENTITY, proof_context, proof_parts, prove_shuffle, verify_shuffle
 from ._wire import KIND_SHUFFLE
 
 
@@ -269,7 +270,10 @@ class Shuffles:
         # The proof's check also checks every point of the new deck and of the proof.
         if s != self.ctx.seat:
             context = proof_context(self.ctx.game_id, s, rnd.index, k)
-            if not verify_shuffle(context, joint, self._input(rnd, k), m.deck, m.proof):
+            inputs = self._input(rnd, k)
+            parts = (context, joint, n.to_bytes(4, "big"), *inputs, *m.deck, *proof_parts(m.proof))
+            args = (context, joint, inputs, m.deck, m.proof)
+            if not check(self.ctx.checked, "shuffle", parts, verify_shuffle, *args):
                 raise RemoteProtocolError(
                     f"the proof of shuffle pass {k} of round {rnd.index} does not verify", seat=s
                 )
