@@ -81,11 +81,10 @@ class KeyRing:
                 raise RemoteProtocolError("the proof of knowledge of the secret key does not verify", seat=s)
         joint = None
         if len(self.public) + 1 == self.ctx.players:
-            joint = m.public
-            for k in self.public.values():
-                joint = g.add(joint, k)
-            if not g.is_point(joint):  # pragma: no cover - needs the sum of secrets to be 0
-                raise RemoteProtocolError("the joint key is degenerate", seat=s)
+            try:
+                joint = g.add_all([m.public, *self.public.values()])
+            except g.GroupError:  # pragma: no cover - needs the sum of secrets to be 0
+                raise RemoteProtocolError("the joint key is degenerate", seat=s) from None
         self.public[s] = m.public
         self.joint = joint
 

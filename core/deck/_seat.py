@@ -181,7 +181,7 @@ class DeckSeat:
     def start(self, deck: Sequence[Card]) -> None:
         """Begin round 0: the deck (bottom card first) is shuffled by every active seat."""
         self._need_idle()
-        self._deck.start(deck, self._keys.active())
+        self._deck.start(deck, self._keys.active(), self._keys.need_joint())
 
     def reshuffle(self, tokens: Sequence[int], public: Mapping[int, Card]) -> None:
         """Begin a round shuffling ``tokens`` together; ``public`` gives the face-up ones.
@@ -192,7 +192,8 @@ class DeckSeat:
         busy = sorted({t for t, _ in self._reveals.owed} & set(tokens))
         if busy:
             raise LocalProtocolError(f"shares are still owed for token {busy[0]}")
-        self._deck.reshuffle(tokens, public, self._reveals.known, self._keys.active())
+        keys = self._keys
+        self._deck.reshuffle(tokens, public, self._reveals.known, keys.active(), keys.need_joint())
         self._reveals.forget(tokens)
 
     def shuffle_message(self) -> ShufflePass:
