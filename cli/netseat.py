@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import trio
@@ -423,7 +423,7 @@ def run_seat(
         pass
     except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raise
         if group.subgroup(KeyboardInterrupt) is None:
-            ours = group.subgroup(FairdealError)
+            ours: FairdealError | BaseExceptionGroup[FairdealError] | None = group.subgroup(FairdealError)
             while isinstance(ours, BaseExceptionGroup):
                 ours = ours.exceptions[0]
             if ours is not None:
@@ -434,7 +434,7 @@ def run_seat(
     _interrupted(say, log)
 
 
-def _interrupted(say: Say, log: SeatLog | None) -> None:
+def _interrupted(say: Say, log: SeatLog | None) -> NoReturn:
     where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
     say(f"Interrupted: you left the game.{where}")
     sys.exit(130)
@@ -481,9 +481,9 @@ def run_table(
     if app.interrupted or app.outcome is None:
         _interrupted(say, log)
     try:
-        return app.outcome.unwrap()  # type: ignore[no-any-return]
+        return app.outcome.unwrap()
     except BaseExceptionGroup as group:
-        ours = group.subgroup(FairdealError)
+        ours: FairdealError | BaseExceptionGroup[FairdealError] | None = group.subgroup(FairdealError)
         while isinstance(ours, BaseExceptionGroup):
             ours = ours.exceptions[0]
         if ours is not None:

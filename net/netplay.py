@@ -628,7 +628,7 @@ class _Table:
         link.start_game()
         if self.room is not None:
             link.on_chat = self.room.from_link(seat)
-        link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)  # type: ignore[misc]
+        link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)
 
     async def late(self, msg: wire.Rejoin | wire.Watch, identity: bytes, link: NetLink) -> str | None:
         roster = self.roster
