@@ -38,6 +38,8 @@ def test_the_chat_message_is_strict_on_the_wire() -> None:
     for bad in (
         {"type": "chat", "seat": 1, "n": 1, "text": "x" * (wire.MAX_CHAT + 1), "sig": line.sig},
         {"type": "chat", "seat": 1, "n": 1, "text": "bell\x07", "sig": line.sig},
+        {"type": "chat", "seat": 1, "n": 1, "text": "one\u2028two", "sig": line.sig},
+        {"type": "chat", "seat": 1, "n": 1, "text": "one\u2029two", "sig": line.sig},
         {"type": "chat", "seat": 1, "n": 1, "text": "hi", "sig": b"short"},
         {"type": "chat", "seat": 1, "n": 1, "text": "hi"},
         {"type": "chat", "seat": 99, "n": 1, "text": "hi", "sig": line.sig},
