@@ -80,7 +80,7 @@ def _pick(ui: UI) -> Path:
             raise ConfigError("no game was picked") from None
         if answer in ("q", "quit"):
             raise ConfigError("no game was picked")
-        if answer.isdigit() and 1 <= int(answer) <= len(logs):
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(logs):
             return logs[int(answer) - 1]
         ui.say(f"Type a number from 1 to {len(logs)}.")
 
