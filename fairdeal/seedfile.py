@@ -10,7 +10,8 @@ the host whose echo has not come back yet (so that it is sent again, byte for by
 never decided anew).
 
 The file holds secrets: it is created readable and writable by its owner only (mode
-0600), replaced atomically, written before the first entry that depends on it, and
+0600) and read only if it still is, from the file itself (never through a symbolic link),
+replaced atomically, written before the first entry that depends on it, and
 deleted when the game is over. A pointer in the data directory (``unfinished/``) lists
 the games that can be resumed, wherever their logs are.
 """
@@ -18,6 +19,7 @@ the games that can be resumed, wherever their logs are.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -250,27 +252,62 @@ def write_seed(log: Path, seed: SeedFile) -> None:
 
 
 def read_seed(log: Path) -> SeedFile:
-    """The seed file of ``log``: ConfigError, with what to do, when it is missing, unsafe or damaged."""
+    """The seed file of ``log``: ConfigError, with what to do, when it is missing, unsafe or damaged.
+
+    The file checked is the file read: it is opened without following a symbolic link (a link
+    is refused, wherever it points), and its mode and kind are those of the open file.
+    """
     path = seed_path(log)
     try:
-        st = path.stat()
+        data = _read_private(path)
     except FileNotFoundError:
         raise ConfigError(
             f"there is no seed file next to {log} (expected {path.name}): without it this seat's secrets "
             "are gone, and the game cannot be resumed from here"
         ) from None
-    if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ConfigError(
-            f"the seed file {path} can be read by other users: it holds this seat's secrets. "
-            f"Make it yours alone (chmod 600 {path}) and resume again"
-        )
-    if st.st_size > MAX_FILE:
-        raise ConfigError(f"the seed file {path} is damaged (too large); this seat cannot go on")
     try:
-        obj = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        obj = json.loads(data)
+    except ValueError:
         raise ConfigError(f"the seed file {path} is damaged (not JSON); this seat cannot go on") from None
     return SeedFile.from_json(obj, path)
+
+
+_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_private(path: Path) -> bytes:
+    """The bytes of the seed file at ``path``, if it is a regular file that is its owner's alone
+    (FileNotFoundError if there is none)."""
+    try:
+        if path.is_symlink():  # also where O_NOFOLLOW does not exist
+            raise OSError(errno.ELOOP, "a symbolic link")
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(
+                f"the seed file {path} is a symbolic link: a seat's secrets are read only from the file "
+                "itself. Put the file there in place of the link and resume again"
+            ) from None
+        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"the seed file {path} is not a regular file; this seat cannot go on")
+        if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise ConfigError(
+                f"the seed file {path} can be read by other users: it holds this seat's secrets. "
+                f"Make it yours alone (chmod 600 {path}) and resume again"
+            )
+        if st.st_size > MAX_FILE:
+            raise ConfigError(f"the seed file {path} is damaged (too large); this seat cannot go on")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def update_seed(log: Path, **changes: Any) -> SeedFile:
