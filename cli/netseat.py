@@ -111,6 +111,9 @@ class TerminalNetObserver(NetObserver):
             "until it answers again (retrying in the background)."
         )
 
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        self.say(f"Dropped {name}'s connection: {reason}.")
+
     def relay_door_taken(self, relay: str) -> None:
         self.say(
             f"A connection that is not yours was paired on a door of relay {relay}: someone else who "

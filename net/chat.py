@@ -8,7 +8,8 @@ this game (and, at the host, the seat of the connection it came on), the counter
 rises, the signature is that seat's (so the host cannot put words in a guest's mouth),
 the text is at most :data:`~fairdeal.net.wire.MAX_CHAT` printable characters, and the
 seat sends at most :data:`RATE` lines in :data:`PER` seconds. A line that fails is
-dropped, never shown; chat never stops a game.
+dropped, never shown, and counted against the link it came on (a link that sends many is
+dropped, :mod:`~fairdeal.net.flood`); chat never stops a game.
 """
 
 from __future__ import annotations
@@ -72,46 +73,55 @@ class ChatRoom:
         self.heard(self.seat, self.header.seats[self.seat].name, self.identity.fingerprint, words)
         return True
 
-    def from_link(self, link_seat: int) -> Callable[[wire.Chat], None]:
-        """The handler for chat arriving on the link to ``link_seat``."""
+    def from_link(self, link_seat: int) -> Callable[[wire.Chat], bool]:
+        """The handler for chat arriving on the link to ``link_seat``: False when the line was
+        refused (the link counts those, :mod:`~fairdeal.net.flood`)."""
 
-        def receive(msg: wire.Chat) -> None:
+        def receive(msg: wire.Chat) -> bool:
             if self.seat == 0 and msg.seat != link_seat:
                 self.dropped += 1  # a guest speaks only for its own seat
-                return
-            if self.accept(msg) and self.seat == 0:
+                return False
+            if not self.accept(msg):
+                return False
+            if self.seat == 0:
                 self._send(msg, skip=msg.seat)
+            return True
 
         return receive
 
     def accept(self, msg: wire.Chat) -> bool:
-        """Check a line and show it; False (dropped) when it fails any check."""
+        """Check a line and show it; False (dropped) when it fails any check.
+
+        The cheap checks come first: a line of a seat over its rate is refused before its
+        signature is checked, so a flood of lines costs at most RATE checks per PER seconds.
+        """
         seats = self.header.seats
         ok = (
             0 <= msg.seat < len(seats)
             and msg.seat != self.seat
             and msg.n > self._last.get(msg.seat, 0)
+            and self._room(msg.seat, take=False)
             and verify_signature(
                 seats[msg.seat].identity, msg.sig, chat_bytes(self.header.game_id, msg.seat, msg.n, msg.text)
             )
-            and self._room(msg.seat)
         )
         if not ok:
             self.dropped += 1
             return False
+        self._room(msg.seat)
         self._last[msg.seat] = msg.n
         self.heard(msg.seat, seats[msg.seat].name, seats[msg.seat].fingerprint, msg.text)
         return True
 
-    def _room(self, seat: int) -> bool:
-        """Rate limit: at most RATE lines from ``seat`` in any PER seconds."""
+    def _room(self, seat: int, take: bool = True) -> bool:
+        """Rate limit: at most RATE lines from ``seat`` in any PER seconds (``take``: count this one)."""
         now = self.clock()
         recent = [t for t in self._times.get(seat, []) if now - t < PER]
-        if len(recent) >= RATE:
-            self._times[seat] = recent
-            return False
-        recent.append(now)
         self._times[seat] = recent
+        if len(recent) >= RATE:
+            return False
+        if take:
+            recent.append(now)
         return True
 
     def _send(self, msg: wire.Chat, skip: int | None) -> None:
