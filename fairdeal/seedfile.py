@@ -5,9 +5,11 @@ Every secret of a seat (its deck key, shuffle permutations, nonces) derives from
 replaying the log, and writes exactly the bytes it would have written. The seed file
 (``LOG.seed``, next to the log) keeps that seed and what else the seat cannot find in
 the log: its role and seat, the invite code (the table's secret, the host's addresses),
-the host's listening parameters, a bot seat's own identity key, and an entry sent to
+the host's listening parameters, a bot seat's own identity key, an entry sent to
 the host whose echo has not come back yet (so that it is sent again, byte for byte,
-never decided anew).
+never decided anew), and the chat counters (the last line it sent, and the last it
+accepted of every other seat, so that after a crash its lines are not taken for old ones
+and old lines are not taken for new).
 
 The file holds secrets: it is created readable and writable by its owner only (mode
 0600) and read only if it still is, from the file itself (never through a symbolic link),
@@ -33,7 +35,7 @@ from fairdeal.core.errors import ConfigError
 from .storage import data_dir
 
 FORMAT: Final = "fairdeal-seed"
-VERSION: Final = 1
+VERSION: Final = 2
 SUFFIX: Final = ".seed"
 SEED_BYTES: Final = 32
 MAX_FILE: Final = 4 * 1024 * 1024
@@ -72,6 +74,7 @@ class SeedFile:
     sent: bytes | None = None
     adjourned: bool = False
     profile: str | None = None
+    chat: tuple[int, ...] = ()  # by seat: the last chat line sent (its own) or accepted
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +95,7 @@ class SeedFile:
             "sent": None if self.sent is None else self.sent.hex(),
             "adjourned": self.adjourned,
             "profile": self.profile,
+            "chat": list(self.chat),
         }
 
     @staticmethod
@@ -107,7 +111,7 @@ class SeedFile:
             raise ConfigError(f"the seed file {where} was written by another version of fairdeal")
         want = {
             "format", "version", "role", "seat", "game", "game_id", "identity", "seed", "invite", "kind",
-            "grace", "identity_key", "extra_direct", "host", "sent", "adjourned", "profile",
+            "grace", "identity_key", "extra_direct", "host", "sent", "adjourned", "profile", "chat",
         }  # fmt: skip
         if set(obj) != want:
             raise bad("wrong fields")
@@ -135,6 +139,10 @@ class SeedFile:
                 raise ValueError("adjourned")
             if obj["profile"] is not None and not isinstance(obj["profile"], str):
                 raise ValueError("profile")
+            chat = obj["chat"]
+            if not isinstance(chat, list) or len(chat) > 10:
+                raise ValueError("chat")
+            marks = tuple(_int(n, 0, 2**32 - 1) for n in chat)
             return SeedFile(
                 role=role,
                 seat=seat,
@@ -151,6 +159,7 @@ class SeedFile:
                 sent=sent,
                 adjourned=obj["adjourned"],
                 profile=obj["profile"],
+                chat=marks,
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise bad(f"field {exc}") from None

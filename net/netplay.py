@@ -89,6 +89,9 @@ class NoKeeper:
     def sent(self, data: bytes) -> None:
         pass
 
+    def chat(self, marks: tuple[int, ...]) -> None:
+        pass
+
     def adjourned(self) -> None:
         pass
 
@@ -196,6 +199,7 @@ class HostResume:
     entries: Sequence[bytes]
     invite: Invite
     seed: bytes
+    chat: Sequence[int] = ()
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,7 @@ class GuestResume:
     seed: bytes
     sent: bytes | None = None
     wait: float = GRACE
+    chat: Sequence[int] = ()
 
 
 @dataclass
@@ -767,7 +772,16 @@ async def _play_host(
         obs.resumed(header, 0, session.seq)
         for seat in roster.away:
             obs.away(seat, header.seats[seat].name, roster.grace)
-    room = ChatRoom(header, 0, plan.identity, roster.links, obs.chat)  # type: ignore[arg-type]
+    marks = plan.resume.chat if plan.resume is not None else ()
+    room = ChatRoom(
+        header,
+        0,
+        plan.identity,
+        roster.links,
+        obs.chat,
+        marks=marks,
+        keep=keeper.chat,  # type: ignore[arg-type]
+    )
     table.room = room
     for seat, link in links.items():
         table.prepare(seat, link)
@@ -908,7 +922,16 @@ class _Guest:
     def _start(self) -> None:
         s = self.session
         assert s.seat is not None
-        room = ChatRoom(s.header, s.seat, self.plan.identity, self.follower.links, self.obs.chat)
+        marks = self.plan.resume.chat if self.plan.resume is not None else ()
+        room = ChatRoom(
+            s.header,
+            s.seat,
+            self.plan.identity,
+            self.follower.links,
+            self.obs.chat,
+            marks=marks,
+            keep=self.keeper.chat,
+        )
         self.follower.room = room
         link = self.follower.links.get(0)
         if link is not None:

@@ -34,6 +34,7 @@ GUEST = seedfile.SeedFile(
     identity_key=b"k" * 32,
     extra_direct=("10.0.0.2:7700",),
     sent=b"\x98\x01",
+    chat=(3, 0, 7),
 )
 HOST = replace(
     GUEST,
@@ -127,6 +128,10 @@ def _damage(obj: dict[str, object], **changes: object) -> dict[str, object]:
         ({"game_id": 7}, "damaged"),
         ({"grace": -1}, "damaged"),
         ({"sent": "0x"}, "damaged"),
+        ({"chat": [-1]}, "damaged"),
+        ({"chat": [2**32]}, "damaged"),
+        ({"chat": "3"}, "damaged"),
+        ({"chat": [0] * 11}, "damaged"),
         ({"host": {"bind": "x"}}, "damaged"),
         ({"unknown": 1}, "wrong fields"),
     ],
