@@ -167,14 +167,16 @@ async def test_a_door_closed_under_the_host_is_open_again_at_once(transit_relay:
             # two (the relay picks), and the other is closed. Until it is the host's that closes:
             closed_under_host = False
             for _ in range(30):
+                before = len(offered)
                 squatter = await _waiting(transit_relay, token, host_side, n)
                 paired = await relay_connect(transit_relay, token, joiner_side, pair_timeout=2)
+                await until(lambda: squatter.done.is_set() or len(offered) > before)
                 await paired.aclose()
-                if squatter.done.is_set() and squatter.paired:
+                if squatter.paired:
                     closed_under_host = True
                     break
                 squatter.cancel()  # the host's was paired: it reopens as always; again
-                await until(lambda: rec.ready != [] and len(offered) > 0)
+                await trio.sleep(0.3)  # its new connection is at the relay
             assert closed_under_host
             # The host's door is waiting again at once: a joiner is paired within half a second
             # (the back-off for a relay in trouble would have paused it a whole second first).
