@@ -24,7 +24,7 @@ from typing import Any
 
 from ..cards import Card
 from ..dealer import Reveal, Verdict
-from ..deck import DeckSeat, Shares
+from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
@@ -162,13 +162,16 @@ class Session:
         seat: int | None,
         identity: Identity | None = None,
         rng: Rng | None = None,
+        checked: CheckedProofs | None = None,
     ) -> None:
+        """``checked``: the proofs other seats of this same process have checked (local play only)."""
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
         self.game = game
         self.seat = seat
         self.identity = identity
         self._rng = rng or SystemRng()
+        self._checked = checked
         self._c = _Core()
         self._outstanding: bytes | None = None  # our entry, sent to the host, not yet relayed back
         #: (seat, anchor) -> (sequence number, what it signed) of every accepted entry: an abort's
@@ -497,7 +500,8 @@ class Session:
         if self.seat is None:
             c.deck = DeckSeat.observer(header.game_id, header.players)
         else:
-            c.deck = DeckSeat(header.game_id, self.seat, header.players, self._rng.fork(f"deck-{self.seat}"))
+            rng = self._rng.fork(f"deck-{self.seat}")
+            c.deck = DeckSeat(header.game_id, self.seat, header.players, rng, self._checked)
         c.phase = "keys"
 
     def _expect_turn(self, c: _Core, env: Envelope) -> Decide:
