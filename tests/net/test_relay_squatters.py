@@ -170,7 +170,7 @@ async def test_a_door_closed_under_the_host_is_open_again_at_once(transit_relay:
                 before = len(offered)
                 squatter = await _waiting(transit_relay, token, host_side, n)
                 paired = await relay_connect(transit_relay, token, joiner_side, pair_timeout=2)
-                await until(lambda: squatter.done.is_set() or len(offered) > before)
+                await until(lambda w=squatter, b=before: w.done.is_set() or len(offered) > b)  # type: ignore[misc]
                 await paired.aclose()
                 if squatter.paired:
                     closed_under_host = True
