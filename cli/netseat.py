@@ -111,6 +111,16 @@ class TerminalNetObserver(NetObserver):
             "until it answers again (retrying in the background)."
         )
 
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        self.say(f"Dropped {name}'s connection: {reason}.")
+
+    def relay_door_taken(self, relay: str) -> None:
+        self.say(
+            f"A connection that is not yours was paired on a door of relay {relay}: someone else who "
+            "has the code waits there as the host (or the relay dropped it). The door was opened again; "
+            "players coming through the relay may need a few more seconds."
+        )
+
     def announced(self, name: str) -> None:
         self.say("Announced on the local network: players nearby can type  fairdeal join  (no code).")
 
@@ -355,6 +365,12 @@ _HINTS = (
     (
         "another version of fairdeal",
         "Run the same fairdeal version as the host (fairdeal --version), then ask for a new code.",
+    ),
+    (
+        "not the host answered on its doors",
+        "Someone else who has the code (or the relay) answers on the relay in the host's place; it cannot "
+        "pretend to be the host. Check that the host still waits in `fairdeal host`, or ask it for a fresh "
+        "code, given only to the players.",
     ),
     (
         "no host is waiting",
