@@ -94,10 +94,10 @@ class Homes:
                 time.sleep(down)
                 home.up()
                 up = time.monotonic()
-            for p in peers:
+            for who, p in enumerate(peers):
                 code_ = p.wait(LIMIT)
                 if code_ != 0:
-                    raise RuntimeError(f"{p.proc.args[3:6]} ended with {code_}:\n{p.err[-3000:]}")
+                    raise RuntimeError(f"seat {who} ended with {code_}:\n{p.err[-3000:]}")
             timeline.stop()
             es = timeline.entries
             back = None
