@@ -189,6 +189,10 @@ class NetLink:
                 return out
 
     @property
+    def ping_interval(self) -> float:
+        return self.keepalive.interval
+
+    @property
     def pending(self) -> int:
         """Entries received and not yet taken."""
         return self._entries_out.statistics().current_buffer_used

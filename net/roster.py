@@ -32,7 +32,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
 from fairdeal.core.session.header import Header
 
-from ._links import Link, PeerGone
+from ._links import Heartbeat, Link, PeerGone
 
 NO_GRACE: Final = 0.0
 _BROKEN = (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError)
@@ -236,13 +236,11 @@ class Roster:
         """How seat ``seat``'s current link is heard (see :class:`Presence`); any entry already in the
         inbox counts as pending for every seat, as it may be this one's."""
         link = self.links.get(seat)
-        present_since = getattr(link, "present_since", None)
         waiting = self.inbox.statistics().current_buffer_used > 0
-        if present_since is None:
+        if not isinstance(link, Heartbeat):
             return replace(_ALWAYS, pending=waiting)
-        interval = float(link.keepalive.interval)  # type: ignore[union-attr]
-        pending = waiting or int(link.pending) > 0  # type: ignore[union-attr]
-        return Presence(present_since(), float(link.heard_at), pending, max(0.05, interval / 4))  # type: ignore[union-attr]
+        poll = max(0.05, link.ping_interval / 4)
+        return Presence(link.present_since(), link.heard_at, waiting or link.pending > 0, poll)
 
     def drop(self, seat: int, link: Link, reason: str) -> bool:
         """``link`` of ``seat`` closed. True when it was the seat's current link (now away)."""
