@@ -191,7 +191,7 @@ async def come_back(
                 pass
         # An attempt that failed at once (no network: no route, nothing sent) costs nothing: the next
         # one comes soon, so a link that returns is used at once; one that had to wait backs off.
-        step = min(step, ONCE_STEP) if trio.current_time() - started < AT_ONCE else step + 1
+        step = ONCE_STEP if trio.current_time() - started < AT_ONCE else step + 1
     return None  # pragma: no cover
 
 
