@@ -239,18 +239,18 @@ def silent_rows(args: argparse.Namespace) -> int:
         return 0
     print(f"silent link: {GAME} through a relay, one home offline after the third move "
           "(heartbeat 5 s / 15 s, step 30 s, grace 120 s)")  # fmt: skip
-    head = f"{'seats':>5}{'down s':>8}{'entries':>8}{'wall s':>8}{'×':>6}{'+ s':>7}{'back s':>8}"
+    head = f"{'seats':>5}{'down s':>8}{'entries':>8}{'wall s':>8}{'×':>8}{'+ s':>7}{'back s':>8}"
     print(head)
     print("-" * len(head))
     try:
         for n in seats:
             base = homes.play(n, args.seed, None)
-            print(f"{n:>5}{'-':>8}{base.entries:>8}{base.wall:>8.1f}{1.0:>6.2f}{'-':>7}{'-':>8}", flush=True)
+            print(f"{n:>5}{'-':>8}{base.entries:>8}{base.wall:>8.1f}{1.0:>8.2f}{'-':>7}{'-':>8}", flush=True)
             for down in downs:
                 run = homes.play(n, args.seed, down)
                 assert run.kinds == base.kinds or sorted(run.kinds) == sorted(base.kinds), "not the same game"
                 back = "-" if run.back is None else f"{run.back:.2f}"
-                print(f"{'':>5}{down:>8g}{run.entries:>8}{run.wall:>8.1f}{run.wall / base.wall:>6.2f}"
+                print(f"{'':>5}{down:>8g}{run.entries:>8}{run.wall:>8.1f}{run.wall / base.wall:>8.1f}"
                       f"{run.wall - base.wall - down:>7.1f}{back:>8}", flush=True)  # fmt: skip
     finally:
         homes.close()
