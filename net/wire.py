@@ -41,7 +41,7 @@ from fairdeal.core.text import MAX_REASON, clean_text, shows_as_is
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 3
+PROTOCOL: Final = 4
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import pytest
 
 from fairdeal.core.deck import _group as g
 from fairdeal.core.identity import Identity
-from fairdeal.core.session.envelope import Envelope, decode_envelope, entry_hash
+from fairdeal.core.session.envelope import Envelope, decode_envelope, entry_hash, placed_by, placement_message
 from fairdeal.net import wire
 from fairdeal.net.invite import Endpoint, Invite, decode_invite
 
@@ -109,22 +111,39 @@ def test_shuffle_proofs(case: dict[str, Any]) -> None:
     )
 
 
-@pytest.mark.parametrize("case", load("envelopes.json"), ids=lambda c: c["kind"])
+@pytest.mark.parametrize("case", load("envelopes.json"), ids=lambda c: f"{c['seq']}-{c['kind']}")
 def test_envelopes(case: dict[str, Any]) -> None:
-    identity = Identity.from_seed(b(case["identity_seed"]))
-    assert identity.public_key == b(case["public_key"])
+    author = Identity.from_seed(b(case["author_seed"]))
+    assert author.public_key == b(case["author_key"])
     body = msgpack.unpackb(b(case["body"]), raw=False)
-    place = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), b(case["anchor"]))
-    env = Envelope(*place, case["seat"], case["kind"], body)
+    point = (case["anchor_seq"], b(case["anchor"]), b(case["anchor_sig"]))
+    env = Envelope(case["version"], b(case["game_id"]), case["seat"], case["kind"], body, *point)
     assert env.signed_part() == b(case["signed_part"])
-    signed = env.signed(identity)
+    signed = env.signed(author)
     assert signed.sig == b(case["sig"])
-    assert signed.encode() == b(case["encoded"])
-    assert entry_hash(b(case["encoded"])) == b(case["hash"])
+    assert signed.writing() == b(case["writing"])
     decoded = decode_envelope(b(case["encoded"]))
-    assert decoded == signed and decoded.verify(identity.public_key)
-    # The host places an entry: where it puts it changes no signature.
-    assert decoded.placed(case["seq"] + 7, bytes(32)).verify(identity.public_key)
+    assert decoded.encode() == b(case["encoded"]) and decoded.same_writing(signed)
+    assert (decoded.seq, decoded.prev) == (case["seq"], b(case["prev"]))
+    assert entry_hash(b(case["encoded"])) == decoded.hash() == b(case["hash"])
+    assert placement_message(b(case["game_id"]), case["seq"], b(case["hash"])) == b(case["placement_message"])
+    assert decoded.placed == b(case["placed"])
+    assert decoded.verify(author.public_key) and decoded.placed_by(b(case["host_key"]), b(case["game_id"]))
+    # Where the host puts an entry changes nothing its author signed, and its placement covers it.
+    moved = replace(decoded, seq=case["seq"] + 7)
+    assert moved.verify(author.public_key) and not moved.placed_by(b(case["host_key"]), b(case["game_id"]))
+
+
+def test_envelopes_chain_and_answer_earlier_entries() -> None:
+    cases = load("envelopes.json")
+    host = b(cases[0]["host_key"])
+    for prev, case in itertools.pairwise(cases):
+        assert b(case["prev"]) == b(prev["hash"])
+        answered = cases[case["anchor_seq"]]
+        assert b(case["anchor"]) == b(answered["hash"]) and b(case["anchor_sig"]) == b(answered["placed"])
+        assert placed_by(
+            host, b(case["game_id"]), case["anchor_seq"], b(case["anchor"]), b(case["anchor_sig"])
+        )
 
 
 def _fields(v: Any) -> Any:
