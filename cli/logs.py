@@ -235,6 +235,7 @@ _ENTRY_WORDS = {
     "deck.final-reveal": ("final reveals of the cards each saw alone", "from"),
     "resign": ("resigned", "by"),
     "abort": ("the game stopped by the host", ""),
+    "end": ("the result signed", "by"),
 }
 
 

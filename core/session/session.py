@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._msgpack import pack
 from ..cards import Card
 from ..dealer import Reveal, Verdict
 from ..deck import DeckSeat, Shares
@@ -42,6 +43,7 @@ HEADER = "header"
 MOVE = "move"
 RESIGN = "resign"
 ABORT = "abort"
+END = "end"
 HOST = 0
 
 
@@ -115,9 +117,10 @@ class _Core:
     header: Header | None = None
     deck: DeckSeat | None = None
     replica: Replica | None = None
-    phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
+    phase: str = "header"  # header, keys, shuffle, play, audit, end, done, aborted
     activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
     departed: frozenset[int] = frozenset()
+    ended: frozenset[int] = frozenset()  # the seats whose end of the game is in the log
     result: Result | None = None
     verdict: Verdict | None = None
     abort: Aborted | None = None
@@ -279,6 +282,12 @@ class Session:
             return (Waiting(HOST, "the game header", kinds=frozenset({HEADER})),)
         if c.phase in ("done", "aborted"):
             return ()
+        if c.phase == END:
+            assert c.header is not None
+            owing = [s for s in range(c.header.players) if s not in c.departed | c.ended]
+            return tuple(
+                Waiting(s, "its end of the game (the result)", kinds=frozenset({END})) for s in owing
+            )
         assert c.deck is not None
         acceptable = c.deck.acceptable()
         if acceptable:
@@ -346,6 +355,8 @@ class Session:
         w = self._mine()
         if w is None or w.decision:
             return None
+        if END in w.kinds:
+            return self._envelope(END, self._end_body(self._c))
         assert self._c.deck is not None
         msg = self._c.deck.due_message()
         if msg is None:
@@ -474,6 +485,8 @@ class Session:
             self._on_resign(c, env, events)
         elif env.kind == MOVE:
             self._on_move(c, env, events)
+        elif env.kind == END:
+            self._on_end(c, env)
         else:
             self._on_deck(c, env)
         c.seq += 1
@@ -520,19 +533,23 @@ class Session:
                     "not a game's log: its header is not signed and placed by the host it names", peer=peer
                 )
             # Signed and placed by its host: whatever is wrong in it now is the host's.
-            return Header.from_body(env.game_id, env.body)
-        header = c.header
-        host, game_id = header.seats[HOST].identity, header.game_id
-        if not env.placed_by(host, game_id):
-            raise DamagedEntry(
-                f"entry {c.seq} is not placed by the host (its placement signature is not the host's)",
-                peer=peer,
-            )
-        if env.seq != c.seq:
-            raise DamagedEntry(
-                f"out of place: the host placed it as entry {env.seq}, and it comes as entry {c.seq} "
-                "(an entry is missing, repeated or moved)",
-                peer=peer,
+            header = Header.from_body(env.game_id, env.body)
+        else:
+            header = c.header
+            if not env.placed_by(header.seats[HOST].identity, header.game_id):
+                raise DamagedEntry(
+                    f"entry {c.seq} is not placed by the host (its placement signature is not the host's)",
+                    peer=peer,
+                )
+            if env.seq != c.seq:
+                raise DamagedEntry(
+                    f"out of place: the host placed it as entry {env.seq}, and it comes as entry {c.seq} "
+                    "(an entry is missing, repeated or moved)",
+                    peer=peer,
+                )
+        if env.prev != c.last_hash and env.seq == 0:
+            raise HostCheated(
+                "the host placed its header after an entry (its prev is not zero)", (data,), peer=peer
             )
         if env.prev != c.last_hash:  # it follows an entry seq - 1 that the host placed too
             raise HostCheated(
@@ -761,6 +778,22 @@ class Session:
         if held[1] == other.writing():
             raise bad(f"does not differ from seat {blame}'s own entry {held[0]}")
 
+    def _end_body(self, c: _Core) -> dict[str, Any]:
+        """What every seat signs when the game is over: the result as its own rules found it."""
+        r = c.result
+        assert r is not None
+        return {"winner": r.winner, "scores": list(r.scores), "reason": clean_text(r.reason, MAX_REASON)}
+
+    def _on_end(self, c: _Core, env: Envelope) -> None:
+        """A seat says the game is over, with its result: the very one this seat's rules found."""
+        if pack(env.body) != pack(self._end_body(c)):  # exactly: true is not 1
+            raise RemoteProtocolError(
+                "its end of the game states another result than the rules", seat=env.seat
+            )
+        c.ended = c.ended | {env.seat}
+        if not self._owed(c):
+            c.phase = "done"
+
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None
         c.deck.receive(decode_deck(env.kind, env.seat, env.body))  # checks again that it is owed
@@ -833,7 +866,7 @@ class Session:
                 if deck.waiting_on():
                     return
                 c.verdict = self._audit_verdict(c, config)
-                c.phase = "done"
+                c.phase = END  # every seat still in the game signs the result
                 events.append(Audited(c.verdict))
                 return
             else:

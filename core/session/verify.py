@@ -202,6 +202,8 @@ def _verify_one(data: bytes, resolve: Callable[[str], Game]) -> tuple[Report, Se
         ), observer
     missing = _missing(observer, parsed.problem)
     if missing:
+        if observer.verdict is not None:
+            checked = (*checked, REPLAYED)
         return Report(UNDECIDED, len(entries), header, observer.result, tuple(missing), checked), observer
     return Report(FAIR, len(entries), header, observer.result, (), (*checked, REPLAYED)), observer
 
@@ -309,12 +311,16 @@ def _missing(observer: Session, problem: str) -> list[Finding]:
         where = f"; {problem}" if problem else ""
         if observer.result is None:
             what = "the log ends before the game is over"
+        elif observer.phase == "end":
+            what = "the log ends before every seat signed the end of the game"
         else:
             what = "the log ends before the final reveal is complete"
         owing = observer.owing()
         who = " and ".join(f"seat {o.seat}" for o in owing)
         owed = f" (waiting on {who} for {w.what})" if w else ""
         why = Finding(None, None, f"{what}{owed}{where}")
+    if observer.verdict is not None:  # every move was replayed knowing every card: only the end is missing
+        return [why, *blamed]
     undecided = Finding(
         None,
         None,

@@ -34,7 +34,7 @@ from fairdeal.core.deck._wire import (
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.rules import Move
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
-from fairdeal.core.session.session import ABORT, HEADER, MOVE, RESIGN, Session
+from fairdeal.core.session.session import ABORT, END, HEADER, MOVE, RESIGN, Session
 from fairdeal.testing import seat_sessions
 
 KINDS = (
@@ -48,6 +48,7 @@ KINDS = (
     KIND_FINAL,
     MOVE,
     RESIGN,
+    END,
     ABORT,
 )
 
@@ -93,6 +94,10 @@ class Forger:
             return {"move": self._move().to_wire(), "shares": None}
         if kind == RESIGN:
             return {}
+        if kind == END:  # the end of the game as this seat sees it now
+            r = s.result
+            scores = list(r.scores) if r else [0] * s.header.players
+            return {"winner": r.winner if r else None, "scores": scores, "reason": "over"}
         assert kind == ABORT
         return {"blame": None, "reason": "forged"}
 
