@@ -25,6 +25,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "tests" / "vectors"
+sys.path.insert(0, str(HERE))
+
+from example import worked_example  # noqa: E402 - the worked example, beside this script
 
 
 def hx(b: bytes) -> str:
@@ -280,7 +283,7 @@ def invite_vectors() -> list[dict[str, Any]]:
 
 
 # -- a whole game -----------------------------------------------------------------------------------------
-GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 1}}
+GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 2}}  # two deals: a reshuffle
 
 
 def game_vector() -> tuple[bytes, dict[str, Any]]:
@@ -320,6 +323,7 @@ def build() -> dict[str, bytes]:
         name: (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode() for name, data in files.items()
     }
     out["game.fdlog"] = log
+    out["example.md"] = worked_example(log, about).encode()
     return out
 
 
