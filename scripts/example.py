@@ -72,7 +72,7 @@ def worked_example(log: bytes, about: dict[str, Any]) -> str:
     from fairdeal import registry
     from fairdeal.core.deck import _group as g
     from fairdeal.core.deck._reveals import share_context
-    from fairdeal.core.deck._shuffle_proof import IDENTITY, proof_context
+    from fairdeal.core.deck._shuffle_proof import proof_context
     from fairdeal.core.session import envelope as ev
     from fairdeal.core.session.logfile import MAGIC, parse_log
     from fairdeal.core.session.session import Session
@@ -151,7 +151,7 @@ def worked_example(log: bytes, about: dict[str, Any]) -> str:
     shown += [i for i, e in enumerate(envs) if e.kind == "end"]
     for i in shown:
         w(_entry(i, entries[i], envs[i], hashes, keys, gid, envs, states))
-        w(_meaning(i, envs[i], envs, states, gid, g, share_context, proof_context, IDENTITY))
+        w(_meaning(i, envs[i], envs, states, gid, g, share_context, proof_context))
     w("## What `fairdeal verify` says of it\n")
     w("```json\n" + json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n```\n")
     return "\n".join(out)
@@ -229,7 +229,6 @@ def _meaning(
     g: Any,
     share_context: Any,
     proof_context: Any,
-    identity: bytes,
 ) -> str:
     """What entry ``i``'s body says and what a verifier computes from it."""
     out: list[str] = []
@@ -250,10 +249,10 @@ def _meaning(
         w(f"Pass {k} of round {rnd}. Its proof's context `C` = {framed}:\n")
         w(_block(f"e{i}.context", ctx))
         if body["inputs"] is not None:
-            w(_inputs(i, body["inputs"], envs, states, gid, g, identity))
-        n = len(body["deck"])
+            w(_inputs(i, body["inputs"], envs, states, gid, g))
+        n, size = len(body["deck"]), len(body["deck"][0])
         w(
-            f"`deck`: {n} ciphertexts of 64 bytes; `proof`: `c`, `c_hat` ({n} points each), `e`, `s` "
+            f"`deck`: {n} ciphertexts of {size} bytes; `proof`: `c`, `c_hat` ({n} points each), `e`, `s` "
             "(4 scalars), `s_hat`, `s_prime` (10.7). The first output ciphertext:\n"
         )
         w(_block(f"e{i}.deck0", body["deck"][0]))
@@ -299,9 +298,7 @@ def _pass_index(i: int, envs: list[Any]) -> int:
     return k
 
 
-def _inputs(
-    i: int, listed: list[Any], envs: list[Any], states: list[Any], gid: bytes, g: Any, identity: bytes
-) -> str:
+def _inputs(i: int, listed: list[Any], envs: list[Any], states: list[Any], gid: bytes, g: Any) -> str:
     """A first pass's ``inputs``, each with the ciphertext a verifier takes for it (10.3)."""
     out: list[str] = []
     w = out.append
@@ -312,20 +309,26 @@ def _inputs(
     made = _token_origins(envs[:i])
     for j, (token, card) in enumerate(listed):
         if token is None:
-            w(f"| {j} | card `{card}` | its trivial encryption: the identity ‖ M(`{card}`) |")
+            w(f"| {j} | card `{card}` | its public encryption G ‖ (M(`{card}`) + H) |")
         elif card is None:
             entry, at = made[token]
             ct = deck._deck.cts[token][:8].hex()
             w(f"| {j} | token {token} | its ciphertext `{ct}…`: position {at} of entry {entry}'s `deck` |")
         else:
-            w(f"| {j} | token {token}, face up: `{card}` | the trivial encryption of `{card}` (token {token} "
+            w(f"| {j} | token {token}, face up: `{card}` | the public encryption of `{card}` (token {token} "
               f"was opened to all as it) |")  # fmt: skip
     w("")
     face = next((c for t, c in listed if c is not None), None)
     if face is not None:
         c = face
-        w(f"For example `{c}`, its card point M (10.3) after the identity's encoding:\n")
-        w(_block(f"e{i}.trivial", identity + g.card_point(gid, c)))
+        joint = deck._keys.need_joint()
+        w(
+            f"For example `{c}`: its card point M (10.3), the joint key H, and its public encryption "
+            "G ‖ (M + H):\n"
+        )
+        w(_block(f"e{i}.card-point", g.card_point(gid, c)))
+        w(_block(f"e{i}.joint-key", joint))
+        w(_block(f"e{i}.public-encryption", g.trivial(g.card_point(gid, c), joint)))
     return "\n".join(out)
 
 

@@ -113,7 +113,7 @@ def read_header(entry: bytes) -> Header:
     return Header.from_body(env.game_id, env.body)
 
 
-def verify_log(data: bytes, resolve: Callable[[str], Game], others: Sequence[bytes] = ()) -> Report:
+def verify_log(data: bytes, resolve: Callable[[str], Game[Any]], others: Sequence[bytes] = ()) -> Report:
     """Verify a log's bytes; ``resolve`` finds the game plugin named in the header.
 
     ``others``: the bytes of other logs of this game, or of evidence files a seat kept beside its
@@ -130,7 +130,7 @@ def verify_log(data: bytes, resolve: Callable[[str], Game], others: Sequence[byt
     )
 
 
-def _verify_one(data: bytes, resolve: Callable[[str], Game]) -> tuple[Report, Session | None]:
+def _verify_one(data: bytes, resolve: Callable[[str], Game[Any]]) -> tuple[Report, Session | None]:
     parsed = parse_log(data)
     entries = parsed.entries
     if not entries:

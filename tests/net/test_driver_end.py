@@ -14,7 +14,7 @@ def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -
     game, the guests sign its end and close their links at once, and what the host heard meanwhile
     must not abort a game that is over (it did: "abort after the end of the game")."""
     reg = registry.load()
-    played = play_with_protocol(reg.game("snatch"), 3, 21, {}, [reg.bot("snatch").make() for _ in range(3)])
+    played = play_with_protocol(reg.game("snatch"), 4, 10, {}, [reg.bot("snatch").make() for _ in range(4)])
     entries = [decode_envelope(e) for e in parse_log(played.log).entries]
     last = [e for e in entries if e.kind != "end"][-1]
     assert (last.seat, last.kind) == (0, "move")  # this seed's game ends on the host's move (then the ends)
