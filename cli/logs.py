@@ -104,7 +104,7 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
     elif report.verdict == CHEATING:
         click.echo("CHEATING FOUND:")
     elif report.verdict == DAMAGED:
-        click.echo("DAMAGED OR ALTERED: the log is not as the host wrote it; nobody is proven at fault:")
+        click.echo("DAMAGED OR ALTERED (nobody is proven at fault):")
     else:
         click.echo("UNDECIDED: the log cannot settle the game:")
     for f in report.findings:

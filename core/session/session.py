@@ -288,9 +288,7 @@ class Session:
         if c.phase == END:
             assert c.header is not None
             owing = [s for s in range(c.header.players) if s not in c.departed | c.ended]
-            return tuple(
-                Waiting(s, "its end of the game (the result)", kinds=frozenset({END})) for s in owing
-            )
+            return tuple(Waiting(s, "its signed result", kinds=frozenset({END})) for s in owing)
         assert c.deck is not None
         acceptable = c.deck.acceptable()
         if acceptable:

@@ -219,9 +219,10 @@ def entries_of(blob: bytes) -> list[bytes]:
         return []
     if not isinstance(kept, dict):
         return []
-    hexes = kept.get("entries") if isinstance(kept.get("entries"), list) else []
+    listed = kept.get("entries")
+    hexes: list[Any] = list(listed) if isinstance(listed, list) else []
     if isinstance(kept.get("relayed_instead"), str):
-        hexes = [*hexes, kept["relayed_instead"]]
+        hexes.append(kept["relayed_instead"])
     out = []
     for h in hexes:
         try:
