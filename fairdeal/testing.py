@@ -69,6 +69,7 @@ def check_game(
     report = KitReport()
     for n in counts:
         config = game.config(n, dict(options or {}))
+        _check_deck(game, config, f"{game.name}, {n} players")
         for seed in seeds:
             where = f"{game.name}, {n} players, seed {seed}"
             first = _play_checked(game, config, seed, policies, where)
@@ -83,6 +84,22 @@ def check_game(
             report.longest = max(report.longest, len(first.moves))
             report.winners[first.result.winner] = report.winners.get(first.result.winner, 0) + 1
     return report
+
+
+def _check_deck(game: Game, config: Any, where: str) -> None:
+    """The deck is 1 to 1024 distinct cards, the same ones every time: the deck protocol takes them
+    into its first shuffle in the canonical order (:func:`fairdeal.core.cards.canonical`), whatever
+    order the game lists them in, so the order is never the game's to rely on."""
+    from fairdeal.core.cards import Card, canonical
+    from fairdeal.core.deck import MAX_DECK
+
+    deck = list(game.deck(config))
+    if not 1 <= len(deck) <= MAX_DECK or not all(isinstance(c, Card) for c in deck):
+        raise ConformanceError(f"{where}: deck() must give 1 to {MAX_DECK} cards")
+    if len({c.name for c in deck}) != len(deck):
+        raise ConformanceError(f"{where}: deck() gives a card twice (copies of a card differ by their copy)")
+    if canonical(game.deck(config)) != canonical(deck):
+        raise ConformanceError(f"{where}: deck() gives other cards when called again")
 
 
 def _policies(n: int, policies: Sequence[Policy] | None) -> list[Policy]:
