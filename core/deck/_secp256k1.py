@@ -38,6 +38,7 @@ POINT_BYTES = 33
 Pt = Any
 
 _COMPRESSED = 0x0102  # SECP256K1_EC_COMPRESSED
+_UNCOMPRESSED = 0x0002  # SECP256K1_EC_UNCOMPRESSED
 _XY = lib.btclib_secp256k1_ecdh_hash_function_xy
 
 
@@ -125,3 +126,18 @@ def from_xy(x: int, y: int) -> Pt:
     if not 0 <= x < P or not 0 <= y < P or not lib.secp256k1_ec_pubkey_parse(ctx, pt, data, 65):
         raise ValueError("not a point of secp256k1")
     return pt
+
+
+def lift_x(x: int) -> tuple[Pt, int] | None:
+    """The point (x, y) with y even, and that y; None when no point of the curve has abscissa x.
+
+    libsecp256k1's square root (``secp256k1_ec_pubkey_parse`` of ``02 || x``), so it is also
+    the fast test of whether x³ + 7 is a square in GF(p).
+    """
+    pt = ffi.new("secp256k1_pubkey *")
+    if not 0 <= x < P or not lib.secp256k1_ec_pubkey_parse(ctx, pt, b"\x02" + x.to_bytes(32, "big"), 33):
+        return None
+    out = ffi.new("unsigned char[65]")
+    size = ffi.new("size_t *", 65)
+    lib.secp256k1_ec_pubkey_serialize(ctx, out, size, pt, _UNCOMPRESSED)
+    return pt, int.from_bytes(ffi.buffer(out, 65)[33:], "big")
