@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -45,6 +47,9 @@ from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
 
 TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
+#: Seconds between redraws while the game goes on without this player (the bots' moves, the first
+#: shuffle's passes): the game runs on the app's loop, so every redraw delays it.
+REDRAW_EVERY = 0.1
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
@@ -66,7 +71,39 @@ class Ending:
 
 
 # -- widgets -----------------------------------------------------------------------------------------
-class TableArea(Widget):
+class Drawing(Widget):
+    """A widget that draws itself as one Text (:meth:`content`) and is redrawn only when that changes.
+
+    The game's trio side runs on the app's loop: a redraw for every entry (every shuffle
+    pass, share and key of the first deal) took as long as the entries themselves.
+    """
+
+    _shown: Text | None = None
+    _next: tuple[object, Text] | None = None  # content computed by refresh_if_changed, and at what size
+
+    def content(self) -> Text:
+        raise NotImplementedError
+
+    def render(self) -> Text:
+        ahead, self._next = self._next, None
+        self._shown = ahead[1] if ahead is not None and ahead[0] == self.content_size else self.content()
+        return self._shown
+
+    def refresh_if_changed(self) -> None:
+        new = self.content()
+        if self._shown is not None and same_text(new, self._shown):
+            self._next = None  # a redraw still pending (of a change since undone) draws afresh
+            return
+        self._next = (self.content_size, new)
+        self.refresh()
+
+
+def same_text(a: Text, b: Text) -> bool:
+    """Whether two Texts show the same: the same characters in the same styles."""
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
+class TableArea(Drawing):
     """The table itself, drawn by :func:`draw_table` to the widget's size; clicks map to cards and piles."""
 
     DEFAULT_CSS = "TableArea { width: 1fr; height: 1fr; padding: 0 1; }"
@@ -81,7 +118,7 @@ class TableArea(Widget):
         assert isinstance(app, TableApp)
         app.table_key(event)
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         app = self.app
         assert isinstance(app, TableApp)
         width, height = self.content_size.width, self.content_size.height
@@ -96,12 +133,12 @@ class TableArea(Widget):
             app.clicked(hit.token, hit.zone)
 
 
-class SidePanel(Widget):
+class SidePanel(Drawing):
     """What happened and the chat, newest at the bottom."""
 
     DEFAULT_CSS = "SidePanel { width: 28; height: 1fr; border-left: solid $secondary; padding: 0 0 0 1; }"
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         app = self.app
         assert isinstance(app, TableApp)
         width, height = max(1, self.content_size.width), self.content_size.height
@@ -118,7 +155,7 @@ class SidePanel(Widget):
         return Text("\n").join([title, *keep])
 
 
-class Bar(Widget):
+class Bar(Drawing):
     """A line (or two) of text with clickable parts: the actions."""
 
     DEFAULT_CSS = "Bar { height: 2; padding: 0 1; }"
@@ -127,7 +164,7 @@ class Bar(Widget):
         super().__init__(id=id)
         self.parts: list[tuple[int, int, int, str]] = []  # (y, x0, x1, key)
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         app = self.app
         assert isinstance(app, TableApp)
         lines, self.parts = app.action_lines(self.content_size.width)
@@ -197,6 +234,8 @@ class TableApp(App[None]):
         self._picker_for: object = None
         self._told = 0
         self._refresh_due = False
+        self._refresh_timer: Timer | None = None
+        self._refreshed_at = -math.inf  # time.monotonic() of the last redraw
         self._cancel: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self.waiting_text = "starting"
@@ -208,6 +247,7 @@ class TableApp(App[None]):
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
         self._asking = False
+        self._lines: dict[str, Text] = {}  # what each one-line bar shows
         if player is not None:
             player.app = self
 
@@ -286,16 +326,31 @@ class TableApp(App[None]):
 
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
+        """Redraw soon: at once when this player is to move, else at most every :data:`REDRAW_EVERY`."""
         if new_turn:
             self.selected = None
             self.placing = False
             self._picker = None
-        if not self._refresh_due:
-            self._refresh_due = True
+        now = new_turn or (self.player is not None and self.player.deciding)
+        if self._refresh_due and not (now and self._refresh_timer is not None):
+            return
+        self._stop_refresh_timer()
+        self._refresh_due = True
+        wait = 0.0 if now else self._refreshed_at + REDRAW_EVERY - time.monotonic()
+        if wait > 0:
+            self._refresh_timer = self.set_timer(wait, self._refresh_now)
+        else:
             self.call_later(self._refresh_now)
+
+    def _stop_refresh_timer(self) -> None:
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+            self._refresh_timer = None
 
     def _refresh_now(self) -> None:
         self._refresh_due = False
+        self._stop_refresh_timer()
+        self._refreshed_at = time.monotonic()
         p = self.player
         if p is not None and p.session is not None and not self.rules_text:
             game = p.session.game
@@ -303,10 +358,13 @@ class TableApp(App[None]):
             self.rules_text = game.rules_text()
         self._take_news()
         # In the lobby the table area takes the whole width: the invite code stays on one line.
-        self.query_one(SidePanel).display = not (self.lobby_lines and self.table_view() is None)
+        side = self.query_one(SidePanel)
+        display = not (self.lobby_lines and self.table_view() is None)
+        if side.display != display:
+            side.display = display
         self._update_bars()
-        for w in (self.query_one(TableArea), self.query_one(SidePanel), self.query_one(Bar)):
-            w.refresh()
+        for w in (self.query_one(TableArea), side, self.query_one(Bar)):
+            w.refresh_if_changed()
 
     def _take_news(self) -> None:
         p = self.player
@@ -413,9 +471,17 @@ class TableApp(App[None]):
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
         width = self.size.width or 80
-        self.query_one("#title", Static).update(self._plain(self._title_line(width)))
-        self.query_one("#status", Static).update(self._plain(self._status_line()))
-        self.query_one("#keys", Static).update(self._plain(self._keys_line(width - 2)))  # padding 0 1
+        self._set_line("#title", self._title_line(width))
+        self._set_line("#status", self._status_line())
+        self._set_line("#keys", self._keys_line(width - 2))  # padding 0 1
+
+    def _set_line(self, id: str, text: Text) -> None:
+        """Show ``text`` in the one-line bar ``id`` unless it does already (no layout: its height is 1)."""
+        text = self._plain(text)
+        shown = self._lines.get(id)
+        if shown is None or not same_text(shown, text):
+            self._lines[id] = text
+            self.query_one(id, Static).update(text, layout=False)
 
     def _plain(self, text: Text) -> Text:
         """``text`` in ASCII with ``--ascii`` (its styles kept), else as it is."""
@@ -819,7 +885,7 @@ class TableApp(App[None]):
 
     def tick(self) -> None:
         if self.player is not None and not self.player.deciding and self.outcome is None:
-            self.query_one("#status", Static).update(self._status_line())
+            self._set_line("#status", self._status_line())
 
     def on_ready(self) -> None:
         self.set_interval(0.25, self.tick)
