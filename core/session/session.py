@@ -28,7 +28,7 @@ from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
-from ..identity import Identity
+from ..identity import Identity, verify_signature
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
@@ -164,7 +164,7 @@ class Session:
         rng: Rng | None = None,
         checked: CheckedProofs | None = None,
     ) -> None:
-        """``checked``: the proofs other seats of this same process have checked (local play only)."""
+        """``checked``: the proofs and signatures other seats of this process checked (local play only)."""
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
         self.game = game
@@ -451,8 +451,16 @@ class Session:
             raise RemoteProtocolError(f"no seat {env.seat} in this game", seat=env.seat)
         # This seat's own entries too: a host that relays one altered must not get it accepted.
         # The claimed seat did not sign it, so it is not to blame: whoever made the entry is.
-        if not env.verify(c.header.seats[env.seat].identity):
+        if not self._signed_by(c.header.seats[env.seat].identity, env):
             raise RemoteProtocolError(f"bad signature: entry {env.seq} is not signed by seat {env.seat}")
+
+    def _signed_by(self, public_key: bytes, env: Envelope) -> bool:
+        """Whether ``public_key`` signed ``env``: once per process when seats share ``checked``."""
+        if self._checked is None:
+            return env.verify(public_key)
+        signed = env.signed_part()
+        parts = (public_key, signed, env.sig)
+        return self._checked.check("signature", parts, verify_signature, public_key, env.sig, signed)
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
         """Refuse any entry but one that is owed now, answering the point it was owed at.
@@ -483,7 +491,7 @@ class Session:
 
     def _on_header(self, c: _Core, env: Envelope) -> None:
         header = Header.from_body(env.game_id, env.body)
-        if not env.verify(header.seats[HOST].identity):
+        if not self._signed_by(header.seats[HOST].identity, env):
             raise RemoteProtocolError("bad signature on the header", seat=HOST)
         if header.game != self.game.name:
             raise RemoteProtocolError(f"the header is for {header.game}, not {self.game.name}", seat=HOST)
