@@ -16,12 +16,14 @@ Two multiplications: :func:`mul` is libsecp256k1's constant-time ``secp256k1_ecm
 into the binding) and is for secret scalars; :func:`mul_public` is the faster
 variable-time ``secp256k1_ecmult`` and is only for public scalars (a verifier's).
 :func:`base` (``secp256k1_ec_pubkey_create``) is constant time. No I/O, no state but
-libsecp256k1's randomised context, made by the binding when it is imported.
+libsecp256k1's randomised context, made by the binding when it is imported, and the
+cache of :func:`parse`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from btclib_secp256k1 import ffi, lib
@@ -47,13 +49,24 @@ class Infinity(ArithmeticError):
 
 
 def parse(data: bytes) -> Pt:
-    """The point of a 33-byte compressed encoding; ``ValueError`` for anything else."""
+    """The point of a 33-byte compressed encoding; ``ValueError`` for anything else.
+
+    The same bytes give the same object (the last few thousand points parsed are kept: a
+    pass's outputs are the next pass's inputs, and a parse is a square root), so no caller
+    may ever change a point in place; every function here writes its result to a new one.
+    """
     if type(data) is not bytes or len(data) != POINT_BYTES or data[0] not in (2, 3):
         raise ValueError("not a compressed point")
-    pt = ffi.new("secp256k1_pubkey *")
-    if not lib.secp256k1_ec_pubkey_parse(ctx, pt, data, POINT_BYTES):
+    pt = _parsed(data)
+    if pt is None:
         raise ValueError("not a point of secp256k1")
     return pt
+
+
+@lru_cache(maxsize=8192)
+def _parsed(data: bytes) -> Pt | None:
+    pt = ffi.new("secp256k1_pubkey *")
+    return pt if lib.secp256k1_ec_pubkey_parse(ctx, pt, data, POINT_BYTES) else None
 
 
 def encode(pt: Pt) -> bytes:
