@@ -62,13 +62,13 @@ class Game:
             return msgpack.packb([kind, body], use_bin_type=True)
 
         raw = self.on(msg.seat, pack)
-        for s in self.seats:
+        for i, s in enumerate(self.seats):  # seat i is self.seats[i]
 
             def take(s: DeckSeat = s) -> None:
                 kind, body = msgpack.unpackb(raw, raw=False)
                 s.receive(decode(kind, msg.seat, body))
 
-            self.on(s.seat, take)
+            self.on(i, take)
 
     def pump(self) -> None:
         while (n := self.seats[0].next_sender()) is not None:
@@ -77,8 +77,8 @@ class Game:
             self.send(msg)
 
     def everyone(self, call: Callable[[DeckSeat], object]) -> None:
-        for s in self.seats:
-            self.on(s.seat, partial(call, s))
+        for i, s in enumerate(self.seats):
+            self.on(i, partial(call, s))
 
 
 def plain_cpu(work: Callable[[], object], repeat: int = 50) -> float:

@@ -114,7 +114,7 @@ class _Core:
     last_hash: bytes = GENESIS
     header: Header | None = None
     deck: DeckSeat | None = None
-    replica: Replica | None = None
+    replica: Replica[Any] | None = None
     phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
     activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
     departed: frozenset[int] = frozenset()
@@ -158,7 +158,7 @@ class Session:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seat: int | None,
         identity: Identity | None = None,
         rng: Rng | None = None,

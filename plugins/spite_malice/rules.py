@@ -171,15 +171,11 @@ class SpiteMalice(Game[SpiteState]):
         return moves
 
     def is_legal(self, state: SpiteState, player: int, move: Move) -> bool:
-        args = move.args
-        if (
-            len(args) != 2
-            or not isinstance(args[0], int)
-            or isinstance(args[0], bool)
-            or not isinstance(args[1], str)
-        ):
+        if len(move.args) != 2:
             return False
-        token, dest = args
+        token, dest = move.args
+        if not isinstance(token, int) or isinstance(token, bool) or not isinstance(dest, str):
+            return False
         t = state.table
         src = t.zone_of(token)
         if src is None or self.next_step(state) != Decide(player):

@@ -249,14 +249,21 @@ def test_replay_no_step(game_log: Path) -> None:
     assert ascii.exit_code == 0 and ascii.output.isascii()
 
 
-def test_a_file_that_is_not_a_log_is_an_error_of_its_own(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "content", [b"hello", b"", b"FDLOG", b"FDLOG1", b"FDLOG1" + bytes(40), b"FDLOG1\r\n"]
+)
+def test_a_file_that_is_not_a_log_is_an_error_of_its_own_in_one_wording(
+    tmp_path: Path, content: bytes
+) -> None:
     junk = tmp_path / "junk.fdlog"
-    junk.write_bytes(b"hello")
+    junk.write_bytes(content)
     for command in ("verify", "replay"):
         result = run(command, str(junk))
         assert result.exit_code == 3, result.output  # not "undecided" (2)
         assert "Traceback" not in result.output
-        assert result.output.startswith(f"fairdeal: {junk} is not a fairdeal log")
+        assert result.output.startswith(
+            f"fairdeal: {junk} is not a fairdeal log (a log begins with the line FDLOG1)\n"
+        ), result.output
     report = run("verify", str(junk), "--json")
     assert report.exit_code == 3 and json.loads(report.output)["verdict"] is None
 

@@ -11,7 +11,9 @@ import asyncio
 import pytest
 from textual.widgets import Static
 
-from fairdeal.cli.tui.app import TableApp, TableArea, same_text
+from fairdeal.cli.tui.app import TableApp, TableArea
+from fairdeal.cli.tui.choosing import Choosing
+from fairdeal.cli.tui.widgets import same_text
 
 from .harness import table_app, until
 
@@ -71,11 +73,11 @@ def test_a_change_undone_before_its_redraw_shows_what_is_now() -> None:
             assert area._shown is not None and same_text(area._shown, before)
             picker = app.picker()
             assert picker is not None and picker.cards
-            app.selected = picker.cards[0]
+            app.choosing = Choosing(selected=picker.cards[0])
             lit = area.content()
             assert not same_text(lit, before)
             area.refresh_if_changed()  # a redraw is due, with the card lit
-            app.selected = None
+            app.choosing = Choosing()
             area.refresh_if_changed()  # back as it was, before that redraw happened
             await pilot.pause()
             assert area._shown is not None and same_text(area._shown, before)

@@ -1,0 +1,155 @@
+"""The table's widgets: the table itself, the side panel, the bar of actions.
+
+Each is given what it draws and whom to tell, as functions, when it is made; none knows the
+app it sits in. Their styles are in ``table.tcss``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
+
+from ..render import to_ascii
+from .layout import Drawn
+
+#: The parts of the actions bar a click can hit: (row, first column, last column + 1, key).
+Parts = list[tuple[int, int, int, str]]
+
+
+@dataclass
+class Note:
+    """A line of the side panel: something that happened, a chat message, or a message of the app."""
+
+    text: Text
+    serial: int = -1
+    recent: bool = True
+
+
+def ascii_text(text: Text, ascii: bool) -> Text:
+    """``text`` in ASCII with ``ascii`` (its styles kept), else as it is."""
+    if not ascii or text.plain.isascii():
+        return text
+    out = Text()
+    for seg in text.render(_CONSOLE):
+        out.append(to_ascii(seg.text.replace("←→", "<->")), style=str(seg.style or ""))
+    return out
+
+
+_CONSOLE = Console(width=10_000, color_system=None)
+
+
+def same_text(a: Text, b: Text) -> bool:
+    """Whether two Texts show the same: the same characters in the same styles."""
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
+class Drawing(Widget):
+    """A widget that draws itself as one Text (:meth:`content`) and is redrawn only when that changes.
+
+    The game's trio side runs on the app's loop: a redraw for every entry (every shuffle
+    pass, share and key of the first deal) took as long as the entries themselves.
+    """
+
+    _shown: Text | None = None
+    _next: tuple[object, Text] | None = None  # content computed by refresh_if_changed, and at what size
+
+    def content(self) -> Text:
+        raise NotImplementedError
+
+    def render(self) -> Text:
+        ahead, self._next = self._next, None
+        self._shown = ahead[1] if ahead is not None and ahead[0] == self.content_size else self.content()
+        return self._shown
+
+    def refresh_if_changed(self) -> None:
+        """Ask for a redraw if what the widget would show now is not what it shows."""
+        new = self.content()
+        if self._shown is not None and same_text(new, self._shown):
+            self._next = None  # a redraw still pending (of a change since undone) draws afresh
+            return
+        self._next = (self.content_size, new)
+        self.refresh()
+
+
+class TableArea(Drawing):
+    """The table, drawn by ``draw(width, height)``; keys go to ``on_key``, a click on a card or a pile
+    to ``on_pick(token, zone)``."""
+
+    can_focus = True
+
+    def __init__(
+        self,
+        draw: Callable[[int, int], Drawn],
+        on_key: Callable[[events.Key], None],
+        on_pick: Callable[[int | None, str | None], None],
+    ) -> None:
+        super().__init__()
+        self._draw, self._key_to, self._on_pick = draw, on_key, on_pick
+        self.drawn = Drawn([], [])
+
+    def on_key(self, event: events.Key) -> None:
+        self._key_to(event)
+
+    def content(self) -> Text:
+        self.drawn = self._draw(self.content_size.width, self.content_size.height)
+        return Text("\n").join(self.drawn.lines)
+
+    def on_click(self, event: events.Click) -> None:
+        hit = self.drawn.at(event.x - 1, event.y)  # one column of padding
+        if hit is not None:
+            self._on_pick(hit.token, hit.zone)
+
+
+class SidePanel(Drawing):
+    """What happened and the chat (``notes()``), newest at the bottom."""
+
+    def __init__(self, notes: Callable[[], Sequence[Note]], ascii: bool) -> None:
+        super().__init__()
+        self._notes, self._ascii = notes, ascii
+
+    def content(self) -> Text:
+        width, height = max(1, self.content_size.width), self.content_size.height
+        rows: list[Text] = []
+        for note in self._notes()[-200:]:
+            text = note.text.copy()
+            if not note.recent:
+                text.stylize("dim")
+            rows.extend(text.wrap(self.app.console, width, overflow="fold"))
+        title = Text("What happened", style="bold underline")
+        rows = [ascii_text(r, self._ascii) for r in rows]
+        keep = rows[-max(0, height - 1) :] if height > 1 else []
+        return Text("\n").join([title, *keep])
+
+
+class Bar(Drawing):
+    """A line (or two) of text with parts a click presses: the actions, from ``lines(width)``."""
+
+    def __init__(
+        self,
+        lines: Callable[[int], tuple[list[Text], Parts]],
+        press: Callable[[str], object],
+        ascii: bool,
+        *,
+        id: str,
+    ) -> None:
+        super().__init__(id=id)
+        self._lines, self._press, self._ascii = lines, press, ascii
+        self.parts: Parts = []
+
+    def content(self) -> Text:
+        lines, self.parts = self._lines(self.content_size.width)
+        return Text("\n").join(ascii_text(line, self._ascii) for line in lines[: self.content_size.height])
+
+    def on_click(self, event: events.Click) -> None:
+        for y, x0, x1, key in self.parts:
+            if y == event.y and x0 <= event.x - 1 < x1:
+                self._press(key)
+                return
+
+
+__all__ = ["Bar", "Note", "Parts", "SidePanel", "TableArea", "ascii_text"]
