@@ -17,8 +17,9 @@ out into a temporary folder (``_baseline.py``) and its runs alternate with this 
 both share the machine's load. Python may write its bytecode caches (as an installed
 package has them; ``PYTHONDONTWRITEBYTECODE`` is dropped for the runs) and each tree and
 mode has one unmeasured run first. Printed: the median and the fastest of ``--runs`` runs
-for each number of seats, mode and tree, with ``uptime``'s load average before and after,
-since the machine may be shared.
+for each number of seats, mode and tree, and the median CPU time the process used until
+then (user and system, from ``/proc``: the figure least moved by other processes' load), with
+``uptime``'s load average before and after, since the machine may be shared.
 
 Targets (on a quiet machine): at most 2 s for ten seats and 0.8 s for two.
 """
@@ -26,6 +27,7 @@ Targets (on a quiet machine): at most 2 s for ten seats and 0.8 s for two.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -41,8 +43,18 @@ PROMPTS = {"table": "Your turn:", "plain": "Your move ("}
 HERE = Path(__file__).resolve()
 
 
-def once(tree: Path | None, game: str, seats: int, mode: str, seed: int, folder: Path) -> float:
-    """Seconds from the start of ``fairdeal play`` (on ``tree``, or this one) to the first move asked."""
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux: ``/proc``), or NaN."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def once(tree: Path | None, game: str, seats: int, mode: str, seed: int, folder: Path) -> tuple[float, float]:
+    """Seconds from the start of ``fairdeal play`` (on ``tree``, or this one) to the first move asked,
+    and the CPU seconds the process used until then."""
     log = folder / f"first-move-{seats}-{mode}-{time.monotonic_ns()}.fdlog"
     args = ["-m", "fairdeal", "play", game, "--seat", "human", *["--seat", "bot"] * (seats - 1)]
     args += ["--seed", str(seed), "--log", str(log)]
@@ -54,10 +66,12 @@ def once(tree: Path | None, game: str, seats: int, mode: str, seed: int, folder:
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     start = time.perf_counter()
-    child = pexpect.spawn(sys.executable, args, dimensions=(24, 80), env=env, timeout=120)
+    # In a folder of its own: ``python -m`` looks in the current folder first, where a checkout's
+    # fairdeal/ would shadow the tree asked for.
+    child = pexpect.spawn(sys.executable, args, dimensions=(24, 80), env=env, timeout=120, cwd=folder)
     try:
         child.expect_exact(PROMPTS[mode].encode())
-        return time.perf_counter() - start
+        return time.perf_counter() - start, cpu_seconds(child.pid)
     finally:
         child.terminate(force=True)
         log.unlink(missing_ok=True)
@@ -76,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     head = f"{'game':<8} {'seats':>5} {'mode':<6} {'tree':<12} {'median':>8} {'fastest':>8} {'target':>7}"
+    head += f" {'CPU':>7}"
     print(f"{head}   ({args.runs} runs, seeds 1..{args.runs})")
     with (
         tempfile.TemporaryDirectory(prefix="fairdeal-first-move-") as tmp,
@@ -86,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
             trees.append((args.against[:12], old))
         for seats in args.seats:
             for mode in args.modes:
-                times: dict[str, list[float]] = {label: [] for label, _ in trees}
+                times: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in trees}
                 for _, tree in trees:  # unmeasured: bytecode caches, the file cache
                     once(tree, args.game, seats, mode, 1, Path(tmp))
                 for seed in range(1, args.runs + 1):
@@ -95,10 +110,11 @@ def main(argv: list[str] | None = None) -> None:
                 target = TARGETS.get(seats)
                 shown = f"{target:.1f}s" if target else "-"
                 for label, _ in trees:
-                    t = times[label]
+                    wall = [w for w, _ in times[label]]
+                    cpu = [c for _, c in times[label]]
                     print(
-                        f"{args.game:<8} {seats:>5} {mode:<6} {label:<12} {statistics.median(t):>7.2f}s "
-                        f"{min(t):>7.2f}s {shown:>7}"
+                        f"{args.game:<8} {seats:>5} {mode:<6} {label:<12} {statistics.median(wall):>7.2f}s "
+                        f"{min(wall):>7.2f}s {shown:>7} {statistics.median(cpu):>6.2f}s"
                     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
