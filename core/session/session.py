@@ -29,14 +29,14 @@ from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
-from ..identity import Identity
+from ..identity import Identity, verify_signature
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
 from ..text import MAX_REASON, clean_text, shows_as_is
 from ._knowledge import REPLAYED, knowing_every_card
-from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope
+from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, placement_message
 from .header import Header
 
 HEADER = "header"
@@ -193,7 +193,7 @@ class Session:
         rng: Rng | None = None,
         checked: CheckedProofs | None = None,
     ) -> None:
-        """``checked``: the proofs other seats of this same process have checked (local play only)."""
+        """``checked``: the proofs and signatures other seats of this process checked (local play only)."""
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
         self.game = game
@@ -347,7 +347,7 @@ class Session:
             raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
         if env.game_id != header.game_id:
             raise RemoteProtocolError("entry for another game", seat=seat)
-        if not 0 < seat < header.players or not env.verify(header.seats[seat].identity):
+        if not 0 < seat < header.players or not self._signed_by(header.seats[seat].identity, env):
             raise RemoteProtocolError(f"bad signature: the entry is not signed by seat {seat}", seat=seat)
         return env.place(self._c.seq, self._c.last_hash, self.identity, header.game_id).encode()
 
@@ -529,7 +529,7 @@ class Session:
             if env.kind != HEADER or env.seat != HOST or env.seq != 0:
                 raise DamagedEntry("not a game's log: its first entry is not the host's header", peer=peer)
             host, game_id = header_host_key(env.body), env.game_id
-            if host is None or not env.placed_by(host, game_id) or not env.verify(host):
+            if host is None or not self._placed_by(host, game_id, env) or not self._signed_by(host, env):
                 raise DamagedEntry(
                     "not a game's log: its header is not signed and placed by the host it names", peer=peer
                 )
@@ -537,7 +537,7 @@ class Session:
             header = Header.from_body(env.game_id, env.body)
         else:
             header = c.header
-            if not env.placed_by(header.seats[HOST].identity, header.game_id):
+            if not self._placed_by(header.seats[HOST].identity, header.game_id, env):
                 raise DamagedEntry(
                     f"entry {c.seq} is not placed by the host (its placement signature is not the host's)",
                     peer=peer,
@@ -573,7 +573,7 @@ class Session:
         if env.seat >= header.players:
             raise placed_wrong(f"an entry of seat {env.seat}, which this game does not have")
         # This seat's own entries too: a host that relays one altered must not get it accepted.
-        if not env.verify(header.seats[env.seat].identity):
+        if not self._signed_by(header.seats[env.seat].identity, env):
             raise placed_wrong(f"an entry that seat {env.seat} did not sign")
         if c.header is not None and env.kind == HEADER:
             raise RemoteProtocolError("a second header", seat=env.seat)
@@ -590,7 +590,11 @@ class Session:
             if (env.anchor_seq, env.anchor, env.anchor_sig) != (0, GENESIS, bytes(64)):
                 raise RemoteProtocolError("the header answers no entry: its anchor must be empty", seat=HOST)
             return
-        if not env.answers_by(header.seats[HOST].identity, header.game_id):
+        if not self._holds(
+            header.seats[HOST].identity,
+            env.anchor_sig,
+            placement_message(header.game_id, env.anchor_seq, env.anchor),
+        ):
             raise RemoteProtocolError(
                 f"{env.kind} answers an entry the host never placed (the placement signature it quotes "
                 "is not the host's)",
@@ -610,6 +614,22 @@ class Session:
                 (data,),
                 peer=peer,
             )
+
+    def _signed_by(self, public_key: bytes, env: Envelope) -> bool:
+        """Whether ``public_key`` signed ``env`` as its author."""
+        return self._holds(public_key, env.sig, env.signed_part())
+
+    def _placed_by(self, host_key: bytes, game_id: bytes, env: Envelope) -> bool:
+        """Whether the host's placement signature of ``env`` holds in the log of ``game_id``."""
+        return self._holds(host_key, env.placed, placement_message(game_id, env.seq, env.hash(game_id)))
+
+    def _holds(self, public_key: bytes, sig: bytes, message: bytes) -> bool:
+        """Whether ``sig`` is ``public_key``'s signature of ``message``: checked once per process
+        when seats share ``checked`` (every message is domain-separated, so one record serves all)."""
+        if self._checked is None:
+            return verify_signature(public_key, sig, message)
+        parts = (public_key, message, sig)
+        return self._checked.check("signature", parts, verify_signature, public_key, sig, message)
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
         """Refuse any entry but one that is owed now, answering the point it was owed at.
