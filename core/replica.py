@@ -59,9 +59,9 @@ class Replica(Generic[S]):
         cards: Mapping[int, Card] | None = None,
     ) -> Replica[S]:
         """Set up the game on a freshly shuffled deck (``cards``: what the viewer knows of it)."""
-        zones = list(game.zones(config))
+        zones = list(game.zones_for(config))
         table = Table(zones, config.players, viewer)
-        deck_zone = game.deck_zone(config)
+        deck_zone = game.deck_zone_for(config)
         if table.specs[deck_zone].visibility is not Visibility.HIDDEN:
             raise LocalProtocolError(f"{game.name}: the deck zone {deck_zone!r} must be HIDDEN")
         table.place(deck_zone, tokens)

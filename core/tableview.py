@@ -16,7 +16,7 @@ for line mode.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -159,6 +159,21 @@ class TableView:
         """The piles moves can put cards on, by zone."""
         return {p.zone: p for _, p in self.piles() if p.zone is not None}
 
+    @staticmethod
+    def of(
+        table: Table,
+        *,
+        facts: Sequence[Words] = (),
+        scores: Sequence[int] | None = None,
+        notes: Mapping[str, Words] | None = None,
+    ) -> TableView:
+        """Every zone of ``table`` as a pile, labelled with its title: a region per seat with
+        the zones it owns, the rest in the middle; hands fanned, other piles stacked.
+
+        ``facts`` and ``scores`` go in the headline, ``notes`` (zone -> words) with the piles.
+        """
+        return default_view(table, None, facts=facts, scores=scores, notes=notes)
+
 
 @dataclass(frozen=True, slots=True)
 class MoveParts:
@@ -180,11 +195,20 @@ def default_parts(table: Table, move_args: Sequence[int | str], action: str) -> 
     return MoveParts(card, target, action)
 
 
-def default_view(table: Table, viewer: int | None) -> TableView:
+def default_view(
+    table: Table,
+    viewer: int | None,
+    *,
+    facts: Sequence[Words] = (),
+    scores: Sequence[int] | None = None,
+    notes: Mapping[str, Words] | None = None,
+) -> TableView:
     """Any game's table from its zones: a region per seat with its own zones, the rest in the middle.
 
-    Hands are fanned, other piles stacked; every zone is a target.
+    Hands are fanned, other piles stacked; every zone is a target. (``viewer`` is not needed:
+    the table shows only what its own viewer knows.)
     """
+    notes = notes or {}
     regions: list[Region] = []
     owners = [None, *range(table.players)]
     for owner in owners:
@@ -197,14 +221,21 @@ def default_view(table: Table, viewer: int | None) -> TableView:
                 Pile.of(
                     table,
                     spec.name,
-                    spec.title or spec.name,
+                    _label(spec.title or spec.name),
                     spread=Spread.FANNED if fanned else Spread.STACKED,
                     target=True,
+                    note=notes.get(spec.name, ()),
                 )
             )
         if piles:
             regions.append(Region(owner, tuple(piles)))
-    return TableView(tuple(regions))
+    return TableView(
+        tuple(regions), tuple(tuple(f) for f in facts), tuple(scores) if scores is not None else None
+    )
+
+
+def _label(title: str) -> str:
+    return title[:1].upper() + title[1:]
 
 
 # -- as lines, for line mode --------------------------------------------------------------------------

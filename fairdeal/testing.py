@@ -6,15 +6,19 @@
 
 It plays random legal games with the plain dealer and checks, after every event:
 
+* the game declares what it must: rules text, a deck in the canonical order (copy 0
+  before copy 1, suits C D H S, each suit's ranks in one order), a hidden deck zone;
 * every seat's view, the public view and the all-seeing view agree on what happens
-  next (the rules decide only on what everyone can see);
+  next (the rules decide only on what everyone can see), and every view accepts the
+  moves made (a card it does not know never forbids a move);
 * no view holds the identity of a card that seat may not see, in the table or
-  elsewhere in the state, or in what ``render`` and ``table_view`` draw;
+  elsewhere in the state, or in what ``table_view`` draws;
 * ``table_view`` describes the table it was given: every pile's cards are the cards
   of its tokens as that view knows them, no token shows twice, seats are real, and
   every legal move can be picked on the mover's table (its card shows in a pile, its
   target is a pile);
 * no move outside ``legal_moves`` is accepted, and ``apply`` leaves its input alone;
+* every legal move has words (``describe``, ``narrate``);
 * every legal move can be sent as it is (its words are short plain text: no control
   characters, no line breaks);
 * the same seed gives the same game, every game ends within ``game.max_moves``,
@@ -31,14 +35,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairdeal.core.cards import Card
+from fairdeal.core.cards import SUITS, Card
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
 from fairdeal.core.rng import SeededRng
-from fairdeal.core.rules import FaceDown, Game, GameState, Move, Over, Policy, RandomPolicy, Result
+from fairdeal.core.rules import Game, GameState, Move, Over, Policy, RandomPolicy, Result
 from fairdeal.core.runner import Event, Played, play_game
-from fairdeal.core.table import EVERYONE, Table, Zone
+from fairdeal.core.table import EVERYONE, Table, Visibility, Zone
 from fairdeal.core.tableview import Seat, TableView
 
 
@@ -67,8 +71,11 @@ def check_game(
     """Run the whole kit on ``game``; raise :class:`ConformanceError` on the first problem."""
     counts = [players] if isinstance(players, int) else list(players or {game.min_players, game.max_players})
     report = KitReport()
+    if not game.rules_text().strip():
+        raise ConformanceError(f"{game.name}: no rules text (rules.txt beside the module, or rules)")
     for n in counts:
         config = game.config(n, dict(options or {}))
+        _check_declarations(game, config, f"{game.name}, {n} players")
         for seed in seeds:
             where = f"{game.name}, {n} players, seed {seed}"
             first = _play_checked(game, config, seed, policies, where)
@@ -83,6 +90,32 @@ def check_game(
             report.longest = max(report.longest, len(first.moves))
             report.winners[first.result.winner] = report.winners.get(first.result.winner, 0) + 1
     return report
+
+
+def _check_declarations(game: Game, config: Any, where: str) -> None:
+    deck = game.deck_for(config)
+    if not deck or not all(isinstance(c, Card) for c in deck):
+        raise ConformanceError(f"{where}: the deck must be a sequence of cards")
+    canonical = canonical_order(deck)
+    if list(deck) != canonical:
+        first = next(i for i, (a, b) in enumerate(zip(deck, canonical, strict=True)) if a != b)
+        raise ConformanceError(
+            f"{where}: the deck is not in the canonical order (card {first} is {deck[first]}, "
+            f"expected {canonical[first]}): build it with fairdeal.build_deck"
+        )
+    zones = {z.name: z for z in game.zones_for(config)}
+    deck_zone = game.deck_zone_for(config)
+    if deck_zone not in zones or zones[deck_zone].visibility is not Visibility.HIDDEN:
+        raise ConformanceError(f"{where}: the deck zone {deck_zone!r} must be one of its HIDDEN zones")
+
+
+def canonical_order(deck: Sequence[Card]) -> list[Card]:
+    """``deck`` in the canonical order: copy 0 before copy 1, suits C D H S, and within each
+    the ranks in the order they first appear in ``deck``."""
+    ranks: dict[int, int] = {}
+    for c in deck:
+        ranks.setdefault(c.rank, len(ranks))
+    return sorted(deck, key=lambda c: (c.copy, SUITS.index(c.suit), ranks[c.rank]))
 
 
 def _policies(n: int, policies: Sequence[Policy] | None) -> list[Policy]:
@@ -105,6 +138,11 @@ def _play_checked(
         )
     except ConformanceError:
         raise
+    except RemoteProtocolError as exc:
+        raise ConformanceError(
+            f"{where}: a view refused a move its seat could make ({exc}): legal_moves must list what "
+            "the cards each view knows allow; a card a view does not know never forbids a move"
+        ) from exc
     except Exception as exc:
         raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}") from exc
 
@@ -129,7 +167,9 @@ class _CheckingPolicy:
                 raise ConformanceError(f"{where}: peers would refuse {move!r}: {e.reason}") from None
             if sent != move:
                 raise ConformanceError(f"{where}: {move!r} does not arrive as itself ({sent!r})")
-            game.describe(state, player, move)
+            for words in (game.describe(state, player, move), game.narrate(state, player, move, "Bob")):
+                if not isinstance(words, str) or not words.strip():
+                    raise ConformanceError(f"{where}: {move} has no words ({words!r})")
             if not game.is_legal(state, player, move):
                 raise ConformanceError(f"{where}: is_legal refuses {move}, which legal_moves lists")
             game.apply(state, player, move)
@@ -145,9 +185,6 @@ class _CheckingPolicy:
                 ) from exc
             if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
-        for other in range(state.table.players):
-            if other != player and any(game.is_legal(state, other, m) for m in moves):
-                raise ConformanceError(f"{where}: seat {other} may make seat {player}'s move out of turn")
         _check_pickable(game, state, player, moves, where)
         return self.inner.choose(game, state, player, moves, rng)
 
@@ -223,17 +260,6 @@ def _check_view(game: Game, state: GameState, viewer: int | None, truth: Table |
             if card not in public_cards:
                 raise ConformanceError(
                     f"{where}: the state holds {card} outside the table, and it is not public"
-                )
-    players = table.players
-    for line in game.render(state, viewer):
-        for seg in line:
-            if isinstance(seg, Card) and seg not in allowed:
-                raise ConformanceError(f"{where}: render shows {seg}, which this view does not know")
-            if isinstance(seg, Seat) and not 0 <= seg.seat < players:
-                raise ConformanceError(f"{where}: render names seat {seg.seat} of {players}")
-            if not isinstance(seg, (str, Card, FaceDown, Seat)):
-                raise ConformanceError(
-                    f"{where}: render produced {seg!r}; lines hold str, Card, FaceDown, Seat"
                 )
     _check_table_view(game.table_view(state, viewer), table, allowed, where)
 
