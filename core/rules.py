@@ -43,10 +43,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from .cards import Card
+from .cards import Card, standard_52
 from .errors import PluginError, RemoteProtocolError
 from .options import Config, Option, exact_config, make_config
-from .table import Table, Zone
+from .table import Table, Visibility, Zone
 from .tableview import MoveParts, Seat, TableView, default_parts, default_view
 from .text import shows_as_is
 
@@ -208,9 +208,7 @@ S = TypeVar("S", bound=GameState)
 class Policy(Protocol):
     """A bot: picks a move from ``moves`` for ``player`` seeing ``state`` (its own view)."""
 
-    def choose(
-        self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random
-    ) -> Move: ...
+    def choose(self, game: Game[S], state: S, player: int, moves: list[Move], rng: random.Random) -> Move: ...
 
 
 @dataclass(frozen=True)
@@ -243,20 +241,21 @@ class Game(ABC, Generic[S]):
     """
 
     name: ClassVar[str]  # command-line name, e.g. "spite-malice"
-    title: ClassVar[str]  # display name, e.g. "Spite & Malice"
+    title: ClassVar[str]  # display name, e.g. "Spite & Malice"; default: the name, "Crazy Eights"
     summary: ClassVar[str]  # one line for `fairdeal games`
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     #: The plugin API this game is written to (a game that states none is of API 1).
     api: ClassVar[int] = 1
     options: ClassVar[tuple[Option, ...]] = ()
-    #: Every card, in the deck's order (round 0 deals them in this order before the shuffle):
-    #: a sequence of cards, or a method ``deck(self, config)``.
-    deck: ClassVar[Any]
+    #: Every card, in the deck's canonical order (see :func:`~fairdeal.core.cards.build_deck`): a
+    #: sequence of cards, or a method ``deck(self, config)``. Default: one 52-card deck.
+    deck: ClassVar[Any] = standard_52()
     #: Every zone of the table: a sequence, or a method ``zones(self, config)``.
     zones: ClassVar[Any]
-    #: The HIDDEN zone that receives the freshly shuffled deck (or a method of the config).
-    deck_zone: ClassVar[Any] = "deck"
+    #: The HIDDEN zone that receives the freshly shuffled deck (or a method of the config); None:
+    #: the zone named ``deck`` if there is one, else the first HIDDEN zone no seat owns.
+    deck_zone: ClassVar[Any] = None
     #: The rules in plain English, options included; None: the file ``rules.txt`` beside the
     #: module that defines the game.
     rules: ClassVar[str | None] = None
@@ -267,6 +266,12 @@ class Game(ABC, Generic[S]):
     default_bot: ClassVar[str | None] = None
     #: A bound on the moves of one game (conformance kit, runners).
     max_moves: ClassVar[int] = 10_000
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = getattr(cls, "name", None)
+        if getattr(cls, "title", None) is None and isinstance(name, str):
+            cls.title = name.replace("-", " ").title()
 
     # -- declarations, as the core reads them ------------------------------------------------------
     def config(self, players: int, raw: dict[str, object] | None = None) -> Config:
@@ -287,7 +292,15 @@ class Game(ABC, Generic[S]):
 
     def deck_zone_for(self, config: Config) -> str:
         """The zone that receives the freshly shuffled deck."""
-        return str(self._declared("deck_zone", config))
+        if self.deck_zone is not None:
+            return str(self._declared("deck_zone", config))
+        zones = self.zones_for(config)
+        if any(z.name == "deck" for z in zones):
+            return "deck"
+        hidden = [z.name for z in zones if z.visibility is Visibility.HIDDEN and z.owner is None]
+        if not hidden:
+            raise PluginError(f"game {self.name!r} has no HIDDEN zone that no seat owns to take the deck")
+        return hidden[0]
 
     def _declared(self, what: str, config: Config) -> Any:
         value = getattr(self, what, None)

@@ -98,9 +98,8 @@ def validate_game(game: object) -> list[str]:
         problems.append(f"game {name!r} has options that are not fairdeal.Option")
     elif len({o.name for o in opts}) != len(opts):
         problems.append(f"game {name!r} declares an option twice")
-    for what, how in (("deck", "deck = standard_52()"), ("zones", "zones(self, config)")):
-        if getattr(game, what, None) is None:
-            problems.append(f"game {name!r} declares no {what}: add {how}")
+    if getattr(game, "zones", None) is None:
+        problems.append(f"game {name!r} declares no zones: add zones(self, config) or zones = (...)")
     bots = getattr(game, "bots", ())
     if not isinstance(bots, tuple) or not all(isinstance(b, Bot) and callable(b.make) for b in bots):
         problems.append(f"game {name!r}: bots must be a tuple of fairdeal.Bot")
