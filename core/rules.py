@@ -39,7 +39,7 @@ import random
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -112,10 +112,11 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class Decide:
     """Seat ``player`` must choose one of ``legal_moves``; ``what`` it is to do, in words
-    after the seat's name (``Bob to play``, ``You to stand or propose an exchange``)."""
+    after the seat's name (``Bob to play``, ``You to stand or propose an exchange``; two
+    steps are equal when the same seat decides, whatever their words)."""
 
     player: int
-    what: str = "to play"
+    what: str = field(default="to play", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +346,12 @@ class Game(ABC, Generic[S]):
         """Whether ``move`` is allowed, asked only on ``player``'s turn (default: it is one of
         ``legal_moves``). Override only when listing every move is costly."""
         return move in self.legal_moves(state, player)
+
+    def allows(self, state: S, player: int, move: Move) -> bool:
+        """Whether ``player`` may make ``move`` now, as every seat judges it: it is that seat's
+        turn (the table settled, :meth:`next_step` says ``Decide(player)``) and :meth:`is_legal`."""
+        step = self.next_step(state) if state.table.settled() else None
+        return isinstance(step, Decide) and step.player == player and self.is_legal(state, player, move)
 
     @abstractmethod
     def apply(self, state: S, player: int, move: Move) -> S:
