@@ -17,7 +17,7 @@ mode (``fairdeal.cli.render.table_lines``), which reads the same description.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .cards import Card
@@ -165,14 +165,18 @@ class TableView:
         *,
         facts: Sequence[Words] = (),
         scores: Sequence[int] | None = None,
+        score_name: str = "points",
         notes: Mapping[str, Words] | None = None,
     ) -> TableView:
         """Every zone of ``table`` as a pile, labelled with its title: a region per seat with
-        the zones it owns, the rest in the middle; hands fanned, other piles stacked.
+        the zones it owns, the rest in the middle; hands fanned (by suit and rank), other piles
+        stacked.
 
-        ``facts`` and ``scores`` go in the headline, ``notes`` (zone -> words) with the piles.
+        ``facts`` and ``scores`` (called ``score_name``) go in the headline, ``notes`` (zone ->
+        words) with the piles.
         """
-        return default_view(table, None, facts=facts, scores=scores, notes=notes)
+        view = default_view(table, None, facts=facts, scores=scores, notes=notes)
+        return view if score_name == view.score_name else replace(view, score_name=score_name)
 
 
 @dataclass(frozen=True, slots=True)

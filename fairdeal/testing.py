@@ -418,6 +418,12 @@ class ProtocolGame:
     def session(self) -> Any:
         return self.outcomes[0].session
 
+    def verify(self, game: Game) -> Any:
+        """What ``fairdeal verify`` says of the log (its ``verdict`` is ``"fair"`` for a fair game)."""
+        from fairdeal.core.session.verify import verify_log
+
+        return verify_log(self.log, lambda name: game)
+
 
 @dataclass
 class SeatedGame:
