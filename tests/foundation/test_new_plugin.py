@@ -59,9 +59,7 @@ def test_a_new_plugin_installs_is_listed_and_passes_its_test(tmp_path: Path) -> 
     _run(str(python), "-m", "pip", "install", "-q", "--no-deps", "-e", str(plugin), cwd=tmp_path, env=env)
     listed = _run(str(python), "-m", "fairdeal", "games", cwd=tmp_path, env=env)
     assert "go-fish" in listed.stdout and "Go Fish" in listed.stdout and "warning" not in listed.stderr
-    assert (
-        "suit led" in _run(str(python), "-m", "fairdeal", "rules", "go-fish", cwd=tmp_path, env=env).stdout
-    )
+    assert "suit led" in _run(str(python), "-m", "fairdeal", "rules", "go-fish", cwd=tmp_path, env=env).stdout
     tested = _run(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=plugin, env=env)
     assert "2 passed" in tested.stdout
     played = _run(
