@@ -1,5 +1,5 @@
 """``fairdeal new NAME`` writes a plugin that ``pip install -e`` installs, ``fairdeal games`` lists
-and whose own test passes at once.
+and whose own test passes at once; the example of docs/plugins.md installs as the guide says.
 
 The plugin is installed into a virtual environment of its own made for the test, which sees
 this one's packages (fairdeal, pytest) through a ``.pth`` file: nothing is installed into the
@@ -9,6 +9,7 @@ environment the tests run in.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -57,8 +58,15 @@ def test_a_new_plugin_installs_is_listed_and_passes_its_test(tmp_path: Path) -> 
     python = _venv_over_this_one(tmp_path / "venv")
     # As a plugin author installs it (pip fetches the build backend, as it did for fairdeal).
     _run(str(python), "-m", "pip", "install", "-q", "--no-deps", "-e", str(plugin), cwd=tmp_path, env=env)
+    # The example of docs/plugins.md, as the guide installs it (a wheel: its rules must be in it).
+    example = tmp_path / "crazy-eights"  # a copy: building writes beside the sources
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "crazy-eights", example)
+    _run(str(python), "-m", "pip", "install", "-q", "--no-deps", str(example), cwd=tmp_path, env=env)
     listed = _run(str(python), "-m", "fairdeal", "games", cwd=tmp_path, env=env)
     assert "go-fish" in listed.stdout and "Go Fish" in listed.stdout and "warning" not in listed.stderr
+    assert "crazy-eights" in listed.stdout
+    eights = _run(str(python), "-m", "fairdeal", "rules", "crazy-eights", cwd=tmp_path, env=env)
+    assert "An 8 is wild" in eights.stdout
     assert "suit led" in _run(str(python), "-m", "fairdeal", "rules", "go-fish", cwd=tmp_path, env=env).stdout
     tested = _run(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=plugin, env=env)
     assert "2 passed" in tested.stdout

@@ -115,9 +115,8 @@ class CrazyEights(Game[EightsState]):
                 plays.extend(Move("eight", (token, s.value)) for s in SUITS)
             elif card.suit == suit or (top and card.rank == top.rank):
                 plays.append(Move("play", (token,)))
-        return plays or [
-            Move("draw") if t.size("stock") else Move("pass")
-        ]  # you draw only if you cannot play
+        # Drawing (or passing, once the stock is gone) is legal only if no card can be played.
+        return plays or [Move("draw") if t.size("stock") else Move("pass")]
 
     def apply(self, state: EightsState, player: int, move: Move) -> EightsState:
         s = state.copy()
