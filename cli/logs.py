@@ -20,7 +20,7 @@ from fairdeal.storage import identity_path, load_identity
 
 from .console import UI
 from .main import cli, friendly_errors, load_registry
-from .render import table_lines
+from .render import named, table_lines
 
 #: Exit status of verify and replay for a file that is not a fairdeal log at all.
 NOT_A_LOG = 3
@@ -164,7 +164,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             elif isinstance(ev, MoveMade):
                 _flush_entries(ui, header, pending)
                 ui.blank()
-                ui.say(f"[{i}] {ev.text}", "bold")
+                ui.say(f"[{i}] {named(ev.text, [s.name for s in header.seats])}", "bold")
                 drawn = False
         w = observer.waiting()
         if not drawn and (w is None or w.decision):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -29,6 +29,22 @@ Namer = Callable[[int], str]
 def seat_words(seat: int) -> str:
     """A seat's name when no names are known."""
     return f"seat {seat}"
+
+
+_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def named(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """Words of a game (a result, a move) with ``seat N`` written as the seat's name (``you``
+    for the reader's own seat)."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat == you:
+            return "you"
+        return names[seat] if 0 <= seat < len(names) else m.group(0)
+
+    return _SEAT_WORD.sub(name, text)
 
 
 RED = "bold red"
@@ -313,6 +329,7 @@ __all__ = [
     "line_rich",
     "line_text",
     "lines_text",
+    "named",
     "option_text",
     "reflow",
     "seat_words",

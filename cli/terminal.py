@@ -33,7 +33,7 @@ from fairdeal.net.driver import RESIGN
 from .adjourning import Adjourning
 from .chronicle import Chronicle
 from .console import UI, LineSink, describe_waiting
-from .render import card_token, line_text, reflow, table_lines, to_ascii
+from .render import card_token, line_text, named, reflow, table_lines, to_ascii
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
@@ -339,7 +339,8 @@ class TerminalAgent:
         assert view is not None
         self._news(force=True)
         moves = offered_moves(session.game, view, session.seat, moves)
-        descriptions = [session.game.describe(view, session.seat, m) for m in moves]
+        names = [s.name for s in session.header.seats]
+        descriptions = [named(session.game.describe(view, session.seat, m), names) for m in moves]
         if self.ascii:
             descriptions = [to_ascii(d) for d in descriptions]
         self.show_table(session)

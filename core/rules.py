@@ -149,20 +149,24 @@ class Verb:
     past: str
 
 
-#: A move in words: text, cards (None: a card this view does not know, written "a card") and verbs.
-MoveWords = tuple[str | Card | Verb | None, ...]
+#: A move in words: text, cards (None: a card this view does not know, written "a card"), seats
+#: (written ``seat N``, which front ends write as the seat's name) and verbs.
+MoveWords = tuple[str | Card | Seat | Verb | None, ...]
 
 _NO_SPACE_BEFORE = (",", ".", ":", ";", ")", " ")
 
 
 def words_text(words: MoveWords, past: bool = False) -> str:
-    """A move's words as text, its verbs in the present (or the ``past``), cards as ``7♥``."""
+    """A move's words as text, its verbs in the present (or the ``past``), cards as ``7♥``, seats
+    as ``seat N`` (the front ends write the seat's name there, as in a result's words)."""
     out = ""
     for w in words:
         if isinstance(w, Verb):
             text = w.past if past else w.present
         elif isinstance(w, Card):
             text = w.text()
+        elif isinstance(w, Seat):
+            text = f"seat {w.seat}"
         else:
             text = "a card" if w is None else str(w)
         if not text:
@@ -316,7 +320,7 @@ class Game(ABC, Generic[S]):
         path = rules_path(type(self))
         try:
             return path.read_text(encoding="utf-8") if path is not None else ""
-        except OSError:
+        except OSError:  # unreadable: as if there were none (the registry and the kit say so)
             return ""
 
     def bot_name(self) -> str:
@@ -375,7 +379,8 @@ class Game(ABC, Generic[S]):
 
         :meth:`describe` writes them for the player choosing (``play 7♥``), :meth:`narrate`
         for the story (``Bob played 7♥``, ``You played 7♥``). ``state`` is the view of the
-        seat reading them; a card it does not know may be None (``a card``).
+        seat reading them; a card it does not know may be None (``a card``); a ``Seat(n)``
+        names another seat (``ask Bob for sevens``).
         """
         return (str(move),)
 
@@ -431,10 +436,16 @@ class Game(ABC, Generic[S]):
 
 
 def rules_path(cls: type) -> Path | None:
-    """Where the rules file of the game class ``cls`` is: ``rules.txt`` beside its module."""
-    module = sys.modules.get(cls.__module__)
-    file = getattr(module, "__file__", None)
-    return Path(file).with_name(RULES_FILE) if file else None
+    """Where the rules file of the game class ``cls`` is: ``rules.txt`` beside its module, or
+    beside the module of the class it is made from (a game changed by subclassing it keeps
+    its rules); None when there is none."""
+    for klass in cls.__mro__:
+        if klass is Game:
+            break
+        file = getattr(sys.modules.get(klass.__module__), "__file__", None)
+        if file and (path := Path(file).with_name(RULES_FILE)).is_file():
+            return path
+    return None
 
 
 class RandomPolicy:

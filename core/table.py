@@ -165,6 +165,10 @@ class Table:
         """(token, card) for every card of ``zone`` this viewer knows, bottom first."""
         return [(t, self._cards[t]) for t in self._zone(zone) if t in self._cards]
 
+    def knows_all(self, zone: str) -> bool:
+        """Whether this viewer knows every card of ``zone`` (a player's own hand; not another's)."""
+        return all(t in self._cards for t in self._zone(zone))
+
     def top_card(self, zone: str) -> Card | None:
         return self.card(self.top(zone))
 

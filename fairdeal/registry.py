@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -22,7 +23,7 @@ import pluggy
 from fairdeal import hookspecs
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.options import Option
-from fairdeal.core.rules import PLUGIN_API, Bot, BotSpec, Game, random_bot, rules_path
+from fairdeal.core.rules import PLUGIN_API, RULES_FILE, Bot, BotSpec, Game, random_bot
 
 GROUP = "fairdeal"
 DISABLE_ENV = "FAIRDEAL_DISABLE_PLUGINS"
@@ -104,8 +105,10 @@ def validate_game(game: object) -> list[str]:
     if not isinstance(bots, tuple) or not all(isinstance(b, Bot) and callable(b.make) for b in bots):
         problems.append(f"game {name!r}: bots must be a tuple of fairdeal.Bot")
     if not problems and not game.rules_text().strip():
-        where = rules_path(type(game))
-        problems.append(f"game {name!r} has no rules: write them in {where} or set rules")
+        module = getattr(sys.modules.get(type(game).__module__), "__file__", None) or type(game).__module__
+        problems.append(
+            f"game {name!r} has no rules: write them in {RULES_FILE} beside {module}, or set rules"
+        )
     return problems
 
 

@@ -41,7 +41,7 @@ from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import Game, GameState, Move, Over, Policy, RandomPolicy, Result
-from fairdeal.core.runner import Event, Played, play_game
+from fairdeal.core.runner import Event, GameTooLong, Played, play_game
 from fairdeal.core.table import EVERYONE, Table, Visibility, Zone
 from fairdeal.core.tableview import Seat, TableView
 
@@ -407,6 +407,21 @@ def _settle_table(table: Table, rng: random.Random) -> None:
 
 
 # -- playing over the real protocol, in one process ---------------------------------------------------
+class _Bounded:
+    """A bot that stops the game when all the seats together have made ``game.max_moves`` moves."""
+
+    def __init__(self, inner: Policy, game: Game, made: list[int]) -> None:
+        self.inner, self.game, self.made = inner, game, made
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: list[Move], rng: random.Random
+    ) -> Move:
+        self.made[0] += 1
+        if self.made[0] > self.game.max_moves:
+            raise GameTooLong(f"{game.name} went past {self.game.max_moves} moves (max_moves): does it end?")
+        return self.inner.choose(game, state, player, moves, rng)
+
+
 @dataclass
 class ProtocolGame:
     """A game played by bots over the real protocol in one process, and its log."""
@@ -483,7 +498,8 @@ def play_with_protocol(
 ) -> ProtocolGame:
     """Play ``game`` among bots, every seat its own session and keys, over in-memory links.
 
-    Returns every seat's outcome and the log as a file would hold it (seat 0's entries).
+    Returns every seat's outcome and the log as a file would hold it (seat 0's entries). A game
+    that goes past ``game.max_moves`` moves raises :class:`~fairdeal.core.runner.GameTooLong`.
     ``make_session(game, seat, identity, rng)`` builds a seat's session (default
     :class:`~fairdeal.core.session.session.Session`; pass another to test a misbehaving client).
     """
@@ -496,7 +512,8 @@ def play_with_protocol(
 
     table = seat_sessions(game, players, seed, options, make_session=make_session)
     header, built = table.header, table.sessions
-    pols = _policies(players, policies)
+    made = [0]
+    pols = [_Bounded(p, game, made) for p in _policies(players, policies)]
     agents = [BotAgent(pols[i], random.Random(seed * 100 + i)) for i in range(players)]
     log = bytearray(MAGIC)
 
@@ -507,4 +524,6 @@ def play_with_protocol(
                     log.extend(record(ev.data))
 
     outcomes = trio.run(play_local, header, built, agents, observe)
+    if made[0] > game.max_moves:  # the seat that hit the bound gave up; say why, not just "undecided"
+        raise GameTooLong(f"{game.name} went past {game.max_moves} moves (max_moves): does it end?")
     return ProtocolGame(outcomes, bytes(log))

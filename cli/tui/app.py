@@ -38,7 +38,7 @@ from fairdeal.core.tableview import Seat, TableView
 
 from ..adjourning import Adjourning
 from ..console import Absences, describe_waiting
-from ..render import reflow, to_ascii
+from ..render import named, reflow, to_ascii
 from .layout import Drawn, Marks, draw_table, screen_order, words_text
 from .picking import CardKeys, Choice, Picker
 from .player import TablePlayer
@@ -378,7 +378,8 @@ class TableApp(App[None]):
         game = p.session.game
         view = game.table_view(state, seat)
         parts = [game.move_parts(state, seat, m) for m in p.moves]
-        words = [game.describe(state, seat, m) for m in p.moves]
+        seats = [s.name for s in p.session.header.seats]
+        words = [named(game.describe(state, seat, m), seats) for m in p.moves]
         if self.ascii:
             words = [to_ascii(w) for w in words]
         t = state.table

@@ -6,6 +6,8 @@ with the class of the block before), with the rules text block written beside it
 functions it defines as tests are then called. The walkthrough's blocks are pieces of the
 example module, word for word, and the game they make plays as the example does. The ``pip``
 lines are run by ``test_new_plugin.py`` (the slow test installs the example and a new plugin).
+(``ruff format`` formats the guide's Python too; the blocks that go on with a class sit between
+``<!-- fmt: off -->`` and ``<!-- fmt: on -->``, which it leaves alone.)
 """
 
 from __future__ import annotations

@@ -106,3 +106,16 @@ def test_an_api_that_is_not_a_version_is_refused() -> None:
     reg = registry.load([], plugins=[("later", _Plugin(game))])
     expected = f"game 'later' states plugin API '2': set api = {PLUGIN_API}"
     assert reg.warnings == [f"plugin 'later' registered an invalid game: {expected}"]
+
+
+def test_a_game_with_no_rules_is_refused_saying_where_they_go() -> None:
+    class Silent(_Later):
+        name = "silent"
+        api = PLUGIN_API
+
+    reg = registry.load([], plugins=[("silent", _Plugin(Silent()))])
+    assert "silent" not in reg.games
+    [warning] = reg.warnings
+    assert warning.endswith(f"has no rules: write them in rules.txt beside {__file__}, or set rules")
+    Silent.rules = "Say nothing.\n"
+    assert "silent" in registry.load([], plugins=[("silent", _Plugin(Silent()))]).games
