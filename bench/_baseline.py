@@ -24,7 +24,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 #: main just before every shuffle pass carried a proof (hash commitments, opened by the audit).
 BASELINE = "436f3ffd18cb6b740ddc6d1e22bb91b5b32eb98a"
-#: Folder in the repository -> sub-package of ``fairdeal`` (as pyproject.toml's package-dir).
+#: Folder in the repository -> sub-package of ``fairdeal`` (fairdeal/ links to them since the layout
+#: became visible to tools; older revisions are laid out here by copying).
 PACKAGES = {"core": "core", "net": "net", "plugins": "plugins", "cli": "cli"}
 
 
@@ -44,7 +45,8 @@ def baseline_tree(rev: str = BASELINE) -> Iterator[Path]:
         with tarfile.open(archive) as tar:
             tar.extractall(src, filter="data")
         pkgs = base / "pkgs"
-        shutil.copytree(src / "fairdeal", pkgs / "fairdeal")
+        # The links fairdeal/core -> ../core ... of newer revisions are left out: the folders follow.
+        shutil.copytree(src / "fairdeal", pkgs / "fairdeal", ignore=shutil.ignore_patterns(*PACKAGES))
         for folder, name in PACKAGES.items():
             shutil.copytree(src / folder, pkgs / "fairdeal" / name)
         yield pkgs

@@ -105,8 +105,10 @@ class BotTable:
             game=e.game, plugin=e.plugin, distribution=e.distribution, version=e.version,
             options=dict(config.options), players=players, identity=self.ids[0], name="Bot 0",
             kind=f"bot:{self.bot.name}", agent=self.agent(0), bind="127.0.0.1", port=0, rng=self.master,
-            open_log=lambda h: self.logs[0], **({} if grace is None else {"grace": grace}),
+            open_log=lambda h: self.logs[0],
         )  # fmt: skip
+        if grace is not None:
+            self.plan.grace = grace
         self.plan.timeouts.obligation = 120
         self.done = trio.Event()
         self._finished = 0

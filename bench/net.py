@@ -128,7 +128,7 @@ async def tcp_game(s: Setup) -> tuple[float, list[NetOutcome], bytes]:
 
     async def guest(seat: int) -> None:
         def prepare(w: object) -> Prepared:
-            return Prepared(s.entry.game, s.agent(seat), s.name(seat), s.kind())  # type: ignore[arg-type]
+            return Prepared(s.entry.game, s.agent(seat), s.name(seat), s.kind())
 
         jp = JoinPlan(decode_invite(seating.code), s.identities[seat], prepare, rng=master,
                       open_log=lambda h: logs[seat])  # fmt: skip

@@ -1,45 +1,37 @@
-"""CPU cost of the proof of shuffle, against the cost of building the pass it proves.
+"""CPU cost of a proven shuffle pass, here and on the Ed25519 deck before it, in one run.
 
-Run ``python bench/shuffle_proof.py``. For 32, 52, 64 and 104 cards it takes the second
-pass of a real 2-seat round (a DeckSeat's own permutation and scalars) and times, in
-CPU time (``time.process_time``), best of 3: making the proof, checking it, decoding
-its wire form (every point checked, as a decoder that does not verify must; and as the
-deck decodes it, leaving the points to the verification, which checks them anyway),
-the point checks a receiver made of a pass's deck before passes carried proofs (now
-left to the verification too), and, in the same run, building the pass itself (its
-secrets and its re-encryptions). It also counts libsodium calls per card. Not a test:
-it prints a table.
+    .venv/bin/python bench/shuffle_proof.py [--against REV] [--rounds 3] [--no-baseline]
+
+For 32, 52, 64 and 104 cards it takes the second pass of a real 2-seat round (a
+DeckSeat's own permutation and scalars) and times, in CPU time (``time.process_time``),
+best of 3: building the pass (its secrets and re-encryptions), making its proof and
+checking it, and the proof's size on the wire. Each side runs in a fresh process, on
+this tree and on ``--against`` (default: the last revision whose deck computed over
+Ed25519 through PyNaCl), checked out into a temporary folder (``_baseline.py``),
+alternately ``--rounds`` times, best kept: both sides share the machine's load. Also
+printed: the primitives' cost on each side. Not a test: it prints a table.
+
+Target: a 52-card pass proven and checked as fast as the arithmetic allows; for scale,
+Bayer-Groth in Rust proves 52 cards in about 50 ms.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import sys
 import time
-import timeit
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from functools import partial
+from pathlib import Path
+from typing import Any
 
-import msgpack
-import nacl.bindings as na
-
-from fairdeal.core.cards import standard_52
-from fairdeal.core.deck import DeckSeat
-from fairdeal.core.deck import _shuffle_proof as sp
-from fairdeal.core.rng import SeededRng
-
-GAME = b"bench-game"
+#: main before the deck moved to secp256k1 (Ed25519 through PyNaCl, every pass proven).
+ED25519 = "a9e965bd645b483c7c9b115d43c9e029a7348924"
 SIZES = (32, 52, 64, 104)
-COUNTED = {
-    "crypto_scalarmult_ed25519_noclamp": "var",
-    "crypto_scalarmult_ed25519_base_noclamp": "base",
-    "crypto_core_ed25519_add": "add",
-    "crypto_core_ed25519_sub": "add",
-    "crypto_core_ed25519_is_valid_point": "valid",
-}
+HERE = Path(__file__).resolve()
 
 
-def best(work: Callable[[], object], runs: int = 3) -> float:
+def best(work: Any, runs: int = 3) -> float:
     """The least CPU time of ``runs`` calls, in seconds."""
     times = []
     for _ in range(runs):
@@ -49,149 +41,122 @@ def best(work: Callable[[], object], runs: int = 3) -> float:
     return min(times)
 
 
-@contextmanager
-def counting() -> Iterator[Counter[str]]:
-    """Count the libsodium group operations made inside the block."""
-    calls: Counter[str] = Counter()
-    saved = {name: getattr(na, name) for name in COUNTED}
+def one_size(n: int) -> dict[str, Any]:
+    """Build, prove and check pass 1 of round 0 of a 2-seat game over ``n`` cards."""
+    import msgpack
 
-    def wrap(name: str) -> Callable[..., bytes]:
-        inner = saved[name]
+    from fairdeal.core.cards import standard_52
+    from fairdeal.core.deck import DeckSeat
+    from fairdeal.core.deck import _shuffle_proof as sp
+    from fairdeal.core.rng import SeededRng
 
-        def counted(*args: bytes) -> bytes:
-            calls[COUNTED[name]] += 1
-            return inner(*args)  # type: ignore[no-any-return]
+    game = b"bench-game"
+    rng = SeededRng(f"bench-{n}")
+    seats = [DeckSeat(game, i, 2, rng.fork(f"seat-{i}")) for i in range(2)]
 
-        return counted
-
-    for name in COUNTED:
-        setattr(na, name, wrap(name))
-    try:
-        yield calls
-    finally:
-        for name, f in saved.items():
-            setattr(na, name, f)
-
-
-class Case:
-    """Pass 1 of round 0 of a 2-seat game over ``n`` cards, with seat 1's secrets."""
-
-    def __init__(self, n: int) -> None:
-        rng = SeededRng(f"bench-{n}")
-        self.seats = [DeckSeat(GAME, i, 2, rng.fork(f"seat-{i}")) for i in range(2)]
-        self.pump()
-        for s in self.seats:
-            s.start(standard_52(2)[:n])
-        self.pump()
-        seat = self.seats[1]
-        self.deck = seat._deck
-        self.me = seat.ctx.need_me()
-        self.rnd = self.deck.rounds[0]
-        self.joint = seat._keys.need_joint()
-        self.inputs = list(self.rnd.passes[0].deck)
-        self.outputs = list(self.rnd.passes[1].deck)
-        self.perm, self.scalars, self.seed = self.deck.secrets(self.me, self.rnd, 1)
-        self.context = sp.proof_context(GAME, 1, 0, 1)
-
-    def pump(self) -> None:
-        while (n := self.seats[0].next_sender()) is not None:
-            msg = self.seats[n].due_message()
+    def pump() -> None:
+        while (k := seats[0].next_sender()) is not None:
+            msg = seats[k].due_message()
             assert msg is not None
-            for s in self.seats:
+            for s in seats:
                 s.receive(msg)
 
-    def prove(self) -> sp.ShuffleProof:
-        return sp.prove_shuffle(
-            self.context, self.joint, self.inputs, self.outputs, self.perm, self.scalars, self.seed
-        )
+    pump()
+    for s in seats:
+        s.start(standard_52(2)[:n])
+    pump()
+    seat = seats[1]
+    deck, me = seat._deck, seat.ctx.need_me()
+    rnd = deck.rounds[0]
+    joint = seat._keys.need_joint()
+    inputs, outputs = list(rnd.passes[0].deck), list(rnd.passes[1].deck)
+    perm, scalars, seed = deck.secrets(me, rnd, 1)
+    context = sp.proof_context(game, 1, 0, 1)
 
-    def verify(self, proof: sp.ShuffleProof) -> bool:
-        return sp.verify_shuffle(self.context, self.joint, self.inputs, self.outputs, proof)
+    def prove() -> Any:
+        return sp.prove_shuffle(context, joint, inputs, outputs, perm, scalars, seed)
 
-    def build(self) -> None:
-        perm, scalars, _ = self.deck.secrets(self.me, self.rnd, 1)
-        assert self.deck.apply(self.rnd, 1, perm, scalars, self.joint) == self.outputs
+    proof = prove()
+    assert sp.verify_shuffle(context, joint, inputs, outputs, proof)
 
+    def build() -> None:
+        p, sc, _ = deck.secrets(me, rnd, 1)
+        assert deck.apply(rnd, 1, p, sc, joint) == outputs
 
-def decode(wire: bytes, n: int, check_points: bool = True) -> sp.ShuffleProof:
-    return sp.decode_proof(msgpack.unpackb(wire, raw=False), n, seat=1, check_points=check_points)
-
-
-def check_deck(outputs: list[bytes]) -> None:
-    """What a receiver checked of a pass's deck before it carried a proof: every point."""
-    assert all(
-        na.crypto_core_ed25519_is_valid_point(c[:32]) and na.crypto_core_ed25519_is_valid_point(c[32:])
-        for c in outputs
-    )
-
-
-def primitives() -> str:
-    s = na.crypto_core_ed25519_scalar_reduce(bytes(range(64)))
-    p = na.crypto_scalarmult_ed25519_base_noclamp(s)
-    ops = {
-        "scalarmult": lambda: na.crypto_scalarmult_ed25519_noclamp(s, p),
-        "base scalarmult": lambda: na.crypto_scalarmult_ed25519_base_noclamp(s),
-        "add": lambda: na.crypto_core_ed25519_add(p, p),
-        "is_valid_point": lambda: na.crypto_core_ed25519_is_valid_point(p),
+    return {
+        "build": best(build),
+        "prove": best(prove),
+        "verify": best(lambda: sp.verify_shuffle(context, joint, inputs, outputs, proof)),
+        "bytes": len(msgpack.packb(sp.encode_proof(proof), use_bin_type=True)),
+        "deck_bytes": sum(len(c) for c in outputs),
     }
-    parts = [
-        f"{name} {min(timeit.repeat(op, number=300, repeat=3)) / 300 * 1e6:.0f} µs"
-        for name, op in ops.items()
-    ]
-    return "primitives here: " + ", ".join(parts)
 
 
-def main() -> None:
-    print(primitives())
-    print("CPU time, best of 3 (this machine is shared and noisy)")
-    print()
-    head = (
-        f"{'cards':>5} {'prove':>8} {'verify':>8} {'both':>8} {'decode':>8} {'unchecked':>9} {'deck pts':>8}"
-        f" {'bytes':>6} {'msgpack':>7} {'build':>8} {'prove/build':>11} {'verify/build':>12}"
-    )
+def worker() -> dict[str, Any]:
+    """One side: the figures of every size, with what both trees have."""
+    from _baseline import which_tree
+
+    from fairdeal.core.deck import _group as g
+
+    out: dict[str, Any] = {"tree": which_tree(), "sizes": {n: one_size(n) for n in SIZES}}
+    s = g.hash_scalar(b"bench", 1)
+    p = g.base(s)
+    ops = {"base": lambda: g.base(s), "mul": lambda: g.mul(s, p), "add": lambda: g.add(p, p)}
+    out["primitives"] = {k: best(lambda op=op: [op() for _ in range(300)]) / 300 for k, op in ops.items()}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--against", default=ED25519, help="the revision to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-baseline", action="store_true")
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker()))
+        return
+    sys.path.insert(0, str(HERE.parent))
+
+    from _baseline import baseline_tree, run_worker
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    here: list[Any] = []
+    there: list[Any] = []
+    if args.no_baseline:
+        here = [run_worker(HERE, ["--worker"]) for _ in range(args.rounds)]
+    else:
+        with baseline_tree(args.against) as tree:
+            for _ in range(args.rounds):
+                here.append(run_worker(HERE, ["--worker"]))
+                there.append(run_worker(HERE, ["--worker"], tree))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+    def least(runs: list[Any], n: int, key: str) -> float:
+        return min(r["sizes"][str(n)][key] for r in runs)
+
+    print("CPU ms, best of 3 in each of", args.rounds, "rounds per side (sides alternated)")
+    head = f"{'cards':>5} {'':>9} {'build':>7} {'prove':>7} {'verify':>7} {'p+v':>7}"
+    head += f" {'proof B':>8} {'deck B':>7}"
     print(head)
     print("-" * len(head))
-    totals = {}
-    counts = {}
     for n in SIZES:
-        case = Case(n)
-        proof = case.prove()
-        assert case.verify(proof)
-        with counting() as prove_calls:
-            case.prove()
-        with counting() as verify_calls:
-            case.verify(proof)
-        counts[n] = (prove_calls, verify_calls)
-        wire = msgpack.packb(sp.encode_proof(proof), use_bin_type=True)
-        raw = (4 * n + 5) * 32
-        t_prove = best(case.prove)
-        t_verify = best(partial(case.verify, proof))
-        t_decode = best(partial(decode, wire, n))
-        t_unchecked = best(partial(decode, wire, n, False))
-        t_points = best(partial(check_deck, case.outputs))
-        t_build = best(case.build)
-        totals[n] = t_prove + t_verify
-        print(
-            f"{n:>5} {t_prove * 1e3:>8.1f} {t_verify * 1e3:>8.1f} {totals[n] * 1e3:>8.1f}"
-            f" {t_decode * 1e3:>8.1f} {t_unchecked * 1e3:>9.1f} {t_points * 1e3:>8.1f}"
-            f" {raw:>6} {len(wire):>7}"
-            f" {t_build * 1e3:>8.1f} {t_prove / t_build:>10.1f}x {t_verify / t_build:>11.1f}x"
-        )
-    print()
-    print("libsodium calls per card (prove | verify):")
-    for n, (p, v) in counts.items():
-        kinds = ("var", "base", "add", "valid")
-        row = (
-            " ".join(f"{k} {p[k] / n:.2f}" for k in kinds)
-            + " | "
-            + " ".join(f"{k} {v[k] / n:.2f}" for k in kinds)
-        )
-        print(f"  {n:>3} cards: {row}")
-    print()
-    for n, limit in ((52, 200.0), (104, 400.0)):
-        got = totals[n] * 1e3
-        verdict = "ok" if got <= limit else "MISSED"
-        print(f"target: {n}-card proof made and checked <= {limit:g} ms: {got:.1f} ms, {verdict}")
+        sides = [("here", here)] + ([("before", there)] if there else [])
+        for label, runs in sides:
+            b, p, v = (least(runs, n, k) * 1e3 for k in ("build", "prove", "verify"))
+            size = runs[0]["sizes"][str(n)]
+            print(
+                f"{n:>5} {label:>9} {b:>7.1f} {p:>7.1f} {v:>7.1f} {p + v:>7.1f} {size['bytes']:>8} "
+                f"{size['deck_bytes']:>7}"
+            )
+        if there:
+            ratio = (least(here, n, "prove") + least(here, n, "verify")) / (
+                least(there, n, "prove") + least(there, n, "verify")
+            )
+            print(f"{n:>5} {'ratio':>9} {'':>7} {'':>7} {'':>7} {ratio:>6.2f}x")
+    for label, runs in [("here", here)] + ([("before", there)] if there else []):
+        prim = {k: min(r["primitives"][k] for r in runs) * 1e6 for k in ("base", "mul", "add")}
+        print(f"primitives {label}: " + ", ".join(f"{k} {v:.1f} µs" for k, v in prim.items()))
 
 
 if __name__ == "__main__":

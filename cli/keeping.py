@@ -3,8 +3,8 @@
 :class:`SeedKeeper` is the :class:`~fairdeal.net.follow.Keeper` of ``host``, ``join`` and
 ``resume``: it writes the seat's seed file (:mod:`fairdeal.seedfile`) next to its log as
 soon as the header is in the log (before the first entry that uses the seed), keeps
-each decision before it is sent, marks an adjourned game, and deletes the file when the
-game is over.
+each decision before it is sent and the chat counters before a line goes out or is shown,
+marks an adjourned game, and deletes the file when the game is over.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ class SeedKeeper:
         self.invite, self.host, self.identity_key = invite, host, identity_key
         self.extra_direct = tuple(extra_direct)
         self.current = resumed
+        self.marks: tuple[int, ...] = resumed.chat if resumed is not None else ()
         self.problem: str | None = None
 
     @property
@@ -75,6 +76,7 @@ class SeedKeeper:
             extra_direct=self.extra_direct,
             host=self.host,
             profile=profile(),
+            chat=self.marks,
         )
         self._write()
 
@@ -90,6 +92,12 @@ class SeedKeeper:
     def sent(self, data: bytes) -> None:
         if self.current is not None:
             self.current = replace(self.current, sent=data)
+            self._write()
+
+    def chat(self, marks: tuple[int, ...]) -> None:
+        self.marks = marks  # kept for begin() too: a line may come before the seed file is written
+        if self.current is not None:
+            self.current = replace(self.current, chat=marks)
             self._write()
 
     def adjourned(self) -> None:

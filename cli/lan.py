@@ -115,7 +115,7 @@ def pick(ui: UI, seconds: float) -> LanGame:
             raise ConfigError("no game was picked") from None
         if answer in ("q", "quit"):
             raise ConfigError("no game was picked")
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(games):
             return games[int(answer) - 1]
         ui.say(f"Type a number from 1 to {len(games)}.")
 

@@ -12,7 +12,8 @@ from fairdeal.core.cards import Card
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.rules import GameState
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.logfile import MAGIC, parse_log
+from fairdeal.core.session.logfile import NOT_A_LOG as NOT_A_LOG_WORDS
+from fairdeal.core.session.logfile import is_log, parse_log
 from fairdeal.core.session.session import MOVE, EntryAccepted, MoveMade, Session
 from fairdeal.core.session.verify import CHEATING, FAIR, read_header, verify_log
 from fairdeal.core.table import Visibility
@@ -36,8 +37,8 @@ def _read(path: Path) -> bytes:
 def _read_log(path: Path, as_json: bool = False) -> bytes:
     """The bytes of a log; a file that is not one is an error of its own (exit status 3)."""
     data = _read(path)
-    if not data.startswith(MAGIC) and not (data and MAGIC.startswith(data)):
-        reason = f"{path} is not a fairdeal log (it does not start with {MAGIC.decode().strip()!r})"
+    if not is_log(data):
+        reason = f"{path} is {NOT_A_LOG_WORDS}"
         if as_json:
             click.echo(json.dumps({"verdict": None, "error": reason}))
         else:

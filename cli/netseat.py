@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import trio
@@ -109,6 +109,16 @@ class TerminalNetObserver(NetObserver):
         self.say(
             f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
             "until it answers again (retrying in the background)."
+        )
+
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        self.say(f"Dropped {name}'s connection: {reason}.")
+
+    def relay_door_taken(self, relay: str) -> None:
+        self.say(
+            f"A connection that is not yours was paired on a door of relay {relay}: someone else who "
+            "has the code waits there as the host (or the relay dropped it). The door was opened again; "
+            "players coming through the relay may need a few more seconds."
         )
 
     def announced(self, name: str) -> None:
@@ -357,6 +367,12 @@ _HINTS = (
         "Run the same fairdeal version as the host (fairdeal --version), then ask for a new code.",
     ),
     (
+        "not the host answered on its doors",
+        "Someone else who has the code (or the relay) answers on the relay in the host's place; it cannot "
+        "pretend to be the host. Check that the host still waits in `fairdeal host`, or ask it for a fresh "
+        "code, given only to the players.",
+    ),
+    (
         "no host is waiting",
         "Check that the host still waits in `fairdeal host` and that you have the newest code it printed; "
         "if its table is full, the game has started without you.",
@@ -423,7 +439,7 @@ def run_seat(
         pass
     except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raise
         if group.subgroup(KeyboardInterrupt) is None:
-            ours = group.subgroup(FairdealError)
+            ours: FairdealError | BaseExceptionGroup[FairdealError] | None = group.subgroup(FairdealError)
             while isinstance(ours, BaseExceptionGroup):
                 ours = ours.exceptions[0]
             if ours is not None:
@@ -434,7 +450,7 @@ def run_seat(
     _interrupted(say, log)
 
 
-def _interrupted(say: Say, log: SeatLog | None) -> None:
+def _interrupted(say: Say, log: SeatLog | None) -> NoReturn:
     where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
     say(f"Interrupted: you left the game.{where}")
     sys.exit(130)
@@ -481,9 +497,9 @@ def run_table(
     if app.interrupted or app.outcome is None:
         _interrupted(say, log)
     try:
-        return app.outcome.unwrap()  # type: ignore[no-any-return]
+        return app.outcome.unwrap()
     except BaseExceptionGroup as group:
-        ours = group.subgroup(FairdealError)
+        ours: FairdealError | BaseExceptionGroup[FairdealError] | None = group.subgroup(FairdealError)
         while isinstance(ours, BaseExceptionGroup):
             ours = ours.exceptions[0]
         if ours is not None:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 import trio
 
+from fairdeal.core.deck import CheckedProofs
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
@@ -117,7 +118,9 @@ def play(
     header = Header(
         game_id, g.name, entry.plugin, entry.distribution, entry.version, dict(config.options), tuple(infos)
     )
-    sessions = [Session(g, i, identities[i], master.fork(f"seat-{i}")) for i in range(len(kinds))]
+    # Every seat is in this process: each proof is checked once, by the first seat to receive it.
+    checked = CheckedProofs()
+    sessions = [Session(g, i, identities[i], master.fork(f"seat-{i}"), checked) for i in range(len(kinds))]
     path = log_path if log_path is not None else unique_log_path(default_log_path(g.name, game_id))
     log = LogWriter(path)
     watch = next((i for i, k in enumerate(kinds) if k.human), 0)

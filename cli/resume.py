@@ -80,7 +80,7 @@ def _pick(ui: UI) -> Path:
             raise ConfigError("no game was picked") from None
         if answer in ("q", "quit"):
             raise ConfigError("no game was picked")
-        if answer.isdigit() and 1 <= int(answer) <= len(logs):
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(logs):
             return logs[int(answer) - 1]
         ui.say(f"Type a number from 1 to {len(logs)}.")
 
@@ -206,7 +206,7 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
                 announce=h.announce and lan_on, lan_interfaces=interfaces,
                 timeouts=Timeouts(h.timeout, h.move_timeout if h.move_timeout is not None else float("inf")),
                 open_log=out.open, grace=float(seed.grace), watchers=h.watchers, keeper=keeper,
-                resume=HostResume(entries, invite, seed.seed), auto_adjourn=not kind.human,
+                resume=HostResume(entries, invite, seed.seed, seed.chat), auto_adjourn=not kind.human,
             )  # fmt: skip
             if table is not None:
                 rules = entry.game.rules_text()
@@ -225,7 +225,7 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
             plan2 = JoinPlan(
                 invite=invite, identity=identity, prepare=prepare, extra_direct=extra, open_log=out.open,
                 keeper=keeper, auto_adjourn=not kind.human,
-                resume=GuestResume(entries, seed.seat, seed.seed, seed.sent, patience),
+                resume=GuestResume(entries, seed.seat, seed.seed, seed.sent, patience, seed.chat),
             )  # fmt: skip
             if table is not None:
                 rules = entry.game.rules_text()

@@ -78,7 +78,7 @@ def _tokens(text: str) -> list[str]:
 
 def _fits(typed: str, word: str) -> bool:
     """Whether one typed word stands for one word of a description."""
-    if card_token(typed) is not None or typed.isdigit():
+    if card_token(typed) is not None or (typed.isascii() and typed.isdigit()):
         return typed == word  # cards and numbers exactly: "1" must not mean "10"
     return word.startswith(typed)
 
@@ -129,7 +129,7 @@ def interpret(raw: str, descriptions: Sequence[str], width: int = 80) -> Reply:
     low = text.lower()
     if low in _COMMAND_OF:
         return Reply("command", command=_COMMAND_OF[low])
-    if low.isdigit():
+    if low.isascii() and low.isdigit():  # not "²" (int() refuses it) nor other scripts' digits
         k = int(low)
         if 1 <= k <= n:
             return Reply("move", index=k - 1)

@@ -11,7 +11,8 @@ from .errors import RemoteProtocolError
 
 def pack(obj: Any) -> bytes:
     """msgpack with the bin type for bytes (the only encoding fairdeal writes)."""
-    return msgpack.packb(obj, use_bin_type=True)
+    data: bytes = msgpack.packb(obj, use_bin_type=True)  # msgpack has no type hints
+    return data
 
 
 def strict_unpack(

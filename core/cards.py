@@ -101,7 +101,7 @@ def parse_card(text: str) -> Card:
     ranks = {v: k for k, v in _RANK_TEXT.items()}
     if r in ranks:
         rank = ranks[r]
-    elif r.isdigit() and 2 <= int(r) <= 10:
+    elif r.isascii() and r.isdigit() and 2 <= int(r) <= 10:
         rank = int(r)
     else:
         raise ValueError(f"not a card: {text!r}")

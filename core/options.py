@@ -84,7 +84,7 @@ class Option:
         """
         if type(value) is not self.kind or self.parse(value) != value:
             raise ConfigError(f"option {self.name} takes {self.describe().split('=', 1)[1]}, not {value!r}")
-        return value  # type: ignore[return-value]
+        return value
 
 
 @dataclass(frozen=True)

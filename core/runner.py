@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .dealer import Dealer, Reveal, Verdict
 from .errors import FairdealError, LocalProtocolError
@@ -43,14 +44,14 @@ class Played:
     moves: list[tuple[int, Move]]
     events: list[Event]
     verdict: Verdict
-    replicas: dict[int | None, Replica] = field(repr=False, default_factory=dict)
+    replicas: dict[int | None, Replica[Any]] = field(repr=False, default_factory=dict)
 
 
-Observer = Callable[[Event, dict[int | None, Replica]], None]
+Observer = Callable[[Event, dict[int | None, Replica[Any]]], None]
 
 
 def play_game(
-    game: Game,
+    game: Game[Any],
     config: Config,
     dealer: Dealer,
     policies: Sequence[Policy],
@@ -69,7 +70,7 @@ def play_game(
     if omniscient:
         viewers.append(EVERYONE)
     full_cards = {t: c for t in tokens if (c := dealer.card(t)) is not None}
-    replicas: dict[int | None, Replica] = {
+    replicas: dict[int | None, Replica[Any]] = {
         v: Replica.start(game, config, tokens, v, full_cards if v == EVERYONE else None) for v in viewers
     }
     public = replicas[None]

@@ -3,7 +3,8 @@
 A seat name, an option, a move or a reason can be written by anyone who hosts a game or
 hands over a log. Shown as it is, an escape sequence in it would drive the reader's
 terminal (set its title, clear it, move the cursor over the verdict) and a bidirectional
-override would make it lie about what it says. So every text field is refused at parse
+override would make it lie about what it says; a line or paragraph separator (U+2028,
+U+2029) would break the one line it must stay on. So every text field is refused at parse
 unless :func:`shows_as_is` holds, and text shown from anywhere else goes through
 :func:`clean_text`.
 """
@@ -18,16 +19,18 @@ MAX_REASON = 200
 
 def _hidden(c: str) -> bool:
     # Category C: control (Cc), format (Cf: bidi overrides, zero-width), surrogate (Cs),
-    # private use (Co) and unassigned (Cn): none shows as itself on a terminal.
-    return unicodedata.category(c)[0] == "C"
+    # private use (Co) and unassigned (Cn): none shows as itself on a terminal. Zl and Zp
+    # (U+2028, U+2029) break the line in some terminals and in every text widget.
+    category = unicodedata.category(c)
+    return category[0] == "C" or category in ("Zl", "Zp")
 
 
 def shows_as_is(text: object, limit: int, *, empty: bool = False) -> bool:
     """True for a ``str`` that a terminal shows as written, on one line.
 
     At most ``limit`` characters (and at least one unless ``empty``), no character of
-    Unicode category C (control, format, surrogate, private use, unassigned) and no white
-    space at either end.
+    Unicode category C (control, format, surrogate, private use, unassigned), Zl or Zp
+    (line and paragraph separators), and no white space at either end.
     """
     return (
         isinstance(text, str)
@@ -41,7 +44,7 @@ def shows_as_is(text: object, limit: int, *, empty: bool = False) -> bool:
 def clean_text(text: object, limit: int = MAX_REASON) -> str:
     """``str(text)`` made safe to show, on one line, cut at ``limit`` (``-`` when nothing is left).
 
-    Category C characters become spaces and every run of white space one space.
+    Category C, Zl and Zp characters become spaces and every run of white space one space.
     """
     out = "".join(" " if _hidden(c) else c for c in str(text))
     return " ".join(out.split())[:limit].rstrip() or "-"

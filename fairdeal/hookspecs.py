@@ -7,6 +7,7 @@ A plugin is a module (or object) registered through the entry-point group
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pluggy
 
@@ -18,7 +19,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def fairdeal_games() -> Sequence[Game]:
+def fairdeal_games() -> Sequence[Game[Any]]:
     """Return the games this plugin provides (instances of :class:`fairdeal.Game`)."""
     raise NotImplementedError
 

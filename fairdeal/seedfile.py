@@ -5,12 +5,15 @@ Every secret of a seat (its deck key, shuffle permutations, nonces) derives from
 replaying the log, and writes exactly the bytes it would have written. The seed file
 (``LOG.seed``, next to the log) keeps that seed and what else the seat cannot find in
 the log: its role and seat, the invite code (the table's secret, the host's addresses),
-the host's listening parameters, a bot seat's own identity key, and an entry sent to
+the host's listening parameters, a bot seat's own identity key, an entry sent to
 the host whose echo has not come back yet (so that it is sent again, byte for byte,
-never decided anew).
+never decided anew), and the chat counters (the last line it sent, and the last it
+accepted of every other seat, so that after a crash its lines are not taken for old ones
+and old lines are not taken for new).
 
 The file holds secrets: it is created readable and writable by its owner only (mode
-0600), replaced atomically, written before the first entry that depends on it, and
+0600) and read only if it still is, from the file itself (never through a symbolic link),
+replaced atomically, written before the first entry that depends on it, and
 deleted when the game is over. A pointer in the data directory (``unfinished/``) lists
 the games that can be resumed, wherever their logs are.
 """
@@ -18,6 +21,7 @@ the games that can be resumed, wherever their logs are.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -31,7 +35,7 @@ from fairdeal.core.errors import ConfigError
 from .storage import data_dir
 
 FORMAT: Final = "fairdeal-seed"
-VERSION: Final = 1
+VERSION: Final = 2
 SUFFIX: Final = ".seed"
 SEED_BYTES: Final = 32
 MAX_FILE: Final = 4 * 1024 * 1024
@@ -70,6 +74,7 @@ class SeedFile:
     sent: bytes | None = None
     adjourned: bool = False
     profile: str | None = None
+    chat: tuple[int, ...] = ()  # by seat: the last chat line sent (its own) or accepted
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +95,7 @@ class SeedFile:
             "sent": None if self.sent is None else self.sent.hex(),
             "adjourned": self.adjourned,
             "profile": self.profile,
+            "chat": list(self.chat),
         }
 
     @staticmethod
@@ -105,7 +111,7 @@ class SeedFile:
             raise ConfigError(f"the seed file {where} was written by another version of fairdeal")
         want = {
             "format", "version", "role", "seat", "game", "game_id", "identity", "seed", "invite", "kind",
-            "grace", "identity_key", "extra_direct", "host", "sent", "adjourned", "profile",
+            "grace", "identity_key", "extra_direct", "host", "sent", "adjourned", "profile", "chat",
         }  # fmt: skip
         if set(obj) != want:
             raise bad("wrong fields")
@@ -133,6 +139,10 @@ class SeedFile:
                 raise ValueError("adjourned")
             if obj["profile"] is not None and not isinstance(obj["profile"], str):
                 raise ValueError("profile")
+            chat = obj["chat"]
+            if not isinstance(chat, list) or len(chat) > 10:
+                raise ValueError("chat")
+            marks = tuple(_int(n, 0, 2**32 - 1) for n in chat)
             return SeedFile(
                 role=role,
                 seat=seat,
@@ -149,6 +159,7 @@ class SeedFile:
                 sent=sent,
                 adjourned=obj["adjourned"],
                 profile=obj["profile"],
+                chat=marks,
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise bad(f"field {exc}") from None
@@ -250,27 +261,62 @@ def write_seed(log: Path, seed: SeedFile) -> None:
 
 
 def read_seed(log: Path) -> SeedFile:
-    """The seed file of ``log``: ConfigError, with what to do, when it is missing, unsafe or damaged."""
+    """The seed file of ``log``: ConfigError, with what to do, when it is missing, unsafe or damaged.
+
+    The file checked is the file read: it is opened without following a symbolic link (a link
+    is refused, wherever it points), and its mode and kind are those of the open file.
+    """
     path = seed_path(log)
     try:
-        st = path.stat()
+        data = _read_private(path)
     except FileNotFoundError:
         raise ConfigError(
             f"there is no seed file next to {log} (expected {path.name}): without it this seat's secrets "
             "are gone, and the game cannot be resumed from here"
         ) from None
-    if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ConfigError(
-            f"the seed file {path} can be read by other users: it holds this seat's secrets. "
-            f"Make it yours alone (chmod 600 {path}) and resume again"
-        )
-    if st.st_size > MAX_FILE:
-        raise ConfigError(f"the seed file {path} is damaged (too large); this seat cannot go on")
     try:
-        obj = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        obj = json.loads(data)
+    except ValueError:
         raise ConfigError(f"the seed file {path} is damaged (not JSON); this seat cannot go on") from None
     return SeedFile.from_json(obj, path)
+
+
+_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_private(path: Path) -> bytes:
+    """The bytes of the seed file at ``path``, if it is a regular file that is its owner's alone
+    (FileNotFoundError if there is none)."""
+    try:
+        if path.is_symlink():  # also where O_NOFOLLOW does not exist
+            raise OSError(errno.ELOOP, "a symbolic link")
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(
+                f"the seed file {path} is a symbolic link: a seat's secrets are read only from the file "
+                "itself. Put the file there in place of the link and resume again"
+            ) from None
+        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"the seed file {path} is not a regular file; this seat cannot go on")
+        if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise ConfigError(
+                f"the seed file {path} can be read by other users: it holds this seat's secrets. "
+                f"Make it yours alone (chmod 600 {path}) and resume again"
+            )
+        if st.st_size > MAX_FILE:
+            raise ConfigError(f"the seed file {path} is damaged (too large); this seat cannot go on")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def update_seed(log: Path, **changes: Any) -> SeedFile:

@@ -116,12 +116,12 @@ class LogWriter:
         """Go on appending to the log at ``path`` (a resumed seat): a torn last record, left by a
         crash in the middle of a write, is cut off first. Returns the writer; the entries already
         in the file are read with :func:`~fairdeal.core.session.logfile.parse_log`."""
-        from fairdeal.core.session.logfile import parse_log
+        from fairdeal.core.session.logfile import NOT_A_LOG, is_log, parse_log
 
         data = path.read_bytes()
         parsed = parse_log(data)
-        if not data.startswith(MAGIC):
-            raise ConfigError(f"{path} is not a fairdeal log")
+        if not is_log(data):
+            raise ConfigError(f"{path} is {NOT_A_LOG}")
         if parsed.problem and "cut short" not in parsed.problem:
             raise ConfigError(f"the log {path} is damaged ({parsed.problem}); it cannot be continued")
         writer = cls.__new__(cls)

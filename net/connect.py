@@ -13,12 +13,24 @@ timeout came before the handshake's own.
 
 Through the relay, the joiner tries the host's doors in a random order: on each it asks
 the relay to pair it under the door's token with the joiners' side and waits up to
-:data:`DOOR_WAIT` seconds. The relay closing the connection before ``ok`` means another
-joiner took that door at the same moment: the joiner goes on to the next door.
+:data:`DOOR_WAIT` seconds. Anyone who holds the code can wait on a door too, so what
+answers there may not be the host: a peer that proves another identity, does not speak
+Noise or says nothing within :data:`STRAY_WAIT` seconds is a *stray*. The joiner closes it
+and tries again, as it does when the relay closes the connection before ``ok`` (another
+joiner was paired on that door at the same moment), with a growing pause when that keeps
+happening (:data:`RETRY_PAUSES`), until the connect timeout. Only then does it say what the
+relay did: how many strays answered, and what they were; how often the relay closed; that
+no host was waiting.
+
+"Host identity does not match the invite" is said of a direct address whose host proved
+another identity, and of the whole attempt only when every path met that same identity
+(then it names it).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -32,11 +44,16 @@ from fairdeal.core.identity import Identity
 from .errors import NetError, RelayError
 from .invite import Endpoint, Invite
 from .relay import _os_reason, relay_connect
+from .secure import WrongIdentity
 from .stream import SecureStream, said_nothing, secure_connect
 
 DIRECT_STAGGER: Final = 0.25
 RELAY_DELAY: Final = 1.0
 DOOR_WAIT: Final = 3.0
+STRAY_WAIT: Final = 4.0
+"""Seconds a peer paired through the relay has to answer the handshake (a host answers at once)."""
+RETRY_PAUSES: Final = (0.0, 0.0, 0.1, 0.2, 0.4, 0.8, 1.0)
+"""Pauses before the next try after consecutive strays or closes at the relay (the last repeats)."""
 MISMATCH: Final = "host identity does not match the invite"
 NO_HOST: Final = "no host is waiting there for this code (the game may have started, or the host stopped)"
 
@@ -52,14 +69,28 @@ class Connected:
     via: str
 
 
-Note = Callable[[str], None]
+class Report:
+    """What an attempt tells the race while it runs: what it is doing (for the words of a timeout)
+    and every wrong identity it met (for the rule of "does not match the invite")."""
+
+    def __init__(self, race: _Race, label: str) -> None:
+        self.race, self.label = race, label
+
+    def note(self, text: str | None) -> None:
+        if text is None:
+            self.race.notes.pop(self.label, None)
+        else:
+            self.race.notes[self.label] = text
+
+    def wrong(self, seen: str) -> None:
+        self.race.wrong.setdefault(self.label, set()).add(seen)
 
 
 @dataclass(frozen=True)
 class _Attempt:
     label: str
     start: float
-    run: Callable[[Note], Awaitable[Connected]]
+    run: Callable[[Report], Awaitable[Connected]]
 
 
 class _Race:
@@ -69,9 +100,12 @@ class _Race:
         self.failed = 0
         self.changed = trio.Event()
         self.notes: dict[str, str] = {}  # what an attempt still running was waiting for (or on)
+        self.wrong: dict[str, set[str]] = {}  # the wrong identities each attempt met
 
     def fail(self, label: str, exc: BaseException) -> None:
         self.errors.append((label, exc))
+        if isinstance(exc, WrongIdentity):
+            self.wrong.setdefault(label, set()).add(exc.seen)
         self.failed += 1
         self.changed.set()
         self.changed = trio.Event()
@@ -90,9 +124,9 @@ async def connect_host(
 ) -> Connected:
     """The first connection to the host whose handshake proves the invite's identity.
 
-    Raises :class:`RemoteProtocolError` ("host identity does not match the invite") when a
-    host answered with another identity and nothing else worked, and :class:`NetError`
-    saying what every path did when no path worked within ``connect_timeout`` seconds.
+    Raises :class:`RemoteProtocolError` ("host identity does not match the invite: the peer
+    is ...") when every path met one same other identity, and :class:`NetError` saying what
+    every path did when no path worked within ``connect_timeout`` seconds.
     """
     deadline = trio.current_time() + connect_timeout
     direct = list(dict.fromkeys([*invite.direct, *extra_direct]))
@@ -105,7 +139,14 @@ async def connect_host(
             _Attempt(
                 f"relay {invite.relay}",
                 relay_delay if direct else 0.0,
-                _relayed(invite, identity, connect_timeout, handshake_timeout, rng or random.SystemRandom()),
+                _relayed(
+                    invite,
+                    identity,
+                    deadline,
+                    connect_timeout,
+                    handshake_timeout,
+                    rng or random.SystemRandom(),
+                ),
             )
         )
     if not attempts:
@@ -125,12 +166,12 @@ async def connect_host(
                 nursery.start_soon(_run, attempt, race, nursery.cancel_scope)
     if race.winner is not None:
         return race.winner
-    raise _failure(race, attempts, connect_timeout)
+    raise _failure(race, attempts, invite, connect_timeout)
 
 
 async def _run(attempt: _Attempt, race: _Race, scope: trio.CancelScope) -> None:
     try:
-        connected = await attempt.run(lambda text: race.notes.__setitem__(attempt.label, text))
+        connected = await attempt.run(Report(race, attempt.label))
     except (FairdealError, OSError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         race.fail(attempt.label, exc)
         return
@@ -141,10 +182,16 @@ async def _run(attempt: _Attempt, race: _Race, scope: trio.CancelScope) -> None:
         await trio.aclose_forcefully(connected.secure)  # type: ignore[arg-type]
 
 
-def _failure(race: _Race, attempts: Sequence[_Attempt], timeout: float) -> FairdealError:
-    for _, exc in race.errors:
-        if isinstance(exc, RemoteProtocolError) and MISMATCH in exc.reason:
-            return RemoteProtocolError(MISMATCH, peer=exc.peer)
+def _failure(race: _Race, attempts: Sequence[_Attempt], invite: Invite, timeout: float) -> FairdealError:
+    seen = set().union(*race.wrong.values()) if race.wrong else set()
+    if len(seen) == 1 and all(a.label in race.wrong for a in attempts):
+        # Every path led to one same other identity: that is who answers for this code.
+        (other,) = seen
+        places = [f"{a.label}'s doors" if a.label.startswith("relay ") else a.label for a in attempts]
+        where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
+        return RemoteProtocolError(
+            f"{MISMATCH}: the peer is {other} (at {where}), the invite names {invite.fingerprint}"
+        )
     said = {**race.notes, **{label: _reason(exc) for label, exc in race.errors}}
     waited = f"no answer within {timeout:g} s"
     parts = [f"{a.label}: {said.get(a.label, waited)}" for a in attempts]
@@ -163,8 +210,8 @@ def _reason(exc: BaseException) -> str:
 
 def _direct(
     endpoint: Endpoint, invite: Invite, identity: Identity, deadline: float, handshake_timeout: float
-) -> Callable[[Note], Awaitable[Connected]]:
-    async def run(note: Note) -> Connected:
+) -> Callable[[Report], Awaitable[Connected]]:
+    async def run(report: Report) -> Connected:
         try:
             stream = await trio.open_tcp_stream(endpoint.host, endpoint.port)
         except OSError as exc:
@@ -172,7 +219,7 @@ def _direct(
         # Should the race's deadline come before the handshake's own, the race says what the
         # handshake's timeout would have said of this address, for the seconds it had.
         left = max(0.1, round(deadline - trio.current_time(), 1))
-        note(said_nothing(left))
+        report.note(said_nothing(left))
         secure = await secure_connect(
             stream,
             identity,
@@ -180,27 +227,82 @@ def _direct(
             expected_peer_fingerprint=invite.fingerprint,
             handshake_timeout=handshake_timeout,
             peer=str(endpoint),
-            on_heard=lambda: note(f"handshake did not finish within {left:g} s"),
+            on_heard=lambda: report.note(f"handshake did not finish within {left:g} s"),
         )
         return Connected(secure, "direct", str(endpoint))
 
     return run
 
 
+class _RelayTries:
+    """What one joiner met at the relay so far, told in words."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.waited = 0  # doors where nothing paired within DOOR_WAIT
+        self.closed = 0  # connections the relay closed before pairing
+        self.strays: dict[str, int] = {}  # what a peer that is not the host did, and how often
+        self.row = 0  # strays and closes since the last door that was simply waited on
+        self.rng = rng
+
+    def stray(self, what: str) -> None:
+        self.strays[what] = self.strays.get(what, 0) + 1
+        self.row += 1
+
+    def pause(self) -> float:
+        """Seconds to wait before the next try (strays and closes in a row back off)."""
+        return RETRY_PAUSES[min(self.row, len(RETRY_PAUSES) - 1)] * self.rng.uniform(0.8, 1.2)
+
+    def words(self, *, waiting: bool = False, doing: str | None = None) -> str | None:
+        """What happened, and what the joiner was doing when time ran out (``waiting`` on a door,
+        or ``doing``); None when nothing has happened yet."""
+        parts = []
+        if self.waited or (waiting and not self.strays and not self.closed):
+            parts.append(NO_HOST)
+        if self.strays:
+            n = sum(self.strays.values())
+            who = "a peer that is not the host" if n == 1 else f"{n} peers that are not the host"
+            kinds = [what if len(self.strays) == 1 else f"{what} ({k})" for what, k in self.strays.items()]
+            parts.append(f"{who} answered on its doors: {', '.join(kinds)}")
+        if self.closed:
+            times = "once" if self.closed == 1 else f"{self.closed} times"
+            parts.append(f"the relay closed the connection before pairing {times}")
+        if doing is not None:
+            parts.append(doing)
+        return "; ".join(parts) or None
+
+
+def _stray_words(exc: BaseException, wait: float) -> str:
+    if not isinstance(exc, RemoteProtocolError) or exc.reason == "connection closed during the handshake":
+        return "closed the connection in the handshake"
+    if isinstance(exc, WrongIdentity):
+        return f"proved identity {exc.seen}"
+    if exc.reason.startswith("that is not a fairdeal host"):
+        return f"said nothing in {wait:g} s"
+    return f"did not complete the handshake ({exc.reason})"
+
+
 def _relayed(
-    invite: Invite, identity: Identity, connect_timeout: float, handshake_timeout: float, rng: random.Random
-) -> Callable[[Note], Awaitable[Connected]]:
+    invite: Invite,
+    identity: Identity,
+    deadline: float,
+    connect_timeout: float,
+    handshake_timeout: float,
+    rng: random.Random,
+) -> Callable[[Report], Awaitable[Connected]]:
     assert invite.relay is not None
     relay = invite.relay
+    wait = min(handshake_timeout, STRAY_WAIT)
 
-    async def run(note: Note) -> Connected:
+    async def run(report: Report) -> Connected:
         side = invite.relay_side("joiner")
         doors = list(range(invite.doors))
         rng.shuffle(doors)
-        last: FairdealError | None = None
-        # Every door a few times: doors lost to another joiner, or a stray peer, are tried again.
-        for n in range(3 * len(doors) + 1):
+        tries = _RelayTries(rng)
+        # Every door in turn until the race's deadline: a door lost to another joiner, a stray
+        # peer on it or a relay that closed is tried again.
+        for n in itertools.count():
             door = doors[n % len(doors)]
+            report.note(tries.words())
             try:
                 stream = await relay_connect(
                     relay,
@@ -208,33 +310,48 @@ def _relayed(
                     side,
                     connect_timeout=connect_timeout,
                     pair_timeout=DOOR_WAIT,
-                    on_waiting=lambda: note(NO_HOST),
+                    on_waiting=lambda: report.note(tries.words(waiting=True)),
                 )
             except RelayError as exc:
-                if exc.kind not in ("closed", "timeout"):
-                    raise
-                last = exc
+                if exc.kind == "timeout":
+                    tries.waited += 1
+                    tries.row = 0
+                    continue
+                if exc.kind != "closed":
+                    raise  # the relay cannot be used at all: unreachable, refusing, not a relay
+                tries.closed += 1
+                tries.row += 1
+                report.note(tries.words())
+                await trio.sleep(tries.pause())
                 continue
+            # Should the race's deadline come first, say what this peer did for the time it had.
+            left = max(0.1, round(min(wait, deadline - trio.current_time()), 1))
+            silent = tries.words(doing=f"it paired this joiner with a peer that said nothing in {left:g} s")
+            slow = tries.words(
+                doing=f"it paired this joiner with a peer whose handshake took over {left:g} s"
+            )
+            report.note(silent)
             try:
                 secure = await secure_connect(
                     stream,
                     identity,
                     initiator=True,
                     expected_peer_fingerprint=invite.fingerprint,
-                    handshake_timeout=handshake_timeout,
+                    handshake_timeout=wait,
                     peer=f"relay {relay}",
+                    on_heard=functools.partial(report.note, slow),
                 )
-            except RemoteProtocolError as exc:
-                if MISMATCH in exc.reason:
-                    raise
-                last = NetError(f"the peer on the relay did not complete the handshake ({exc.reason})")
+            except (RemoteProtocolError, trio.BrokenResourceError, OSError) as exc:
+                if isinstance(exc, WrongIdentity):
+                    report.wrong(exc.seen)
+                tries.stray(_stray_words(exc, wait))
+                report.note(tries.words())
+                await trio.sleep(tries.pause())
                 continue
             return Connected(secure, "relay", str(relay))
-        if isinstance(last, RelayError) and last.kind == "timeout":
-            raise NetError(NO_HOST)
-        raise last or NetError("no door of the relay could be used")
+        raise AssertionError("unreachable")  # pragma: no cover
 
     return run
 
 
-__all__ = ["DIRECT_STAGGER", "DOOR_WAIT", "RELAY_DELAY", "Connected", "connect_host"]
+__all__ = ["DIRECT_STAGGER", "DOOR_WAIT", "RELAY_DELAY", "STRAY_WAIT", "Connected", "connect_host"]

@@ -4,9 +4,21 @@ For each door ``d`` of the invite (``Invite.doors`` of them) the host keeps one
 connection to the relay waiting under ``Invite.relay_token(d)`` with the host's side.
 When the relay pairs it with a joiner (``ok``), the connection is handed to the lobby,
 which treats it like any accepted TCP connection (Noise handshake first), and the door
-is opened again at once with a new relay connection. A relay that cannot be reached, or
-that misbehaves, is retried with growing pauses (1 s up to 30 s); the observer hears of
-it once when it goes wrong and once when it works again, never once per retry.
+is opened again at once with a new relay connection.
+
+Anyone who holds the code can wait on a door with the host's side too. When a joiner is
+paired with that connection instead, the relay closes the host's own waiting connection:
+a pairing the host did not see. The door is then opened again at once, without back-off,
+and the observer hears of it once (:meth:`DoorsObserver.relay_door_taken`) — the relay is
+working. A relay that cannot be reached, or that misbehaves, is retried with growing
+pauses (1 s up to 30 s); the observer hears of it once when it goes wrong and once when it
+works again, never once per retry.
+
+Whatever happens, a door opens at most :data:`DOOR_BURST` relay connections at once and
+:data:`DOOR_RATE` a second after that (a token bucket per door): someone pairing with the
+host's doors as fast as it can (a code holder on the joiners' side that closes at once)
+costs the host at most ``doors × (DOOR_BURST + DOOR_RATE × t)`` relay connections in ``t``
+seconds, and a joiner waiting on a door is still paired within about one reopening.
 """
 
 from __future__ import annotations
@@ -25,6 +37,12 @@ RETRY_MAX: Final = 30.0
 CONNECT_TIMEOUT: Final = 10.0
 READY_GRACE: Final = 1.0
 """Seconds every door must have waited without a refusal before the relay is reported ready."""
+DOOR_BURST: Final = 10
+"""Relay connections a door may open at once (then :data:`DOOR_RATE` a second)."""
+DOOR_RATE: Final = 2.0
+"""Relay connections a second a door opens at most, once its burst is spent."""
+TAKEN_QUIET: Final = 60.0
+"""Seconds without a door taken under the host before a new one is reported again."""
 
 Offer = Callable[[trio.abc.Stream, str], None]
 
@@ -38,6 +56,10 @@ class DoorsObserver:
     def relay_trouble(self, relay: str, reason: str) -> None:
         """The relay cannot be used for now (it is retried in the background)."""
 
+    def relay_door_taken(self, relay: str) -> None:
+        """A connection that is not the host's was paired on one of its doors (someone else who
+        holds the code waits there as the host); the door was opened again at once."""
+
 
 class _Status:
     """Edge-triggered reports: ready once every door has waited :data:`READY_GRACE` seconds
@@ -48,12 +70,20 @@ class _Status:
         self.since: dict[int, float] = {}  # door -> when its request was sent
         self.doors = doors
         self.state: str | None = None
+        self.last_taken: float | None = None
 
     def door_waiting(self, door: int) -> None:
         self.since[door] = trio.current_time()
 
     def door_paired(self, door: int) -> None:
         self.since.pop(door, None)
+
+    def door_taken(self, door: int) -> None:
+        self.since.pop(door, None)
+        now = trio.current_time()
+        if self.last_taken is None or now - self.last_taken >= TAKEN_QUIET:
+            self.observer.relay_door_taken(self.relay)
+        self.last_taken = now
 
     def door_failed(self, door: int, reason: str) -> None:
         self.since.pop(door, None)
@@ -84,21 +114,51 @@ async def keep_doors(invite: Invite, offer: Offer, observer: DoorsObserver | Non
             nursery.start_soon(_door, invite, door, offer, status)
 
 
+class _Bucket:
+    """A token bucket: :meth:`take` waits until one of ``burst`` tokens, refilled at ``rate`` a
+    second, is there."""
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.at = trio.current_time()
+
+    async def take(self) -> None:
+        now = trio.current_time()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            await trio.sleep((1 - self.tokens) / self.rate)
+            self.tokens, self.at = 1.0, trio.current_time()
+        self.tokens -= 1
+
+
 async def _door(invite: Invite, door: int, offer: Offer, status: _Status) -> None:
     assert invite.relay is not None
     relay = invite.relay
     token, side = invite.relay_token(door), invite.relay_side("host")
     pause = RETRY_FIRST
+    bucket = _Bucket(DOOR_BURST, DOOR_RATE)
     while True:
+        await bucket.take()
+        waited = False
+
+        def waiting() -> None:
+            nonlocal waited
+            waited = True
+            status.door_waiting(door)
+
         try:
             stream = await relay_connect(
-                relay,
-                token,
-                side,
-                connect_timeout=CONNECT_TIMEOUT,
-                on_waiting=lambda: status.door_waiting(door),
+                relay, token, side, connect_timeout=CONNECT_TIMEOUT, on_waiting=waiting
             )
         except RelayError as exc:
+            if exc.kind == "closed" and waited:
+                # The relay closed this waiting connection: it paired another one on this
+                # door. The relay works; the door opens again at once.
+                pause = RETRY_FIRST
+                status.door_taken(door)
+                continue
             status.door_failed(door, str(exc))
             await trio.sleep(pause)
             pause = min(RETRY_MAX, pause * 2)
@@ -108,4 +168,4 @@ async def _door(invite: Invite, door: int, offer: Offer, status: _Status) -> Non
         offer(stream, f"relay {relay} (door {door})")
 
 
-__all__ = ["DoorsObserver", "keep_doors"]
+__all__ = ["DOOR_BURST", "DOOR_RATE", "DoorsObserver", "keep_doors"]

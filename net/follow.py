@@ -53,6 +53,9 @@ class Keeper(Protocol):
     def sent(self, data: bytes) -> None:
         """A decision is about to be sent: keep it, to send it again rather than decide anew."""
 
+    def chat(self, marks: tuple[int, ...]) -> None:
+        """The chat counters changed (by seat: the last line sent or accepted): keep them."""
+
     def adjourned(self) -> None:
         """The game is adjourned: keep everything for later."""
 

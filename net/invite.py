@@ -124,7 +124,7 @@ def parse_endpoint(text: str) -> Endpoint:
     t = text.strip()
     if t.lower().startswith("tcp:"):
         t = t[4:]
-    m = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})", t) or re.fullmatch(r"([^:\[\]]+):(\d{1,5})", t)
+    m = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:([0-9]{1,5})", t) or re.fullmatch(r"([^:\[\]]+):([0-9]{1,5})", t)
     if m is None:
         raise ValueError(f"{text!r} is not tcp:HOST:PORT")
     return Endpoint(m.group(1), int(m.group(2)))

@@ -46,7 +46,7 @@ RESOLVE_MS: Final = 1500
 CLOSE_LIMIT: Final = 5.0
 _GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _FINGERPRINT = re.compile(r"fd1-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}")
-_SEATS = re.compile(r"(\d{1,2})/(\d{1,2})")
+_SEATS = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")  # ASCII digits only (\d matches every script's)
 _KEYS: Final = frozenset({"v", "game", "host", "fp", "seats", "code"})
 
 

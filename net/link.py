@@ -9,14 +9,16 @@ A :class:`NetLink` runs three tasks (start them with ``nursery.start(link.run)``
   peer; a peer that takes nothing for ``Keepalive.silence`` seconds is dropped too;
 * a pinger that sends a ``ping`` every ``Keepalive.interval`` seconds (15).
 
-Any failure — the peer closed, went silent, sent a malformed or unexpected message —
-closes the link for good with a reason (:attr:`NetLink.error`); entries received
+Any failure — the peer closed, went silent, sent a malformed or unexpected message, sent
+too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`) — closes the
+link for good with a reason (:attr:`NetLink.error`); entries received
 before it are still delivered, then :meth:`receive_entry` raises :class:`PeerGone`
 with that reason. Nothing a peer sends can make these tasks raise.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +31,7 @@ from fairdeal.core.errors import FairdealError, ProtocolError, RemoteProtocolErr
 from . import _fault, wire
 from ._noise import TAG_LEN
 from .driver import PeerGone
+from .flood import Flood
 from .framing import FRAME_HEADER_LEN, MAX_TRANSPORT_PLAINTEXT, MESSAGE_HEADER_LEN
 from .stream import PeerClosed, SecureStream
 
@@ -117,9 +120,15 @@ class NetLink:
         self.peer = peer
         self.keepalive = keepalive or Keepalive()
         self.on_control = on_control
-        #: Called with each chat message that arrives (none set: chat is ignored).
-        self.on_chat: Callable[[wire.Chat], None] | None = None
-        self.on_adjourn: Callable[[wire.Adjourn], None] | None = None
+        #: Called with each chat message that arrives (none set: chat is ignored); False: it was refused.
+        self.on_chat: Callable[[wire.Chat], bool | None] | None = None
+        self.on_adjourn: Callable[[wire.Adjourn], bool | None] | None = None
+        #: Counts what the peer sends that is ignored or refused; past its limit the link is dropped.
+        self.flood = Flood()
+        #: Called with the one line saying so when the link is dropped for that.
+        self.on_flood: Callable[[str], None] | None = None
+        self._entry_digests: set[bytes] = set()  # every entry the peer sent on this link (host end)
+        self._pongs_due = 0
         self.stats = LinkStats()
         self.error: str | None = None
         #: The peer said ``bye``: it left on purpose (not a dropped connection).
@@ -263,6 +272,14 @@ class NetLink:
         if isinstance(msg, wire.Entry):
             if not self._game_started:
                 raise RemoteProtocolError("sent a log entry before the game started", peer=self.peer)
+            if self.role == "host":
+                # The same bytes twice on one link are never needed (an entry is sent again only on a
+                # new link, after a drop): refused here, before anything decodes them.
+                digest = hashlib.sha256(msg.data).digest()
+                if digest in self._entry_digests:
+                    self._useless("copies of an entry it had sent already")
+                    return
+                self._entry_digests.add(digest)
             if _fault.armed() and self.role == "host":
                 _fault.reached("heard", _kind(msg.data))
             self._entries_in.send_nowait(msg.data)
@@ -272,22 +289,35 @@ class NetLink:
             if not self._pong_queued:  # one answer in flight is enough: a ping flood queues nothing
                 self._pong_queued = True
                 self.send(wire.Pong(msg.n))
+            else:
+                self._useless("pings while the answer to one was queued")
         elif isinstance(msg, wire.Pong):
-            pass  # any message shows the peer is alive
+            if self._pongs_due > 0:  # any message shows the peer is alive
+                self._pongs_due -= 1
+            else:
+                self._useless("pongs to no ping")
         elif isinstance(msg, wire.Bye):
             self.left = True
             self.fail(f"{self.peer} left: {msg.reason}")
         elif isinstance(msg, wire.Chat):
-            if self.on_chat is not None:
-                self.on_chat(msg)
+            if self.on_chat is None or self.on_chat(msg) is False:
+                self._useless("chat lines that were refused")
         elif isinstance(msg, wire.Adjourn) and self._game_started:
-            if self.on_adjourn is not None:
-                self.on_adjourn(msg)
+            if self.on_adjourn is None or self.on_adjourn(msg) is False:
+                self._useless("votes that changed nothing")
         elif isinstance(msg, wire.Lobby | wire.Away | wire.Back | wire.Adjourned) and self.role == "guest":
             if self.on_control is not None:
                 self.on_control(msg)
         else:
             raise RemoteProtocolError(f"unexpected {_tag(msg)} message", peer=self.peer)
+
+    def _useless(self, what: str) -> None:
+        """The peer sent a message of no use: counted; past the limit, the link is dropped."""
+        if self.flood.strike(what):
+            reason = self.flood.words(self.peer)
+            self.fail(reason)
+            if self.on_flood is not None:
+                self.on_flood(reason)
 
     async def _writer(self) -> None:
         try:
@@ -324,6 +354,7 @@ class NetLink:
                 self.send(wire.Ping(self._pings))
             except PeerGone:
                 return
+            self._pongs_due += 1
 
     def __repr__(self) -> str:
         state = "open" if self.error is None else f"closed: {self.error}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
 import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
@@ -62,6 +63,8 @@ GRACE: Final = 120.0
 """Seconds a host holds a seat whose link dropped (``host --grace``)."""
 WATCHERS: Final = 16
 """Watchers a host lets in (``host --watchers``)."""
+VOTE_GAP: Final = 1.0
+"""Seconds between two changes of a guest's adjourn vote (faster ones are ignored, and counted)."""
 
 
 def seat_rng(seed: bytes) -> Rng:
@@ -84,6 +87,9 @@ class NoKeeper:
         pass
 
     def sent(self, data: bytes) -> None:
+        pass
+
+    def chat(self, marks: tuple[int, ...]) -> None:
         pass
 
     def adjourned(self) -> None:
@@ -164,6 +170,10 @@ class NetObserver(LobbyObserver, DoorsObserver):
     def adjourned(self, entries: int) -> None:
         """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
 
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        """(The host) seat ``seat``'s link sent too many messages that were ignored or refused
+        (``reason`` says what): it was dropped."""
+
 
 @dataclass(frozen=True)
 class Prepared:
@@ -189,6 +199,7 @@ class HostResume:
     entries: Sequence[bytes]
     invite: Invite
     seed: bytes
+    chat: Sequence[int] = ()
 
 
 @dataclass(frozen=True)
@@ -201,6 +212,7 @@ class GuestResume:
     seed: bytes
     sent: bytes | None = None
     wait: float = GRACE
+    chat: Sequence[int] = ()
 
 
 @dataclass
@@ -590,6 +602,7 @@ class _Table:
         self.roster: Roster | None = None
         self.room: ChatRoom | None = None
         self.votes: set[int] = set()
+        self.voted_at: dict[int, float] = {}
 
     @property
     def guests(self) -> list[NetLink]:
@@ -626,9 +639,11 @@ class _Table:
     # -- a link that comes in late ----------------------------------------------------------------------
     def prepare(self, seat: int, link: NetLink) -> None:
         link.start_game()
+        name = self.header.seats[seat].name
+        link.on_flood = lambda reason: self.obs.link_flooded(seat, name, reason)
         if self.room is not None:
             link.on_chat = self.room.from_link(seat)
-        link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)  # type: ignore[misc]
+        link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)
 
     async def late(self, msg: wire.Rejoin | wire.Watch, identity: bytes, link: NetLink) -> str | None:
         roster = self.roster
@@ -668,10 +683,16 @@ class _Table:
             self._tell(wire.Adjourn(s, True), [link])
 
     # -- adjourning -----------------------------------------------------------------------------------
-    def hear(self, seat: int, msg: wire.Adjourn) -> None:
-        """A guest's vote: only for its own seat."""
-        if msg.seat == seat:
-            self.vote_as(seat, msg.agree)
+    def hear(self, seat: int, msg: wire.Adjourn) -> bool:
+        """A guest's vote: only for its own seat, and at most one change a :data:`VOTE_GAP` seconds.
+        False when it was ignored (the link counts those)."""
+        now = trio.current_time()
+        if msg.seat != seat or now - self.voted_at.get(seat, -math.inf) < VOTE_GAP:
+            return False
+        if not self.vote_as(seat, msg.agree):
+            return False
+        self.voted_at[seat] = now
+        return True
 
     def vote(self, agree: bool) -> bool:
         """The host's own vote (from its front end)."""
@@ -680,13 +701,16 @@ class _Table:
         self.vote_as(0, agree)
         return True
 
-    def vote_as(self, seat: int, agree: bool) -> None:
+    def vote_as(self, seat: int, agree: bool) -> bool:
+        """Count a vote; False when it changes nothing."""
         if self.roster is None or self.roster.closed:
-            return
+            return False
         if agree:
             if seat in self.votes:
-                return
+                return False
             self.votes.add(seat)
+        elif not self.votes:
+            return False
         else:
             self.votes.clear()
         self._tell(wire.Adjourn(seat, agree), self.everyone())  # the voter's too: received
@@ -695,9 +719,10 @@ class _Table:
         self.obs.adjourn_vote(seat, self.header.seats[seat].name, agree, missing)
         if agree and self.plan.auto_adjourn and 0 not in self.votes:
             self.vote_as(0, True)
-            return
+            return True
         if agree and not missing:
             self.roster.adjourn()
+        return True
 
 
 async def _play_host(
@@ -747,7 +772,16 @@ async def _play_host(
         obs.resumed(header, 0, session.seq)
         for seat in roster.away:
             obs.away(seat, header.seats[seat].name, roster.grace)
-    room = ChatRoom(header, 0, plan.identity, roster.links, obs.chat)  # type: ignore[arg-type]
+    marks = plan.resume.chat if plan.resume is not None else ()
+    room = ChatRoom(
+        header,
+        0,
+        plan.identity,
+        roster.links,
+        obs.chat,
+        marks=marks,
+        keep=keeper.chat,  # type: ignore[arg-type]
+    )
     table.room = room
     for seat, link in links.items():
         table.prepare(seat, link)
@@ -839,7 +873,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     guest = _Guest(plan, obs, session, prepared.agent, seed, float(welcome.grace))
     link = NetLink(secure, role="guest", peer="the host", keepalive=plan.keepalive)
     early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
-    link.on_chat = lambda m: early.append(m) if len(early) < 16 else None
+    link.on_chat = lambda m: early.append(m) if len(early) < 16 else False
     guest.early = early
     try:
         await guest.follower.run(link)
@@ -888,7 +922,16 @@ class _Guest:
     def _start(self) -> None:
         s = self.session
         assert s.seat is not None
-        room = ChatRoom(s.header, s.seat, self.plan.identity, self.follower.links, self.obs.chat)
+        marks = self.plan.resume.chat if self.plan.resume is not None else ()
+        room = ChatRoom(
+            s.header,
+            s.seat,
+            self.plan.identity,
+            self.follower.links,
+            self.obs.chat,
+            marks=marks,
+            keep=self.keeper.chat,
+        )
         self.follower.room = room
         link = self.follower.links.get(0)
         if link is not None:

@@ -31,6 +31,16 @@ NOISE_HASH: Final[HashName] = "SHA256"
 MAX_HANDSHAKE_FRAME: Final = 512
 
 
+class WrongIdentity(RemoteProtocolError):
+    """The peer proved an identity other than the expected one; ``seen`` is its fingerprint."""
+
+    def __init__(
+        self, reason: str, *, seat: int | None = None, peer: str | None = None, seen: str = ""
+    ) -> None:
+        super().__init__(reason, seat=seat, peer=peer)
+        self.seen = seen
+
+
 class Event:
     """Base class of the events :meth:`SecureChannel.receive_data` returns."""
 
@@ -178,7 +188,11 @@ class SecureChannel:
             self._close_reason = exc.reason if isinstance(exc, ProtocolError) else type(exc).__name__
         self.close()
         if isinstance(exc, ProtocolError) and exc.peer is None and self._label() is not None:
-            raise type(exc)(exc.reason, seat=exc.seat, peer=self._label()) from exc
+            labelled = type(exc)(exc.reason, seat=exc.seat, peer=self._label())
+            labelled.__dict__.update(
+                {k: v for k, v in vars(exc).items() if k not in ("reason", "seat", "peer")}
+            )
+            raise labelled from exc
         raise exc
 
     def _check_usable(self) -> None:
@@ -319,10 +333,12 @@ class SecureChannel:
         peer_fingerprint = fingerprint(identity)
         if self._expected is not None and peer_fingerprint != self._expected:
             # The initiator is the joiner, whose expectation comes from an invite code.
-            raise RemoteProtocolError(
-                "host identity does not match the invite"
+            raise WrongIdentity(
+                f"host identity does not match the invite: the peer is {peer_fingerprint}, "
+                f"the invite names {self._expected}"
                 if self._initiator
-                else "peer identity is not the expected one"
+                else f"peer identity is not the expected one: it is {peer_fingerprint}",
+                seen=peer_fingerprint,
             )
         if not hs.is_complete:
             # Initiator, message 2 read: answer with message 3, which completes the handshake.

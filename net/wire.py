@@ -5,6 +5,11 @@ key and exactly the fields of that type (no more, no fewer). Decoding is strict:
 every type, length and bound is checked, and anything else raises
 :class:`RemoteProtocolError` naming the peer. See ``docs/protocol.md``.
 
+Each message is declared once, below: a frozen dataclass whose every field is annotated
+with the kind of value it holds and its limits (``net/_schema.py``), registered under its
+tag by :func:`message`; :func:`encode` and :func:`decode` follow from the declarations. A
+new message is one more such class.
+
     guest -> host  hello    {protocol, session, software}     first message of a joiner
     host -> guest  welcome  {protocol, seat, players, game, distribution, version, options}
     host -> guest  refused  {reason}                          then the host closes
@@ -29,19 +34,20 @@ A game that survives a drop (see ``docs/protocol.md``, "Coming back"):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Annotated, Any, Final, TypeVar
 
 from fairdeal.core._msgpack import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
 from fairdeal.core.text import MAX_REASON, clean_text, shows_as_is
 
+from ._schema import Blob, Check, Flag, Int, Options, Pattern, Records, Schema, Text, schema
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 3
+PROTOCOL: Final = 4
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024
@@ -65,59 +71,113 @@ _KIND = re.compile(r"human|bot(:[A-Za-z0-9_.-]{1,36})?")
 _GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
-# -- messages -----------------------------------------------------------------------------------------
+# -- declaring a message ------------------------------------------------------------------------------
+class Message:
+    """A link message: one of the classes declared below with :func:`message`."""
+
+    __slots__ = ()
+
+
+M = TypeVar("M", bound=Message)
+_BY_TAG: Final[dict[str, Schema]] = {}
+_TAG: Final[dict[type, str]] = {}
+_LARGE: Final[set[str]] = set()
+
+
+def message(tag: str, *, order: Sequence[str] = (), large: bool = False) -> Callable[[type[M]], type[M]]:
+    """Register a message class under ``tag``.
+
+    ``order``: the keys on the wire when it is not the order of the fields; ``large``: it may
+    exceed :data:`MAX_CONTROL` (only an entry does).
+    """
+
+    def register(cls: type[M]) -> type[M]:
+        if tag in _BY_TAG or cls in _TAG:
+            raise TypeError(f"a second link message {tag!r}")
+        _BY_TAG[tag] = schema(cls, order)
+        _TAG[cls] = tag
+        if large:
+            _LARGE.add(tag)
+        return cls
+
+    return register
+
+
+# -- the messages ---------------------------------------------------------------------------------------
+# Kinds of field: Int(lo, hi) an integer in [lo, hi) (hi may name another field), Text(n) 1 to n
+# printable characters, Pattern(rx), Blob(n) n bytes (Blob(lo, hi): lo to hi), Flag() a boolean,
+# Options(n) a game's options, Records(cls, lo, hi, ...) a list of maps of cls's fields.
+SESSION: Final = Blob(SESSION_ID_BYTES)
+LAST: Final = Blob(HASH_BYTES)
+SOFTWARE: Final = Text(MAX_SOFTWARE)
+PROTOCOL_NUMBER: Final = Int(1, MAX_COUNTER)
+ENTRIES: Final = Int(0, MAX_COUNTER)
+SEAT: Final = Int(0, MAX_SEATS)
+"""Any seat of the table (0 is the host's)."""
+SECONDS: Final = Int(0, MAX_GRACE + 1)
+REASON: Final = Text(MAX_REASON)
+"""Reasons are shown to people: printable, bounded; a sender cleans them with clean_text."""
+
+
+@message("hello", order=("protocol", "session", "software"))
 @dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(Message):
     """A joiner's first message: the session id from its invite code."""
 
-    session: bytes
-    software: str = "fairdeal"
-    protocol: int = PROTOCOL
+    session: Annotated[bytes, SESSION]
+    software: Annotated[str, SOFTWARE] = "fairdeal"
+    protocol: Annotated[int, PROTOCOL_NUMBER] = PROTOCOL
 
 
+@message(
+    "welcome", order=("protocol", "seat", "players", "game", "distribution", "version", "options", "grace")
+)
 @dataclass(frozen=True, slots=True)
-class Welcome:
+class Welcome(Message):
     """The host offers seat ``seat`` of a ``players``-seat table of ``game`` with ``options``."""
 
-    seat: int
-    players: int
-    game: str
-    distribution: str
-    version: str
-    options: Mapping[str, bool | int | str] = field(default_factory=dict)
-    grace: int = 120
-    protocol: int = PROTOCOL
+    seat: Annotated[int, Int(1, "players")]
+    players: Annotated[int, Int(2, MAX_SEATS + 1)]
+    game: Annotated[str, Pattern(_GAME)]
+    distribution: Annotated[str, Text(MAX_TEXT)]
+    version: Annotated[str, Text(MAX_TEXT)]
+    options: Annotated[Mapping[str, bool | int | str], Options(MAX_OPTIONS)] = field(default_factory=dict)
+    grace: Annotated[int, SECONDS] = 120
+    protocol: Annotated[int, PROTOCOL_NUMBER] = PROTOCOL
 
 
+@message("refused")
 @dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(Message):
     """The host will not seat this joiner, and says why."""
 
-    reason: str
+    reason: Annotated[str, REASON]
 
 
+@message("ready")
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(Message):
     """The joiner takes the seat: its display name and what plays it (human, bot, bot:NAME)."""
 
-    name: str
-    kind: str
+    name: Annotated[str, Text(MAX_NAME)]
+    kind: Annotated[str, Pattern(_KIND)]
 
 
 @dataclass(frozen=True, slots=True)
 class LobbySeat:
     """A filled seat as the lobby shows it."""
 
-    name: str
-    fingerprint: str
-    kind: str
+    name: Annotated[str, Text(MAX_NAME)]
+    fingerprint: Annotated[str, Pattern(_FINGERPRINT)]
+    kind: Annotated[str, Pattern(_KIND)]
 
 
+@message("lobby")
 @dataclass(frozen=True, slots=True)
-class Lobby:
+class Lobby(Message):
     """Every seat of the table, ``None`` where nobody sits yet."""
 
-    seats: tuple[LobbySeat | None, ...]
+    seats: Annotated[tuple[LobbySeat | None, ...], Records(LobbySeat, 2, MAX_SEATS, "a seat", nil=True)]
 
     @property
     def players(self) -> int:
@@ -128,266 +188,142 @@ class Lobby:
         return sum(s is None for s in self.seats)
 
 
+@message("entry", large=True)
 @dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Message):
     """One encoded log entry (a signed envelope)."""
 
-    data: bytes
+    data: Annotated[bytes, Blob(1, MAX_ENTRY)]
 
 
+@message("ping")
 @dataclass(frozen=True, slots=True)
-class Ping:
-    n: int
+class Ping(Message):
+    n: Annotated[int, Int(0, MAX_COUNTER)]
 
 
+@message("pong")
 @dataclass(frozen=True, slots=True)
-class Pong:
-    n: int
+class Pong(Message):
+    n: Annotated[int, Int(0, MAX_COUNTER)]
 
 
+@message("bye")
 @dataclass(frozen=True, slots=True)
-class Bye:
+class Bye(Message):
     """The sender leaves (the game is over, it gave up, or it drops the peer) and closes next."""
 
-    reason: str
+    reason: Annotated[str, REASON]
 
 
+@message("chat")
 @dataclass(frozen=True, slots=True)
-class Chat:
+class Chat(Message):
     """A line of chat from seat ``seat``: its ``n``-th, signed by that seat's identity key.
 
     Never part of the game log; the host relays it to the other seats unchanged.
     """
 
-    seat: int
-    n: int
-    text: str
-    sig: bytes
+    seat: Annotated[int, SEAT]
+    n: Annotated[int, Int(0, MAX_COUNTER)]
+    text: Annotated[str, Text(MAX_CHAT)]
+    sig: Annotated[bytes, Blob(SIGNATURE_BYTES)]
 
 
+@message("rejoin", order=("protocol", "session", "software", "seat", "entries", "last"))
 @dataclass(frozen=True, slots=True)
-class Rejoin:
+class Rejoin(Message):
     """A seat comes back: it holds ``entries`` entries of the log, the last of which hashes to ``last``."""
 
-    session: bytes
-    seat: int
-    entries: int
-    last: bytes = NO_ENTRY
-    software: str = "fairdeal"
-    protocol: int = PROTOCOL
+    session: Annotated[bytes, SESSION]
+    seat: Annotated[int, Int(1, MAX_SEATS)]
+    entries: Annotated[int, ENTRIES]
+    last: Annotated[bytes, LAST] = NO_ENTRY
+    software: Annotated[str, SOFTWARE] = "fairdeal"
+    protocol: Annotated[int, PROTOCOL_NUMBER] = PROTOCOL
 
 
+@message("watch", order=("protocol", "session", "software", "entries", "last"))
 @dataclass(frozen=True, slots=True)
-class Watch:
+class Watch(Message):
     """A watcher asks to follow the game; it holds ``entries`` entries already (0: none)."""
 
-    session: bytes
-    entries: int = 0
-    last: bytes = NO_ENTRY
-    software: str = "fairdeal"
-    protocol: int = PROTOCOL
+    session: Annotated[bytes, SESSION]
+    entries: Annotated[int, ENTRIES] = 0
+    last: Annotated[bytes, LAST] = NO_ENTRY
+    software: Annotated[str, SOFTWARE] = "fairdeal"
+    protocol: Annotated[int, PROTOCOL_NUMBER] = PROTOCOL
 
 
+@message("sync")
 @dataclass(frozen=True, slots=True)
-class Sync:
+class Sync(Message):
     """The host holds ``entries`` entries; those the joiner lacks follow, then the game goes on.
 
     ``grace``: the seconds the host holds a seat whose link dropped."""
 
-    entries: int
-    grace: int
+    entries: Annotated[int, ENTRIES]
+    grace: Annotated[int, SECONDS]
 
 
+@message("away")
 @dataclass(frozen=True, slots=True)
-class Away:
+class Away(Message):
     """Seat ``seat``'s link dropped: the host holds the seat ``seconds`` more."""
 
-    seat: int
-    seconds: int
+    seat: Annotated[int, SEAT]
+    seconds: Annotated[int, SECONDS]
 
 
+@message("back")
 @dataclass(frozen=True, slots=True)
-class Back:
+class Back(Message):
     """Seat ``seat`` came back."""
 
-    seat: int
+    seat: Annotated[int, SEAT]
 
 
+@message("adjourn")
 @dataclass(frozen=True, slots=True)
-class Adjourn:
+class Adjourn(Message):
     """Seat ``seat`` proposes or agrees to stop and go on later (``agree``), or declines."""
 
-    seat: int
-    agree: bool
+    seat: Annotated[int, SEAT]
+    agree: Annotated[bool, Flag()]
 
 
+@message("adjourned")
 @dataclass(frozen=True, slots=True)
-class Adjourned:
+class Adjourned(Message):
     """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
 
-    entries: int
+    entries: Annotated[int, Int(1, MAX_COUNTER)]
 
 
-Message = (
-    Hello
-    | Welcome
-    | Refused
-    | Ready
-    | Lobby
-    | Entry
-    | Ping
-    | Pong
-    | Bye
-    | Chat
-    | Rejoin
-    | Watch
-    | Sync
-    | Away
-    | Back
-    | Adjourn
-    | Adjourned
-)
-
-_TAGS: Final[dict[type, str]] = {
-    Hello: "hello",
-    Welcome: "welcome",
-    Refused: "refused",
-    Ready: "ready",
-    Lobby: "lobby",
-    Entry: "entry",
-    Ping: "ping",
-    Pong: "pong",
-    Bye: "bye",
-    Chat: "chat",
-    Rejoin: "rejoin",
-    Watch: "watch",
-    Sync: "sync",
-    Away: "away",
-    Back: "back",
-    Adjourn: "adjourn",
-    Adjourned: "adjourned",
-}
+#: Every message by its tag (what ``"type"`` says on the wire), for tools and tests.
+MESSAGES: Final[Mapping[str, Schema]] = _BY_TAG
+# A large message's map holds its fields and "type": its first byte is a fixmap of that size.
+_HEADS: Final = frozenset(bytes([0x80 | (1 + len(_BY_TAG[tag].fields))]) for tag in _LARGE)
 
 
 # -- encoding -----------------------------------------------------------------------------------------
-def _fields(msg: Message) -> dict[str, Any]:
-    if isinstance(msg, Hello):
-        return {"protocol": msg.protocol, "session": msg.session, "software": msg.software}
-    if isinstance(msg, Welcome):
-        return {
-            "protocol": msg.protocol,
-            "seat": msg.seat,
-            "players": msg.players,
-            "game": msg.game,
-            "distribution": msg.distribution,
-            "version": msg.version,
-            "options": dict(sorted(msg.options.items())),
-            "grace": msg.grace,
-        }
-    if isinstance(msg, Refused | Bye):
-        return {"reason": msg.reason}
-    if isinstance(msg, Ready):
-        return {"name": msg.name, "kind": msg.kind}
-    if isinstance(msg, Lobby):
-        return {
-            "seats": [
-                None if s is None else {"name": s.name, "fingerprint": s.fingerprint, "kind": s.kind}
-                for s in msg.seats
-            ]
-        }
-    if isinstance(msg, Entry):
-        return {"data": msg.data}
-    if isinstance(msg, Ping | Pong):
-        return {"n": msg.n}
-    if isinstance(msg, Chat):
-        return {"seat": msg.seat, "n": msg.n, "text": msg.text, "sig": msg.sig}
-    if isinstance(msg, Rejoin):
-        return {
-            "protocol": msg.protocol,
-            "session": msg.session,
-            "software": msg.software,
-            "seat": msg.seat,
-            "entries": msg.entries,
-            "last": msg.last,
-        }
-    if isinstance(msg, Watch):
-        return {
-            "protocol": msg.protocol,
-            "session": msg.session,
-            "software": msg.software,
-            "entries": msg.entries,
-            "last": msg.last,
-        }
-    if isinstance(msg, Sync):
-        return {"entries": msg.entries, "grace": msg.grace}
-    if isinstance(msg, Away):
-        return {"seat": msg.seat, "seconds": msg.seconds}
-    if isinstance(msg, Back):
-        return {"seat": msg.seat}
-    if isinstance(msg, Adjourn):
-        return {"seat": msg.seat, "agree": msg.agree}
-    if isinstance(msg, Adjourned):
-        return {"entries": msg.entries}
-    raise LocalProtocolError(f"not a link message: {type(msg).__name__}")
-
-
 def encode(msg: Message) -> bytes:
     """The bytes of ``msg``; checked as the receiver will check them (LocalProtocolError if wrong)."""
-    body = {"type": _TAGS[type(msg)], **_fields(msg)}
+    tag = _TAG.get(type(msg))
+    if tag is None:
+        raise LocalProtocolError(f"not a link message: {type(msg).__name__}")
+    body = {"type": tag, **_BY_TAG[tag].write(msg)}
     data = pack(body)
     try:
         decoded = decode(data)
     except RemoteProtocolError as exc:
-        raise LocalProtocolError(
-            f"refusing to send an invalid {body['type']} message: {exc.reason}"
-        ) from None
+        raise LocalProtocolError(f"refusing to send an invalid {tag} message: {exc.reason}") from None
     if decoded != msg:
-        raise LocalProtocolError(f"refusing to send a {body['type']} message that does not round-trip")
+        raise LocalProtocolError(f"refusing to send a {tag} message that does not round-trip")
     return data
 
 
 # -- decoding -----------------------------------------------------------------------------------------
-class _Check:
-    """Field checks that blame the peer."""
-
-    def __init__(self, kind: str, peer: str | None) -> None:
-        self.kind, self.peer = kind, peer
-
-    def fail(self, reason: str) -> RemoteProtocolError:
-        return RemoteProtocolError(f"malformed {self.kind} message: {reason}", peer=self.peer)
-
-    def integer(self, v: object, lo: int, hi: int, what: str) -> int:
-        if type(v) is not int or not lo <= v < hi:
-            raise self.fail(f"{what} must be an integer in [{lo}, {hi})")
-        return v
-
-    def text(self, v: object, limit: int, what: str) -> str:
-        if not shows_as_is(v, limit):
-            raise self.fail(f"{what} must be 1 to {limit} printable characters without surrounding spaces")
-        return v  # type: ignore[return-value]
-
-    def pattern(self, v: object, rx: re.Pattern[str], what: str) -> str:
-        if not isinstance(v, str) or not rx.fullmatch(v):
-            raise self.fail(f"{what} is not valid")
-        return v
-
-    def reason(self, v: object) -> str:
-        # Reasons are shown to people: printable, bounded; a sender cleans them with clean_text.
-        return self.text(v, MAX_REASON, "reason")
-
-    def options(self, v: object) -> dict[str, bool | int | str]:
-        if not isinstance(v, dict) or len(v) > MAX_OPTIONS:
-            raise self.fail(f"options must be a map of at most {MAX_OPTIONS} entries")
-        for k, x in v.items():
-            if not shows_as_is(k, MAX_NAME):
-                raise self.fail("an option name must be short plain text")
-            ok = isinstance(x, bool) or (type(x) is int and -(2**63) <= x < 2**63)
-            ok = ok or shows_as_is(x, MAX_TEXT, empty=True)
-            if not ok:
-                raise self.fail(f"option {k!r} must be a boolean, an integer or short plain text")
-        return dict(v)
-
-
 def _unpack(data: bytes, peer: str | None) -> Any:
     return strict_unpack(
         data,
@@ -400,159 +336,27 @@ def _unpack(data: bytes, peer: str | None) -> Any:
     )
 
 
-_FIELDS: Final[dict[str, frozenset[str]]] = {
-    "hello": frozenset({"protocol", "session", "software"}),
-    "welcome": frozenset(
-        {"protocol", "seat", "players", "game", "distribution", "version", "options", "grace"}
-    ),
-    "refused": frozenset({"reason"}),
-    "ready": frozenset({"name", "kind"}),
-    "lobby": frozenset({"seats"}),
-    "entry": frozenset({"data"}),
-    "ping": frozenset({"n"}),
-    "pong": frozenset({"n"}),
-    "bye": frozenset({"reason"}),
-    "chat": frozenset({"seat", "n", "text", "sig"}),
-    "rejoin": frozenset({"protocol", "session", "software", "seat", "entries", "last"}),
-    "watch": frozenset({"protocol", "session", "software", "entries", "last"}),
-    "sync": frozenset({"entries", "grace"}),
-    "away": frozenset({"seat", "seconds"}),
-    "back": frozenset({"seat"}),
-    "adjourn": frozenset({"seat", "agree"}),
-    "adjourned": frozenset({"entries"}),
-}
-
-
 def decode(data: bytes, *, peer: str | None = None) -> Message:
     """Parse and strictly check one link message received from ``peer``."""
     if not isinstance(data, bytes | bytearray) or not 1 <= len(data) <= MAX_MESSAGE:
         raise RemoteProtocolError("a link message is 1 byte to 1 MiB", peer=peer)
-    if len(data) > MAX_CONTROL and data[:1] != b"\x82":
+    if len(data) > MAX_CONTROL and bytes(data[:1]) not in _HEADS:
         # Only an entry (a map of two fields: type and data) may be this large.
         raise RemoteProtocolError(f"a message of {len(data)} bytes that is not an entry", peer=peer)
     obj = _unpack(bytes(data), peer)
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
         raise RemoteProtocolError("malformed message: not a map with a type", peer=peer)
     kind = obj.pop("type")
-    names = _FIELDS.get(kind)
-    if names is None:
+    s = _BY_TAG.get(kind)
+    if s is None:
         raise RemoteProtocolError(f"unknown message type {clean_text(kind, 32)!r}", peer=peer)
-    c = _Check(kind, peer)
-    if set(obj) != names:
-        raise c.fail(f"fields must be exactly {', '.join(sorted(names))}")
-    if kind != "entry" and len(data) > MAX_CONTROL:
+    c = Check(kind, peer)
+    if set(obj) != s.names:
+        raise c.fail(f"fields must be exactly {', '.join(sorted(s.names))}")
+    if kind not in _LARGE and len(data) > MAX_CONTROL:
         raise c.fail(f"{len(data)} bytes is over the limit of {MAX_CONTROL}")
-    if kind == "hello":
-        return Hello(
-            session=_session(c, obj["session"]),
-            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
-            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
-        )
-    if kind == "welcome":
-        players = c.integer(obj["players"], 2, MAX_SEATS + 1, "players")
-        return Welcome(
-            seat=c.integer(obj["seat"], 1, players, "seat"),
-            players=players,
-            game=c.pattern(obj["game"], _GAME, "game"),
-            distribution=c.text(obj["distribution"], MAX_TEXT, "distribution"),
-            version=c.text(obj["version"], MAX_TEXT, "version"),
-            options=c.options(obj["options"]),
-            grace=c.integer(obj["grace"], 0, MAX_GRACE + 1, "grace"),
-            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
-        )
-    if kind == "refused":
-        return Refused(c.reason(obj["reason"]))
-    if kind == "bye":
-        return Bye(c.reason(obj["reason"]))
-    if kind == "ready":
-        return Ready(c.text(obj["name"], MAX_NAME, "name"), c.pattern(obj["kind"], _KIND, "kind"))
-    if kind == "lobby":
-        return Lobby(_seats(c, obj["seats"]))
-    if kind == "entry":
-        d = obj["data"]
-        if not isinstance(d, bytes) or not 1 <= len(d) <= MAX_ENTRY:
-            raise c.fail(f"data must be 1 to {MAX_ENTRY} bytes")
-        return Entry(d)
-    if kind == "chat":
-        sig = obj["sig"]
-        if not isinstance(sig, bytes) or len(sig) != SIGNATURE_BYTES:
-            raise c.fail(f"sig must be {SIGNATURE_BYTES} bytes")
-        return Chat(
-            seat=c.integer(obj["seat"], 0, MAX_SEATS, "seat"),
-            n=c.integer(obj["n"], 0, MAX_COUNTER, "n"),
-            text=c.text(obj["text"], MAX_CHAT, "text"),
-            sig=sig,
-        )
-    if kind == "rejoin":
-        return Rejoin(
-            session=_session(c, obj["session"]),
-            seat=c.integer(obj["seat"], 1, MAX_SEATS, "seat"),
-            entries=c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
-            last=_hash(c, obj["last"]),
-            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
-            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
-        )
-    if kind == "watch":
-        return Watch(
-            session=_session(c, obj["session"]),
-            entries=c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
-            last=_hash(c, obj["last"]),
-            software=c.text(obj["software"], MAX_SOFTWARE, "software"),
-            protocol=c.integer(obj["protocol"], 1, MAX_COUNTER, "protocol"),
-        )
-    if kind == "sync":
-        return Sync(
-            c.integer(obj["entries"], 0, MAX_COUNTER, "entries"),
-            c.integer(obj["grace"], 0, MAX_GRACE + 1, "grace"),
-        )
-    if kind == "away":
-        return Away(
-            c.integer(obj["seat"], 0, MAX_SEATS, "seat"),
-            c.integer(obj["seconds"], 0, MAX_GRACE + 1, "seconds"),
-        )
-    if kind == "back":
-        return Back(c.integer(obj["seat"], 0, MAX_SEATS, "seat"))
-    if kind == "adjourn":
-        agree = obj["agree"]
-        if not isinstance(agree, bool):
-            raise c.fail("agree must be true or false")
-        return Adjourn(c.integer(obj["seat"], 0, MAX_SEATS, "seat"), agree)
-    if kind == "adjourned":
-        return Adjourned(c.integer(obj["entries"], 1, MAX_COUNTER, "entries"))
-    n = c.integer(obj["n"], 0, MAX_COUNTER, "n")
-    return Ping(n) if kind == "ping" else Pong(n)
-
-
-def _session(c: _Check, v: object) -> bytes:
-    if not isinstance(v, bytes) or len(v) != SESSION_ID_BYTES:
-        raise c.fail(f"session must be {SESSION_ID_BYTES} bytes")
-    return v
-
-
-def _hash(c: _Check, v: object) -> bytes:
-    if not isinstance(v, bytes) or len(v) != HASH_BYTES:
-        raise c.fail(f"last must be {HASH_BYTES} bytes")
-    return v
-
-
-def _seats(c: _Check, v: object) -> tuple[LobbySeat | None, ...]:
-    if not isinstance(v, list) or not 2 <= len(v) <= MAX_SEATS:
-        raise c.fail(f"seats must be a list of 2 to {MAX_SEATS}")
-    out: list[LobbySeat | None] = []
-    for s in v:
-        if s is None:
-            out.append(None)
-            continue
-        if not isinstance(s, dict) or set(s) != {"name", "fingerprint", "kind"}:
-            raise c.fail("a seat is nil or a map of name, fingerprint and kind")
-        out.append(
-            LobbySeat(
-                c.text(s["name"], MAX_NAME, "name"),
-                c.pattern(s["fingerprint"], _FINGERPRINT, "fingerprint"),
-                c.pattern(s["kind"], _KIND, "kind"),
-            )
-        )
-    return tuple(out)
+    msg: Message = s.read(obj, c)
+    return msg
 
 
 def valid_kind(kind: str) -> bool:
@@ -570,6 +374,7 @@ __all__ = [
     "MAX_ENTRY",
     "MAX_GRACE",
     "MAX_MESSAGE",
+    "MESSAGES",
     "NO_ENTRY",
     "PROTOCOL",
     "Adjourn",

@@ -77,9 +77,9 @@ def deck_vectors() -> dict[str, Any]:
         x = g.hash_scalar(b"test-vector-secret", seat)
         ct = g.encrypt(g.card_point(game_id, "KS#0"), g.hash_scalar(b"test-vector-t", token), joint)
         seed = seeded(f"share-nonce-{seat}-{token}")
-        d = g.mul(x, ct[:32])
+        d = g.mul(x, ct[: g.POINT_BYTES])
         context = g.frame(b"share", game_id, seat, token, ct, purpose(to))
-        e, z = g.dleq_prove(context, x, g.base(x), ct[:32], d, seed)
+        e, z = g.dleq_prove(context, x, g.base(x), ct[: g.POINT_BYTES], d, seed)
         shares.append(
             {"seat": seat, "token": token, "to": to, "ciphertext": hx(ct), "secret": hx(x),
              "nonce_seed": hx(seed), "context": hx(context), "share": hx(d), "e": hx(e), "z": hx(z)}
@@ -110,12 +110,12 @@ def _generator(k: int) -> bytes:
 
 
 def _shuffle_proof(game_id: bytes, joint: bytes) -> dict[str, Any]:
-    """Pass 1 of round 2 by seat 1 over 3 cards, the first of them a known card (identity, M)."""
+    """Pass 1 of round 2 by seat 1 over 3 cards, the first of them a known card, (G, M + H)."""
     from fairdeal.core.deck import _group as g
     from fairdeal.core.deck import _shuffle_proof as sp
 
     inputs = [
-        sp.IDENTITY + g.card_point(game_id, "AS#0"),
+        g.trivial(g.card_point(game_id, "AS#0"), joint),
         g.encrypt(g.card_point(game_id, "10H#1"), g.hash_scalar(b"test-vector-t", 1), joint),
         g.encrypt(g.card_point(game_id, "QD#0"), g.hash_scalar(b"test-vector-t", 2), joint),
     ]
@@ -123,8 +123,8 @@ def _shuffle_proof(game_id: bytes, joint: bytes) -> dict[str, Any]:
     scalars = [g.hash_scalar(b"test-vector-s", j) for j in range(3)]
     outputs = []
     for j, s in enumerate(scalars):
-        a, b = inputs[perm[j]][:32], inputs[perm[j]][32:]
-        outputs.append(g.encrypt(b, s, joint) if a == sp.IDENTITY else g.rerandomise(a, b, s, joint))
+        a, b = inputs[perm[j]][: g.POINT_BYTES], inputs[perm[j]][g.POINT_BYTES :]
+        outputs.append(g.rerandomise(a, b, s, joint))
     context = sp.proof_context(game_id, 1, 2, 1)
     seed = seeded("shuffle-seed")
     fields = sp.encode_proof(sp.prove_shuffle(context, joint, inputs, outputs, perm, scalars, seed))

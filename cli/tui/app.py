@@ -9,7 +9,8 @@ Screen, top to bottom: a title line (game, facts, scores); the table (other play
 middle, your own area) beside a panel of what happened and the chat; a status line
 (whose turn, what the game waits for); the actions (the places a picked card can go,
 buttons for moves with no card); the keys. Everything is drawn to the size of the
-terminal and redrawn when it changes.
+terminal and redrawn when it changes. The widgets are in :mod:`.widgets`, their styles in
+``table.tcss``; what keys and clicks do to the choice of a move is :mod:`.choosing`.
 """
 
 from __future__ import annotations
@@ -18,31 +19,31 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import trio
 from rich.cells import cell_len
-from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from fairdeal.core.cards import Card, Suit
 from fairdeal.core.rules import Move
 from fairdeal.core.tableview import Seat, TableView
 
 from ..adjourning import Adjourning
 from ..console import Absences, describe_waiting
-from ..render import named, reflow, to_ascii
-from .layout import Drawn, Marks, draw_table, screen_order, words_text
-from .picking import CardKeys, Choice, Picker
+from ..render import reflow, to_ascii
+from . import choosing
+from .choosing import Choosing, Step
+from .layout import Drawn, Marks, draw_table, words_text
+from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
+from .widgets import Bar, Note, Parts, SidePanel, TableArea, ascii_text
 
 TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
@@ -50,96 +51,10 @@ CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own 
 
 # -- what the app shows besides the table ---------------------------------------------------------------
 @dataclass
-class Note:
-    """A line of the side panel: something that happened, a chat message, or a message of the app."""
-
-    text: Text
-    serial: int = -1
-    recent: bool = True
-
-
-@dataclass
 class Ending:
     """How the game ended, for the last screen: summary lines as (text, style)."""
 
     lines: list[tuple[str, str]] = field(default_factory=list)
-
-
-# -- widgets -----------------------------------------------------------------------------------------
-class TableArea(Widget):
-    """The table itself, drawn by :func:`draw_table` to the widget's size; clicks map to cards and piles."""
-
-    DEFAULT_CSS = "TableArea { width: 1fr; height: 1fr; padding: 0 1; }"
-    can_focus = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.drawn = Drawn([], [])
-
-    def on_key(self, event: events.Key) -> None:
-        app = self.app
-        assert isinstance(app, TableApp)
-        app.table_key(event)
-
-    def render(self) -> Text:
-        app = self.app
-        assert isinstance(app, TableApp)
-        width, height = self.content_size.width, self.content_size.height
-        self.drawn = app.draw(width, height)
-        return Text("\n").join(self.drawn.lines)
-
-    def on_click(self, event: events.Click) -> None:
-        app = self.app
-        assert isinstance(app, TableApp)
-        hit = self.drawn.at(event.x - 1, event.y)  # one column of padding
-        if hit is not None:
-            app.clicked(hit.token, hit.zone)
-
-
-class SidePanel(Widget):
-    """What happened and the chat, newest at the bottom."""
-
-    DEFAULT_CSS = "SidePanel { width: 28; height: 1fr; border-left: solid $secondary; padding: 0 0 0 1; }"
-
-    def render(self) -> Text:
-        app = self.app
-        assert isinstance(app, TableApp)
-        width, height = max(1, self.content_size.width), self.content_size.height
-        rows: list[Text] = []
-        for note in app.notes[-200:]:
-            text = note.text.copy()
-            if not note.recent:
-                text.stylize("dim")
-            for line in text.wrap(app.console, width, overflow="fold"):
-                rows.append(line)
-        title = Text("What happened", style="bold underline")
-        rows = [app._plain(r) for r in rows]
-        keep = rows[-max(0, height - 1) :] if height > 1 else []
-        return Text("\n").join([title, *keep])
-
-
-class Bar(Widget):
-    """A line (or two) of text with clickable parts: the actions."""
-
-    DEFAULT_CSS = "Bar { height: 2; padding: 0 1; }"
-
-    def __init__(self, *, id: str) -> None:
-        super().__init__(id=id)
-        self.parts: list[tuple[int, int, int, str]] = []  # (y, x0, x1, key)
-
-    def render(self) -> Text:
-        app = self.app
-        assert isinstance(app, TableApp)
-        lines, self.parts = app.action_lines(self.content_size.width)
-        return Text("\n").join(app._plain(line) for line in lines[: self.content_size.height])
-
-    def on_click(self, event: events.Click) -> None:
-        app = self.app
-        assert isinstance(app, TableApp)
-        for y, x0, x1, key in self.parts:
-            if y == event.y and x0 <= event.x - 1 < x1:
-                app.press_key(key)
-                return
 
 
 # -- the app -----------------------------------------------------------------------------------------
@@ -149,14 +64,7 @@ GameRunner = Callable[[], Awaitable[Any]]
 class TableApp(App[None]):
     """The card table. ``run_game`` is the trio function that plays the game."""
 
-    CSS = """
-    Screen { layout: vertical; }
-    #title { height: 1; padding: 0 1; background: $primary-background; }
-    #body { height: 1fr; }
-    #status { height: 1; padding: 0 1; background: $boost; }
-    #keys { height: 1; padding: 0 1; color: $text-muted; }
-    #chat { height: 1; border: none; padding: 0 1; display: none; }
-    """
+    CSS_PATH = "table.tcss"
     BINDINGS: ClassVar = [
         Binding("ctrl+c", "interrupt", "Stop", priority=True, show=False),
         Binding("ctrl+q", "quit_game", "Resign", priority=True, show=False),
@@ -189,10 +97,8 @@ class TableApp(App[None]):
         self.ending: Ending | None = None
         self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
         self.flash = ""
-        self.selected: int | None = None
-        self.placing = False  # the selected card's places are being walked with the arrows
-        self.place_cursor = 0
-        self.typing = CardKeys()
+        #: Where the person is in choosing a move (keys and clicks: :mod:`.choosing`).
+        self.choosing = Choosing()
         self._picker: Picker | None = None
         self._picker_for: object = None
         self._told = 0
@@ -209,16 +115,16 @@ class TableApp(App[None]):
         self.adjourning = Adjourning()
         self._asking = False
         if player is not None:
-            player.app = self
+            player.on_change = self.schedule_refresh
 
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Horizontal(id="body"):
-            yield TableArea()
-            yield SidePanel()
+            yield TableArea(self.draw, self.table_key, self.clicked)
+            yield SidePanel(lambda: self.notes, self.ascii)
         yield Static(id="status")
-        yield Bar(id="actions")
+        yield Bar(self.action_lines, self.press_key, self.ascii, id="actions")
         yield Static(id="keys")
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
 
@@ -287,8 +193,7 @@ class TableApp(App[None]):
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
         if new_turn:
-            self.selected = None
-            self.placing = False
+            self.choosing = Choosing()
             self._picker = None
         if not self._refresh_due:
             self._refresh_due = True
@@ -367,27 +272,22 @@ class TableApp(App[None]):
         return p.session.game.table_view(state, p.session.seat)
 
     def picker(self) -> Picker | None:
+        """The moves on offer arranged for picking (None when it is not this seat's turn)."""
         p = self.player
         if p is None or p.moves is None or p.session is None:
             return None
-        if self._picker is not None and self._picker_for is p.moves:
-            return self._picker
-        state = p.view()
-        seat = p.session.seat
-        assert state is not None and seat is not None
-        game = p.session.game
-        view = game.table_view(state, seat)
-        parts = [game.move_parts(state, seat, m) for m in p.moves]
-        seats = [s.name for s in p.session.header.seats]
-        words = [named(game.describe(state, seat, m), seats) for m in p.moves]
-        if self.ascii:
-            words = [to_ascii(w) for w in words]
-        t = state.table
-        cards = {tok: t.card(tok) for tok in t.all_tokens()}
-        zones = {tok: z for tok in t.all_tokens() if (z := t.zone_of(tok)) is not None}
-        self._picker = Picker(parts, words, view, seat, screen_order(view, seat), cards, zones)
-        self._picker_for = p.moves
+        if self._picker is None or self._picker_for is not p.moves:
+            state, seat = p.view(), p.session.seat
+            assert state is not None and seat is not None
+            names = [s.name for s in p.session.header.seats]
+            self._picker = picker_for(p.session.game, state, seat, p.moves, ascii=self.ascii, names=names)
+            self._picker_for = p.moves
         return self._picker
+
+    @property
+    def selected(self) -> int | None:
+        """The card picked, if any."""
+        return self.choosing.selected
 
     def draw(self, width: int, height: int) -> Drawn:
         view = self.table_view()
@@ -419,13 +319,7 @@ class TableApp(App[None]):
         self.query_one("#keys", Static).update(self._plain(self._keys_line(width - 2)))  # padding 0 1
 
     def _plain(self, text: Text) -> Text:
-        """``text`` in ASCII with ``--ascii`` (its styles kept), else as it is."""
-        if not self.ascii or text.plain.isascii():
-            return text
-        out = Text()
-        for span_text, style in _pieces(text):
-            out.append(to_ascii(span_text.replace("←→", "<->")), style=style)
-        return out
+        return ascii_text(text, self.ascii)
 
     def _title_line(self, width: int) -> Text:
         view = self.table_view()
@@ -507,13 +401,13 @@ class TableApp(App[None]):
             del parts[drop]
         return Text(" · ".join(h for h, _ in parts), style="dim")
 
-    def action_lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
+    def action_lines(self, width: int) -> tuple[list[Text], Parts]:
         """The actions bar: where the selected card can go, its moves without a place, the buttons."""
         picker = self.picker()
         if picker is None:  # nothing to pick: the status line above says what the table waits for
             return [Text("")], []
         rows: list[Text] = [Text()]
-        parts: list[tuple[int, int, int, str]] = []
+        parts: Parts = []
 
         def add(label: str, key: str, style: str = "") -> None:
             piece = Text()
@@ -528,11 +422,11 @@ class TableApp(App[None]):
             rows[-1].append_text(piece)
             parts.append((len(rows) - 1, x0, rows[-1].cell_len, key))
 
-        sel = self.selected
+        now = self.choosing
+        sel = now.selected
         if sel is None and picker.cards:
             rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
         if sel is not None and picker.for_card(sel):
-            first = picker.for_card(sel)[0]
             card = self._card_of(sel)
             head = Text(f"{card}: " if card else "", style="bold")
             rows[-1].append_text(head)
@@ -540,17 +434,16 @@ class TableApp(App[None]):
             view = self.table_view()
             labels = {pl.zone: pl.label for _, pl in view.piles()} if view else {}
             for i, (zone, key) in enumerate(places.items()):
-                style = "reverse" if self.placing and i == self.place_cursor else ""
+                style = "reverse" if now.placing and i == now.cursor else ""
                 add(labels.get(zone, zone), key, style)
             numbered = {c.index: k for k, c in picker.action_keys(sel).items()}
             n_places = len(places)
             for i, c in enumerate(picker.actions(sel)):
-                walking = self.placing and self.place_cursor == n_places + i
+                walking = now.placing and now.cursor == n_places + i
                 key = numbered.get(c.index) or (
                     "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
                 )
                 add(c.words, key, "reverse" if walking else "")
-            del first
         for b in picker.buttons:
             add(b.words, b.key or "?")
         return rows, parts
@@ -580,116 +473,26 @@ class TableApp(App[None]):
         """A key (or a click on an action) while the table has the focus; True if it meant something."""
         self.flash = ""
         picker = self.picker()
-        p = self.player
-        if picker is None or p is None:
+        if picker is None or self.player is None:
             self._update_bars()
             return False
-        sel = self.selected
-        if key in ("left", "right", "up", "down", "tab", "shift+tab"):
-            self._arrow(picker, key)
-        elif key in ("enter", "space", " "):
-            self._enter(picker)
-        elif key == "escape":
-            if not self.placing and not self.typing.typed:
-                self.selected = None  # digits start a card's name again
-            self.placing = False
-            self.typing = CardKeys()
-        elif sel is not None and key in picker.places(sel).values() and not self.typing.typed:
-            zone = next(z for z, k in picker.places(sel).items() if k == key)
-            self._play(picker.at(sel, zone))
-        elif sel is not None and key in picker.action_keys(sel) and not self.typing.typed:
-            self._play(picker.action_keys(sel)[key])
-        elif len(key) == 1 and picker.button(key) is not None and not self.typing.typed:
-            self._play(picker.button(key))
-        elif len(key) == 1:
-            self._typed(picker, key)
-        else:
+        step = choosing.press(picker, self.choosing, key, ascii=self.ascii)
+        if not step.handled:
             return False
-        self._refresh_now()
+        self._take(step)
         return True
 
-    def _arrow(self, picker: Picker, key: str) -> None:
-        sel = self.selected
-        step = 1 if key in ("right", "down", "tab") else -1
-        if self.placing and sel is not None:
-            n = len(picker.places(sel)) + len(picker.actions(sel))
-            self.place_cursor = (self.place_cursor + step) % max(1, n)
-            return
-        if not picker.cards:
-            return
-        if sel not in picker.cards:
-            self.selected = picker.cards[0 if step > 0 else -1]
-            return
-        i = picker.cards.index(sel)
-        self.selected = picker.cards[(i + step) % len(picker.cards)]
-
-    def _enter(self, picker: Picker) -> None:
-        if picker.single is not None:
-            self._play(picker.single)
-            return
-        sel = self.selected
-        if sel is None:
-            if picker.cards:
-                self.selected = picker.cards[0]
-                self.flash = "Choose a card (←→ or its name), then where it goes; Enter plays it"
-            return
-        options = [*(picker.at(sel, z) for z in picker.places(sel)), *picker.actions(sel)]
-        options = [o for o in options if o is not None]
-        if len(options) == 1:
-            self._play(options[0])
-        elif self.placing:
-            self._play(options[self.place_cursor % len(options)])
-        elif options:
-            self.placing = True
-            self.place_cursor = 0
-            self.flash = "Choose where it goes: ←→ then Enter, or its key (Esc: another card)"
-
-    def _typed(self, picker: Picker, key: str) -> None:
-        state, found = self.typing.feed(key)
-        if state == "more":
-            self.flash = f"card: {self.typing.shown()}…"
-            return
-        if state == "no" or found is None:
-            self.flash = f"{key!r} does nothing here: F1 for help"
-            return
-        rank, suit = found
-        p = self.player
-        st = p.view() if p is not None else None
-        matches = [
-            t
-            for t in picker.cards
-            if st is not None
-            and (c := st.table.card(t)) is not None
-            and c.rank == rank
-            and c.suit.value == suit
-        ]
-        name = Card(rank, Suit(suit)).text(self.ascii)
-        if not matches:
-            self.flash = f"{name} cannot be played now"
-            return
-        if self.selected in matches and len(matches) > 1:
-            self.selected = matches[(matches.index(self.selected) + 1) % len(matches)]
-        else:
-            self.selected = matches[0]
-        self.placing = False
-        only = [*picker.places(self.selected), *picker.actions(self.selected)]
-        if len(only) > 1:
-            self.flash = f"{name}: press a place's key, or ←→ and Enter (Esc: another card)"
-
     def clicked(self, token: int | None, zone: str | None) -> None:
+        """A click on the table: on card ``token``, on the pile of ``zone``, or both."""
         picker = self.picker()
         if picker is None:
             return
-        self.flash = ""
-        if token is not None and picker.canonical(token) in picker.cards:
-            tok = picker.canonical(token)
-            if tok == self.selected and len(picker.for_card(tok)) == 1:
-                self._play(picker.for_card(tok)[0])
-            else:
-                self.selected = tok
-                self.placing = False
-        elif zone is not None and self.selected is not None and picker.at(self.selected, zone) is not None:
-            self._play(picker.at(self.selected, zone))
+        self._take(choosing.click(picker, self.choosing, token, zone))
+
+    def _take(self, step: Step) -> None:
+        """What a key or a click did: the next state, the move to play if it chose one, the words."""
+        self.choosing, self.flash = step.state, step.say
+        self._play(step.choice)
         self._refresh_now()
 
     def _play(self, choice: Choice | None) -> None:
@@ -697,8 +500,7 @@ class TableApp(App[None]):
         if choice is None or p is None or p.moves is None:
             return
         move: Move = p.moves[choice.index]
-        self.selected = None
-        self.placing = False
+        self.choosing = replace(self.choosing, selected=None, placing=False)
         p.choose(move)
 
     # -- chat ----------------------------------------------------------------------------------------
@@ -739,7 +541,8 @@ class TableApp(App[None]):
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)
-        self.push_screen(TextScreen(f"Rules of {self.game_title}", reflow(self.rules_text, width)))
+        rules = self.rules_text
+        self.push_screen(TextScreen(f"Rules of {self.game_title}", reflow(rules, width), flowing=rules))
 
     def action_toggle_auto(self) -> None:
         if self.player is not None:
@@ -824,14 +627,6 @@ class TableApp(App[None]):
 
     def on_ready(self) -> None:
         self.set_interval(0.25, self.tick)
-
-
-def _pieces(text: Text) -> list[tuple[str, str]]:
-    """The runs of ``text`` with one style each, as (text, style)."""
-    return [(seg.text, str(seg.style or "")) for seg in text.render(_CONSOLE)]
-
-
-_CONSOLE = Console(width=10_000, color_system=None)
 
 
 __all__ = ["Ending", "TableApp"]

@@ -165,11 +165,11 @@ def _pile_items(pile: Pile, names: Namer, marks: Marks, pad: bool) -> list[tuple
         return [(Text(dash, style=LABEL), None)]
     if pile.spread is Spread.STACKED:
         tok, card = pile.tokens[-1], pile.cards[-1]
-        items = [(card_text(card, tok, marks, pad), tok)]
+        items: list[tuple[Text, int | None]] = [(card_text(card, tok, marks, pad), tok)]
         if pile.size > 1:
             items.append((Text(f"{times}{pile.size}", style=LABEL), None))
         return items
-    items = []
+    items = []  # (text, token) again, for the spread cards
     hidden = [i for i, c in enumerate(pile.cards) if c is None]
     if len(hidden) > 1 and len(hidden) == pile.size and not pile.who:
         return [
@@ -269,7 +269,7 @@ def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block
     rows: list[_Line] = []
     band: list[_Line] = []
     gap = 1 if captions else 0  # names under the cards need a space between them
-    for box, tok, caption in items:
+    for box, at, caption in items:
         if not band or band[0].width + gap + 5 > room:
             band = [_Line() for _ in range(4 if captions else 3)]
             rows.extend(band)
@@ -277,9 +277,9 @@ def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block
             for line in band:
                 line.add(" ")
         for r in range(3):
-            band[r].add(box[r], token=tok, zone=pile.zone)
+            band[r].add(box[r], token=at, zone=pile.zone)
         if captions:
-            band[3].add(Text(caption.center(5)[:5], style=LABEL), token=tok, zone=pile.zone)
+            band[3].add(Text(caption.center(5)[:5], style=LABEL), token=at, zone=pile.zone)
     middle = rows[1]
     if count:
         middle.add(Text(f" {count}", style=LABEL))

@@ -99,6 +99,15 @@ class TableNetObserver(NetObserver):
     def relay_trouble(self, relay: str, reason: str) -> None:
         self._note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
 
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        self._note(f"Dropped {name}'s connection: {reason}.")
+
+    def relay_door_taken(self, relay: str) -> None:
+        self._note(
+            f"A connection that is not yours was paired on a door of relay {relay} (someone else "
+            "with the code, or the relay); the door was opened again."
+        )
+
     def announced(self, name: str) -> None:
         self._note("Announced on the local network: players nearby can type  fairdeal join  (no code).")
 

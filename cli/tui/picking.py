@@ -11,16 +11,23 @@ table (:class:`~fairdeal.core.tableview.MoveParts`) and its words. It offers:
   take it without a place (``play``, ``discard``);
 * the moves with no card as buttons with a letter key.
 
-:class:`CardKeys` reads a card typed by name (``8c``, ``10h``, ``qs``).
+:func:`picker_for` builds one for a seat's turn; :func:`read_card` reads a card typed by
+name (``8c``, ``10h``, ``qs``) key by key. How keys and clicks walk these to one move is
+:mod:`.choosing`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fairdeal.core.cards import Card, rank_text
+from fairdeal.core.rules import Game, GameState, Move
 from fairdeal.core.tableview import MoveParts, TableView
+
+from ..render import named, to_ascii
+from .layout import screen_order
 
 TARGET_KEYS = "1234567890"
 RANK_KEYS = {"a": 1, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 10)}}
@@ -90,6 +97,8 @@ class Picker:
         self.cards = sorted(
             {c.card for c in self.choices if c.card is not None}, key=lambda t: position.get(t, len(position))
         )
+        #: What each card that can be picked is, where this viewer knows it.
+        self.faces: dict[int, Card] = {t: c for t in self.cards if (c := cards.get(t)) is not None}
         self.buttons = self._keyed([c for c in self.choices if c.card is None])
 
     def _keyed(self, buttons: list[Choice]) -> list[Choice]:
@@ -141,35 +150,47 @@ class Picker:
         return self.choices[0] if len(self.choices) == 1 else None
 
 
-class CardKeys:
-    """Reads a card typed by name, key by key: a rank (``a 2``–``9 10 j q k``), then a suit (``c d h s``)."""
+def picker_for(
+    game: Game[Any],
+    state: GameState,
+    seat: int,
+    moves: Sequence[Move],
+    *,
+    ascii: bool = False,
+    names: Sequence[str] = (),
+) -> Picker:
+    """The picker of ``seat``'s turn in ``state`` with its legal ``moves`` (words in ASCII with
+    ``ascii``; a seat the words name written as its name, of ``names``)."""
+    view = game.table_view(state, seat)
+    parts = [game.move_parts(state, seat, m) for m in moves]
+    words = [named(game.describe(state, seat, m), names) for m in moves]
+    if ascii:
+        words = [to_ascii(w) for w in words]
+    t = state.table
+    cards = {tok: t.card(tok) for tok in t.all_tokens()}
+    zones = {tok: z for tok in t.all_tokens() if (z := t.zone_of(tok)) is not None}
+    return Picker(parts, words, view, seat, screen_order(view, seat), cards, zones)
 
-    def __init__(self) -> None:
-        self.typed = ""
 
-    def feed(self, key: str) -> tuple[str, tuple[int, str] | None]:
-        """Take one key: ``("more", None)``, ``("card", (rank, suit letter))`` or ``("no", None)``."""
-        k = key.lower()
-        if not self.typed:
-            if k in RANK_KEYS or k == "1":
-                self.typed = k
-                return "more", None
-            return "no", None
-        if self.typed == "1":
-            if k == "0":
-                self.typed = "10"
-                return "more", None
-            self.typed = ""
-            return "no", None
-        if k in SUIT_KEYS:
-            rank = 10 if self.typed == "10" else RANK_KEYS[self.typed]
-            self.typed = ""
-            return "card", (rank, SUIT_KEYS[k])
-        self.typed = ""
-        return "no", None
+#: What can have been typed of a card's name: nothing, a rank key, or the 1 of a 10.
+TYPED = frozenset({"", "1", "10", *RANK_KEYS})
 
-    def shown(self) -> str:
-        return self.typed.upper()
+
+def read_card(typed: str, key: str) -> tuple[str, tuple[int, str] | None]:
+    """A card's name typed key by key: a rank (``a 2``–``9 10 j q k``), then a suit (``c d h s``).
+
+    ``typed``: the keys so far (one of :data:`TYPED`). Returns what is typed after ``key`` and
+    the card, (rank, suit letter), once its name is whole; ``("", None)`` when ``key`` does not
+    continue a name (nothing is typed then).
+    """
+    k = key.lower()
+    if not typed:
+        return (k, None) if k in RANK_KEYS or k == "1" else ("", None)
+    if typed == "1":
+        return ("10", None) if k == "0" else ("", None)
+    if k in SUIT_KEYS:
+        return "", (10 if typed == "10" else RANK_KEYS[typed], SUIT_KEYS[k])
+    return "", None
 
 
 def card_name(rank: int, suit: str) -> str:
@@ -180,9 +201,11 @@ __all__ = [
     "RANK_KEYS",
     "SUIT_KEYS",
     "TARGET_KEYS",
-    "CardKeys",
+    "TYPED",
     "Choice",
     "Picker",
     "card_name",
+    "picker_for",
+    "read_card",
     "target_keys",
 ]

@@ -2,16 +2,17 @@
 
 :class:`TablePlayer` is the agent of a human seat (``decide``) and the watcher of that
 seat's session (``observe``), like the line-mode :class:`~fairdeal.cli.terminal.TerminalAgent`.
-It runs on the trio side; it tells the app what changed with ``app.call_later`` (the app
-and trio share one thread: trio runs as a guest of the app's asyncio loop), and the app
-hands a chosen move back through the trio token (:meth:`choose`), so each side only
-touches its own objects from its own callbacks.
+It runs on the trio side; it tells the table that something changed through
+:attr:`~TablePlayer.on_change` (the app's ``schedule_refresh``, which goes through
+``call_later``: the app and trio share one thread, trio runs as a guest of the app's asyncio
+loop), and the app hands a chosen move back through the trio token (:meth:`choose`), so each
+side only touches its own objects from its own callbacks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import trio
 
@@ -21,15 +22,13 @@ from fairdeal.net.driver import RESIGN
 
 from ..chronicle import Chronicle
 
-if TYPE_CHECKING:
-    from .app import TableApp
-
 
 class TablePlayer:
     """A human seat played at the full-screen table."""
 
     def __init__(self) -> None:
-        self.app: TableApp | None = None
+        #: Told that the table must be drawn again (True: a new turn begins); set by the app.
+        self.on_change: Callable[[bool], None] | None = None
         self.session: Session | None = None
         self.chronicle: Chronicle | None = None
         self.moves: list[Move] | None = None  # the moves on offer while it is this seat's turn
@@ -49,8 +48,7 @@ class TablePlayer:
         self.attach(session)
         assert self.chronicle is not None
         self.chronicle.update(session, events)
-        if self.app is not None:
-            self.app.schedule_refresh()
+        self._changed()
 
     async def decide(self, session: Session, moves: list[Move]) -> Move | None:
         """Offer the moves on the table; wait for the person's pick (or resignation)."""
@@ -61,16 +59,18 @@ class TablePlayer:
         self._event = trio.Event()
         self._choice = None
         self.moves = moves
-        if self.app is not None:
-            self.app.schedule_refresh(new_turn=True)
+        self._changed(new_turn=True)
         try:
             await self._event.wait()
         finally:
             self.moves = None
             self._event = None
-            if self.app is not None:
-                self.app.schedule_refresh()
+            self._changed()
         return self._choice
+
+    def _changed(self, new_turn: bool = False) -> None:
+        if self.on_change is not None:
+            self.on_change(new_turn)
 
     def _deliver(self, move: Move | None) -> None:
         if self._event is not None and not self._event.is_set():

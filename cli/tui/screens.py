@@ -1,4 +1,5 @@
-"""The app's other screens: help and the rules, a yes/no question, the end of the game."""
+"""The app's other screens: help and the rules, a yes/no question, the end of the game (styled in
+``table.tcss``)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,18 @@ from ..render import reflow
 
 
 class TextScreen(ModalScreen[None]):
-    """Help or the rules: text that flows to the width, scrolled with the arrows; any of Esc, q closes."""
+    """Help or the rules: text that flows to the width, scrolled with the arrows; any of Esc, q closes.
 
-    BINDINGS: ClassVar = [Binding("escape,q,enter", "dismiss", "Close")]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1; }
+    ``flowing``: text that is flowed again to the width when the terminal changes size (the rules).
     """
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    BINDINGS: ClassVar = [Binding("escape,q,enter", "dismiss", "Close")]
+
+    def __init__(self, title: str, lines: list[str], flowing: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
+        self.flowing = flowing
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
@@ -39,10 +40,9 @@ class TextScreen(ModalScreen[None]):
         self.query_one(VerticalScroll).focus()
 
     def on_resize(self, event: events.Resize) -> None:
-        rules = getattr(self.app, "rules_text", "")
-        if rules and self.title_text.startswith("Rules"):
+        if self.flowing:
             width = max(20, event.size.width - 6)
-            self.query_one(Static).update(Text("\n".join(reflow(rules, width))))
+            self.query_one(Static).update(Text("\n".join(reflow(self.flowing, width))))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -55,10 +55,6 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
-    DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Static { width: auto; max-width: 70; border: round $warning; padding: 1 2; }
-    """
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -75,10 +71,6 @@ class EndScreen(ModalScreen[None]):
     """The end of the game: the result, the audit, the log. Any of Enter, Esc, q leaves."""
 
     BINDINGS: ClassVar = [Binding("enter,escape,q,space", "leave", "Leave")]
-    DEFAULT_CSS = """
-    EndScreen { align: center bottom; }
-    EndScreen > Static { width: 100%; height: auto; max-height: 80%; border: round $success; padding: 0 1; }
-    """
 
     def __init__(self, lines: list[tuple[str, str]]) -> None:
         super().__init__()

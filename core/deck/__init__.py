@@ -1,9 +1,9 @@
 """The cryptographic deck protocol (mental poker), sans-I/O.
 
-ElGamal over the prime-order subgroup of Ed25519 (libsodium through PyNaCl) under
-the joint key ``H = ΣH_j`` of all seats, each ``H_j`` published with a Schnorr proof.
-Cards map to points by hash-to-curve, bound to the game id; the deck starts as their
-trivial encryptions ``(0, M)``; every seat in turn re-randomises and permutes it and
+ElGamal over secp256k1 (libsecp256k1, bundled by btclib-secp256k1) under the joint
+key ``H = ΣH_j`` of all seats, each ``H_j`` published with a Schnorr proof. Cards map
+to points by hash-to-curve (RFC 9380), bound to the game id; the deck starts as their
+public encryptions ``(G, M + H)``; every seat in turn re-randomises and permutes it and
 proves in zero knowledge that it did exactly that, and every peer checks the proof when
 the pass arrives. A card is opened with decryption shares ``x_j·c1``, each with a
 Chaum–Pedersen proof: a private card by every other seat's share (its owner finishes
@@ -20,6 +20,7 @@ and ``decode(kind, seat, body)``. :class:`CryptoDealer` runs every seat in one p
 behind the :class:`~fairdeal.core.dealer.Dealer` interface.
 """
 
+from ._checked import CheckedProofs
 from ._common import Obligation
 from ._dealer import CryptoDealer
 from ._messages import (
@@ -42,6 +43,7 @@ __all__ = [
     "KINDS",
     "MAX_DECK",
     "MAX_PLAYERS",
+    "CheckedProofs",
     "CryptoDealer",
     "DeckSeat",
     "FinalReveal",

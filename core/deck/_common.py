@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import LocalProtocolError
 from . import _group as g
+from ._checked import CheckedProofs
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class Context:
     game_id: bytes
     players: int
     me: Me | None = None
+    #: Proofs already checked by another seat of this process (local play); None: check all.
+    checked: CheckedProofs | None = None
 
     @property
     def seat(self) -> int | None:

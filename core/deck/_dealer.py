@@ -8,6 +8,7 @@ from ..cards import Card
 from ..dealer import Dealer, Reveal, Verdict
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import Rng
+from ._checked import CheckedProofs
 from ._messages import Message
 from ._seat import DeckSeat
 from ._wire import decode, encode
@@ -24,7 +25,11 @@ class CryptoDealer(Dealer):
 
     def __init__(self, players: int, game_id: bytes, rng: Rng) -> None:
         self.players = players
-        self._seats = [DeckSeat(game_id, i, players, rng.fork(f"seat-{i}")) for i in range(players)]
+        #: Every seat is here: each proof is checked by the first seat that receives it, once.
+        self.checked = CheckedProofs()
+        self._seats = [
+            DeckSeat(game_id, i, players, rng.fork(f"seat-{i}"), self.checked) for i in range(players)
+        ]
         self._verdict: Verdict | None = None
         self._pump()
 

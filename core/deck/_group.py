@@ -1,37 +1,52 @@
-"""The group: the prime-order subgroup of Ed25519 through libsodium, hashing and the two proofs.
+"""The group: secp256k1 through libsecp256k1 (:mod:`._secp256k1`), hashing and the two proofs.
 
-Points and scalars are 32-byte ``bytes`` in libsodium's encodings (points compressed,
-scalars little-endian). Every function here is pure. ``*_verify`` return ``False``
-rather than raising on any malformed input, so callers name the culprit themselves.
+Points are 33-byte ``bytes``, SEC1 compressed (``02``/``03`` then x big-endian);
+scalars are 32-byte big-endian ``bytes`` below the group order ``L`` (secp256k1's n).
+The identity (the point at infinity) has no encoding: no point on the wire, in a
+message or in a proof is ever the identity, and an operation whose result would be
+the identity raises :class:`GroupError` (``docs/protocol.md``, "The identity"). Every
+function here is pure. ``*_verify`` return ``False`` rather than raising on any
+malformed input, so callers name the culprit themselves.
+
+Multiplications by a secret scalar (keys, nonces, re-encryption) run in constant time;
+those of a verifier, whose scalars are public, take libsecp256k1's faster variable-time
+path (:func:`mul_public`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
-import nacl.bindings as na
-from nacl.exceptions import CryptoError
+from . import _h2c
+from . import _secp256k1 as ec
 
-#: Order of the prime-order subgroup (and of the scalar field).
-L = 2**252 + 27742317777372353535851937790883648493
+#: Order of the group (and of the scalar field): secp256k1's n.
+L = ec.N
 SCALAR_BYTES = 32
-POINT_BYTES = 32
+POINT_BYTES = ec.POINT_BYTES
 #: An ElGamal ciphertext on the wire: ``c1 || c2``.
 CT_BYTES = 2 * POINT_BYTES
+#: The generator G, encoded.
+G = ec.G_BYTES
 
-TAG_CARD = b"fairdeal/deck/card/v1"
-TAG_KEY = b"fairdeal/deck/key-pok/v1"
-TAG_DLEQ = b"fairdeal/deck/dleq/v1"
+#: RFC 9380 domain separation tags (the suite is secp256k1_XMD:SHA-256_SSWU_RO_).
+DST_CARD = b"fairdeal/deck/card/v2 secp256k1_XMD:SHA-256_SSWU_RO_"
+DST_GENERATOR = b"fairdeal/deck/shuffle-generator/v2 secp256k1_XMD:SHA-256_SSWU_RO_"
+
+TAG_CARD = b"fairdeal/deck/card/v2"
+TAG_KEY = b"fairdeal/deck/key-pok/v2"
+TAG_DLEQ = b"fairdeal/deck/dleq/v2"
 TAG_RANDOM_COMMIT = b"fairdeal/deck/random-commit/v1"
 TAG_RANDOM_RESULT = b"fairdeal/deck/random-result/v1"
-TAG_NONCE = b"fairdeal/deck/nonce/v1"
-TAG_SECRETS = b"fairdeal/deck/seat-secrets/v1"
+TAG_NONCE = b"fairdeal/deck/nonce/v2"
+TAG_SECRETS = b"fairdeal/deck/seat-secrets/v2"
 # The proof of a shuffle (``_shuffle_proof``).
-TAG_SHUFFLE_GENERATOR = b"fairdeal/deck/shuffle-generator/v1"
-TAG_SHUFFLE_STATEMENT = b"fairdeal/deck/shuffle-statement/v1"
-TAG_SHUFFLE_U = b"fairdeal/deck/shuffle-u/v1"
-TAG_SHUFFLE_CHALLENGE = b"fairdeal/deck/shuffle-challenge/v1"
-TAG_SHUFFLE_NONCE = b"fairdeal/deck/shuffle-nonce/v1"
+TAG_SHUFFLE_GENERATOR = b"fairdeal/deck/shuffle-generator/v2"
+TAG_SHUFFLE_STATEMENT = b"fairdeal/deck/shuffle-statement/v2"
+TAG_SHUFFLE_U = b"fairdeal/deck/shuffle-u/v2"
+TAG_SHUFFLE_CHALLENGE = b"fairdeal/deck/shuffle-challenge/v2"
+TAG_SHUFFLE_NONCE = b"fairdeal/deck/shuffle-nonce/v2"
 
 Part = bytes | int | str
 
@@ -61,67 +76,116 @@ def digest(tag: bytes, *parts: Part) -> bytes:
     return hashlib.sha256(frame(tag, *parts)).digest()
 
 
+def to_int(s: bytes) -> int:
+    return int.from_bytes(s, "big")
+
+
+def to_scalar(x: int) -> bytes:
+    """``x mod L`` as 32 bytes."""
+    return (x % L).to_bytes(SCALAR_BYTES, "big")
+
+
+def hash_int(tag: bytes, *parts: Part) -> int:
+    """An integer mod L from SHA-512 of the framed transcript (bias about 2**-256)."""
+    return int.from_bytes(hashlib.sha512(frame(tag, *parts)).digest(), "big") % L
+
+
 def hash_scalar(tag: bytes, *parts: Part) -> bytes:
-    """A scalar from SHA-512 of the framed transcript, reduced mod L (negligible bias)."""
-    return na.crypto_core_ed25519_scalar_reduce(hashlib.sha512(frame(tag, *parts)).digest())
+    """:func:`hash_int` as a scalar."""
+    return to_scalar(hash_int(tag, *parts))
 
 
 def is_scalar(b: object) -> bool:
-    """True for a canonical scalar: exactly 32 bytes, little-endian value < L."""
-    return isinstance(b, bytes) and len(b) == SCALAR_BYTES and int.from_bytes(b, "little") < L
+    """True for a canonical scalar: exactly 32 bytes, big-endian value < L."""
+    return type(b) is bytes and len(b) == SCALAR_BYTES and int.from_bytes(b, "big") < L
 
 
 def is_zero(s: bytes) -> bool:
-    return int.from_bytes(s, "little") % L == 0
+    return int.from_bytes(s, "big") % L == 0
 
 
 def is_point(b: object) -> bool:
-    """True for a valid point of the prime-order subgroup (not the identity)."""
-    return isinstance(b, bytes) and len(b) == POINT_BYTES and bool(na.crypto_core_ed25519_is_valid_point(b))
+    """True for the canonical encoding of a point of the group (never the identity)."""
+    try:
+        ec.parse(b)  # type: ignore[arg-type]
+    except ValueError:
+        return False
+    return True
+
+
+def point(b: bytes) -> ec.Pt:
+    """The parsed point of an encoding; :class:`GroupError` unless it is a canonical point."""
+    try:
+        return ec.parse(b)
+    except ValueError as e:
+        raise GroupError("not a point") from e
 
 
 def scalar_from_bytes_or_none(wide: bytes) -> bytes | None:
     """Reduce 64 uniform bytes to a scalar; None for zero (the caller draws again)."""
-    s = na.crypto_core_ed25519_scalar_reduce(wide)
-    return None if is_zero(s) else s
+    s = int.from_bytes(wide, "big") % L
+    return None if s == 0 else to_scalar(s)
 
 
 def base(s: bytes) -> bytes:
-    """``s·G``."""
+    """``s·G`` (constant time)."""
     try:
-        return na.crypto_scalarmult_ed25519_base_noclamp(s)
-    except CryptoError as e:
+        return ec.encode(ec.base(to_int(s)))
+    except ec.Infinity as e:
         raise GroupError("no valid result") from e
 
 
 def mul(s: bytes, p: bytes) -> bytes:
-    """``s·P`` for a point of the subgroup."""
+    """``s·P`` in constant time (a secret ``s``)."""
     try:
-        return na.crypto_scalarmult_ed25519_noclamp(s, p)
-    except CryptoError as e:
+        return ec.encode(ec.mul(to_int(s), point(p)))
+    except ec.Infinity as e:
+        raise GroupError("no valid result") from e
+
+
+def mul_public(s: bytes, p: bytes) -> bytes:
+    """``s·P`` for a public ``s`` (variable time)."""
+    try:
+        return ec.encode(ec.mul_public(to_int(s), point(p)))
+    except ec.Infinity as e:
         raise GroupError("no valid result") from e
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return na.crypto_core_ed25519_add(p, q)
+    return add_all((p, q))
+
+
+def add_all(points: tuple[bytes, ...] | list[bytes]) -> bytes:
+    """The sum of one or more encoded points; :class:`GroupError` if it is the identity."""
+    try:
+        return ec.encode(ec.total([point(p) for p in points]))
+    except ec.Infinity as e:
+        raise GroupError("no valid result") from e
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return na.crypto_core_ed25519_sub(p, q)
+    try:
+        return ec.encode(ec.total([point(p), ec.neg(point(q))]))
+    except ec.Infinity as e:
+        raise GroupError("no valid result") from e
 
 
 def sc_add(a: bytes, b: bytes) -> bytes:
-    return na.crypto_core_ed25519_scalar_add(a, b)
+    return to_scalar(to_int(a) + to_int(b))
 
 
 def sc_mul(a: bytes, b: bytes) -> bytes:
-    return na.crypto_core_ed25519_scalar_mul(a, b)
+    return to_scalar(to_int(a) * to_int(b))
 
 
+@lru_cache(maxsize=1024)
 def card_point(game_id: bytes, name: str) -> bytes:
-    """Hash-to-curve of a card name, bound to the game: nobody knows its discrete log."""
-    u = hashlib.sha256(frame(TAG_CARD, game_id, name)).digest()
-    return na.crypto_core_ed25519_from_uniform(u)
+    """Hash-to-curve of a card name, bound to the game: nobody knows its discrete log.
+
+    RFC 9380 ``secp256k1_XMD:SHA-256_SSWU_RO_`` of ``frame(TAG_CARD, game_id, name)``
+    under :data:`DST_CARD`.
+    """
+    return ec.encode(_h2c.hash_to_curve(frame(TAG_CARD, game_id, name), DST_CARD))
 
 
 def nonce(seed: bytes, *context: Part) -> bytes:
@@ -131,16 +195,30 @@ def nonce(seed: bytes, *context: Part) -> bytes:
         k = hash_scalar(TAG_NONCE, seed, counter, *context)
         if not is_zero(k):
             return k
-        counter += 1  # pragma: no cover - probability 2**-252
+        counter += 1  # pragma: no cover - probability 2**-256
+
+
+def trivial(m: bytes, joint: bytes) -> bytes:
+    """The public encryption of a card everyone knows: ``(G, M + H)``, randomness 1.
+
+    It stands where a trivial encryption ``(identity, M)`` would, which has no encoding.
+    """
+    return G + add(m, joint)
 
 
 def rerandomise(c1: bytes, c2: bytes, s: bytes, joint: bytes) -> bytes:
-    """ElGamal re-randomisation ``(c1 + s·G, c2 + s·H)`` as a 64-byte ciphertext."""
-    return add(c1, base(s)) + add(c2, mul(s, joint))
+    """ElGamal re-randomisation ``(c1 + s·G, c2 + s·H)`` as a 66-byte ciphertext."""
+    k = to_int(s)
+    try:
+        a = ec.total([point(c1), ec.base(k)])
+        b = ec.total([point(c2), ec.mul(k, point(joint))])
+    except ec.Infinity as e:  # pragma: no cover - needs s to cancel a peer's point: 2**-256
+        raise GroupError("no valid result") from e
+    return ec.encode(a) + ec.encode(b)
 
 
 def encrypt(m: bytes, t: bytes, joint: bytes) -> bytes:
-    """ElGamal encryption ``(t·G, M + t·H)`` as a 64-byte ciphertext."""
+    """ElGamal encryption ``(t·G, M + t·H)`` as a 66-byte ciphertext."""
     return base(t) + add(m, mul(t, joint))
 
 
@@ -161,14 +239,14 @@ def schnorr_prove(
 
 
 def schnorr_verify(game_id: bytes, seat: int, players: int, h: bytes, e: bytes, z: bytes) -> bool:
-    """Check a key proof. ``h`` must already be a valid point."""
+    """Check a key proof (``e`` and ``z`` in [1, L); ``a = z·G − e·H`` not the identity)."""
     if not (is_scalar(e) and is_scalar(z)):
         return False
     try:
-        a = sub(base(z), mul(e, h))
-    except GroupError:
+        a = ec.total([ec.base(to_int(z)), ec.neg(ec.mul_public(to_int(e), point(h)))])
+    except (GroupError, ec.Infinity):
         return False
-    return _key_challenge(game_id, seat, players, h, a) == e
+    return _key_challenge(game_id, seat, players, h, ec.encode(a)) == e
 
 
 # --- Chaum–Pedersen proof that log_G(H_s) == log_c1(D) -----------------------------------------
@@ -189,12 +267,13 @@ def dleq_prove(context: bytes, x: bytes, h: bytes, c1: bytes, d: bytes, seed: by
 
 
 def dleq_verify(context: bytes, h: bytes, c1: bytes, d: bytes, e: bytes, z: bytes) -> bool:
-    """Check a share proof. ``h``, ``c1`` and ``d`` must already be valid points."""
+    """Check a share proof: ``e``, ``z`` in [1, L); ``h``, ``c1``, ``d`` points; a, b not the identity."""
     if not (is_scalar(e) and is_scalar(z)):
         return False
     try:
-        a = sub(base(z), mul(e, h))
-        b = sub(mul(z, c1), mul(e, d))
-    except GroupError:
+        ei, zi, c = to_int(e), to_int(z), point(c1)
+        a = ec.total([ec.base(zi), ec.neg(ec.mul_public(ei, point(h)))])
+        b = ec.total([ec.mul_public(zi, c), ec.neg(ec.mul_public(ei, point(d)))])
+    except (GroupError, ec.Infinity):
         return False
-    return _dleq_challenge(context, h, c1, d, a, b) == e
+    return _dleq_challenge(context, h, c1, d, ec.encode(a), ec.encode(b)) == e

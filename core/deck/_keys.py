@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import LocalProtocolError, RemoteProtocolError
 from . import _group as g
+from ._checked import check
 from ._common import Context, Obligation
 from ._messages import KeyShare
 from ._wire import KIND_KEY
@@ -73,15 +74,17 @@ class KeyRing:
         else:
             if not g.is_point(m.public):
                 raise RemoteProtocolError("public key is not a valid group element", seat=s)
-            if not g.schnorr_verify(self.ctx.game_id, s, self.ctx.players, m.public, m.challenge, m.response):
+            ctx = self.ctx
+            args = (ctx.game_id, s, ctx.players, m.public, m.challenge, m.response)
+            parts = (ctx.game_id, bytes([s, ctx.players]), m.public, m.challenge, m.response)
+            if not check(ctx.checked, "key", parts, g.schnorr_verify, *args):
                 raise RemoteProtocolError("the proof of knowledge of the secret key does not verify", seat=s)
         joint = None
         if len(self.public) + 1 == self.ctx.players:
-            joint = m.public
-            for k in self.public.values():
-                joint = g.add(joint, k)
-            if not g.is_point(joint):  # pragma: no cover - needs the sum of secrets to be 0
-                raise RemoteProtocolError("the joint key is degenerate", seat=s)
+            try:
+                joint = g.add_all([m.public, *self.public.values()])
+            except g.GroupError:  # pragma: no cover - needs the sum of secrets to be 0
+                raise RemoteProtocolError("the joint key is degenerate", seat=s) from None
         self.public[s] = m.public
         self.joint = joint
 

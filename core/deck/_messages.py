@@ -1,6 +1,6 @@
 """The deck protocol's messages: frozen dataclasses; ``seat`` is always the sender.
 
-Points and scalars are 32-byte encodings, ciphertexts 64 bytes (``c1 || c2``).
+Points are 33-byte compressed encodings, scalars 32 bytes, ciphertexts 66 bytes (``c1 || c2``).
 A :class:`FinalReveal` is made of the same rows as :class:`Shares`, always public.
 Nothing here is checked: :func:`fairdeal.core.deck.decode` checks the form and
 :meth:`fairdeal.core.deck.DeckSeat.receive` the meaning.

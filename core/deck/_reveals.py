@@ -20,6 +20,7 @@ from ..cards import Card
 from ..dealer import Reveal
 from ..errors import LocalProtocolError, RemoteProtocolError
 from . import _group as g
+from ._checked import check
 from ._common import Context, Obligation
 from ._keys import KeyRing
 from ._limits import MAX_DECK
@@ -148,7 +149,7 @@ class Reveals:
         out = []
         for t in owed:
             ct = deck.cts[t]
-            c1 = ct[:32]
+            c1 = ct[: g.POINT_BYTES]
             d = keys.share(me.seat, c1)
             assert d is not None
             to = self.owed[(t, me.seat)][0]
@@ -186,7 +187,9 @@ class Reveals:
             ct = deck.cts[t]
             ctx = share_context(self.ctx.game_id, s, t, ct, owed_to[0])
             # dleq_verify multiplies the share, which checks it is a valid point.
-            if not g.dleq_verify(ctx, keys.public[s], ct[:32], sp.share, sp.challenge, sp.response):
+            h, c1 = keys.public[s], ct[: g.POINT_BYTES]
+            parts = (ctx, h, c1, sp.share, sp.challenge, sp.response)
+            if not check(self.ctx.checked, "dleq", parts, g.dleq_verify, *parts):
                 if not g.is_point(sp.share):
                     raise RemoteProtocolError(f"share for token {t} is not a valid group element", seat=s)
                 raise RemoteProtocolError(f"the proof of the share for token {t} does not verify", seat=s)
@@ -201,7 +204,7 @@ class Reveals:
             if t not in self.mine:
                 continue
             ct = deck.cts[t]
-            c1 = ct[:32]
+            c1 = ct[: g.POINT_BYTES]
             parts = []
             for s in range(self.ctx.players):
                 d = self.shares.get((t, s))
@@ -211,10 +214,11 @@ class Reveals:
                     break
                 parts.append(d)
             else:
-                total = parts[0]
-                for d in parts[1:]:
-                    total = g.add(total, d)
-                card = deck.by_point.get(g.sub(ct[32:], total))
+                try:
+                    m = g.sub(ct[g.POINT_BYTES :], g.add_all(parts))
+                except g.GroupError:  # the shares cancel or equal c2: no card
+                    m = b""
+                card = deck.by_point.get(m)
                 self.mine.discard(t)
                 if card is None:
                     self.undecodable.add(t)

@@ -23,6 +23,7 @@ from ..dealer import Reveal, Verdict
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import Rng
 from . import _group as g
+from ._checked import CheckedProofs
 from ._common import Context, Me, Obligation
 from ._ending import Ending
 from ._keys import KeyRing
@@ -76,12 +77,19 @@ class DeckSeat:
 
     __slots__ = ("_deck", "_end", "_keys", "_random", "_reveals", "ctx")
 
-    def __init__(self, game_id: bytes, seat: int, players: int, rng: Rng) -> None:
+    def __init__(
+        self, game_id: bytes, seat: int, players: int, rng: Rng, checked: CheckedProofs | None = None
+    ) -> None:
+        """Seat ``seat`` of ``players``; ``checked``: shared with the other seats of this process only.
+
+        With ``checked`` (local play, every seat in one process), a proof another seat of the
+        process has already checked is not checked again (see :mod:`._checked`).
+        """
         _check(game_id, seat, players)
         x = None
         while x is None:
             x = g.scalar_from_bytes_or_none(rng.bytes(64))
-        self._build(Context(game_id, players, Me(seat, x, rng.bytes(32), g.base(x))))
+        self._build(Context(game_id, players, Me(seat, x, rng.bytes(32), g.base(x)), checked))
 
     @classmethod
     def observer(cls, game_id: bytes, players: int) -> DeckSeat:
@@ -173,7 +181,7 @@ class DeckSeat:
     def start(self, deck: Sequence[Card]) -> None:
         """Begin round 0: the deck (bottom card first) is shuffled by every active seat."""
         self._need_idle()
-        self._deck.start(deck, self._keys.active())
+        self._deck.start(deck, self._keys.active(), self._keys.need_joint())
 
     def reshuffle(self, tokens: Sequence[int], public: Mapping[int, Card]) -> None:
         """Begin a round shuffling ``tokens`` together; ``public`` gives the face-up ones.
@@ -184,7 +192,8 @@ class DeckSeat:
         busy = sorted({t for t, _ in self._reveals.owed} & set(tokens))
         if busy:
             raise LocalProtocolError(f"shares are still owed for token {busy[0]}")
-        self._deck.reshuffle(tokens, public, self._reveals.known, self._keys.active())
+        keys = self._keys
+        self._deck.reshuffle(tokens, public, self._reveals.known, keys.active(), keys.need_joint())
         self._reveals.forget(tokens)
 
     def shuffle_message(self) -> ShufflePass:

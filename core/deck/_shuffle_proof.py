@@ -4,48 +4,49 @@ The proof of a shuffle of Terelius and Wikström ("Proofs of Restricted Shuffles
 AFRICACRYPT 2010, LNCS 6055), in the optimised ElGamal form that Haenni, Locher, Koenig
 and Dubuis give step by step as GenShuffleProof and CheckShuffleProof in "Pseudo-Code
 Algorithms for Verifiable Re-encryption Mix-Nets" (FC 2017 Workshops, LNCS 10323): the
-proof Verificatum implements, in the form CHVote specifies. Here it is written additively over the prime-order
-subgroup of Ed25519 (order L), with the deck's ElGamal ``(c1, c2) = (t·G, M + t·H)``,
+proof Verificatum implements, in the form CHVote specifies. Here it is written additively over secp256k1
+(order L), with the deck's ElGamal ``(c1, c2) = (t·G, M + t·H)``,
 responses ``s = ω + e·w`` (the sign of the house's Schnorr proofs) and Fiat–Shamir in
 the compact form: the proof carries the challenge ``e`` and the verifier recomputes
 every prover commitment ``t`` and hashes. ``docs/protocol.md`` (10.7) specifies every
 element, hash input and its order.
 
 Statement: ``outputs[j] = inputs[π(j)] + s_j·(G, H)`` for some permutation π of 0..n−1
-and scalars s_j, under the joint key H. An input may be a trivial encryption
-``(identity, M)`` of a card everyone knows; an output never has the identity in it.
+and scalars s_j, under the joint key H. An input may be the public encryption
+``(G, M + H)`` of a card everyone knows (:func:`~._group.trivial`); no point anywhere
+is the identity, which has no encoding (``docs/protocol.md``, "The identity"): a
+recomputed commitment that would be the identity, or a zero response, makes a proof
+invalid, and the prover draws again when it meets one (probability about 2**-256).
 :func:`prove_shuffle` makes the proof from (π, s); :func:`verify_shuffle` checks it and
 never raises on hostile input. ``context`` must bind the game id, the seat, the round
 and the pass (:func:`proof_context`). Cost: the prover 5n variable-base and 3n
-fixed-base scalar multiplications, the verifier 8n and n (one variable-base fewer per
-card for trivial inputs); see the document for the count.
+fixed-base scalar multiplications, all in constant time, the verifier 8n and n, in
+variable time (its scalars are public); one variable-base fewer per card on each side
+for an input whose c1 is G, whose products are folded into the one multiple of G.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-import nacl.bindings as na
-from nacl.exceptions import CryptoError
-
 from ..errors import LocalProtocolError, RemoteProtocolError
 from . import _group as g
+from . import _h2c
+from . import _secp256k1 as ec
 from ._limits import MAX_DECK
 
 L = g.L
-#: The neutral element's encoding (never valid on the wire; intermediate values only).
-IDENTITY = (1).to_bytes(32, "little")
 #: Prover attempts before giving up (each fails with probability about 2**-250).
 _ATTEMPTS = 4
 
 
 @dataclass(frozen=True, slots=True)
 class ShuffleProof:
-    """A proof for an n-card pass; every field 32-byte encodings (points, scalars < L).
+    """A proof for an n-card pass; points 33-byte encodings, scalars 32 bytes in [1, L).
 
     ``commitments[i]`` commits to where input i went; ``chain`` is the commitment chain
     ĉ_1..ĉ_n; ``challenge`` is e; ``s1``..``s4``, ``s_hat`` (n) and ``s_prime`` (n)
@@ -64,94 +65,66 @@ class ShuffleProof:
 
 
 class _Invalid(Exception):
-    """The proof does not hold (a bad point, or an equation fails)."""
+    """The proof does not hold (a bad point, an identity, or an equation fails)."""
 
 
-# --- group helpers over scalars as ints (mod L) ---------------------------------------------
+_G = ec.parse(g.G)
 
 
 def _int(b: bytes) -> int:
-    return int.from_bytes(b, "little")
+    return int.from_bytes(b, "big")
 
 
 def _enc(x: int) -> bytes:
-    return (x % L).to_bytes(32, "little")
+    return (x % L).to_bytes(32, "big")
 
 
-def _base(x: int) -> bytes:
-    """``x·G``; the identity for x ≡ 0."""
-    x %= L
-    return IDENTITY if x == 0 else na.crypto_scalarmult_ed25519_base_noclamp(_enc(x))
+def _combination(
+    terms: Sequence[tuple[int, ec.Pt | None]], mul: Callable[[int, ec.Pt], ec.Pt], g_coefficient: int = 0
+) -> ec.Pt:
+    """``g_coefficient·G + Σ k·P`` over ``terms``; raises ``ec.Infinity`` if it is the identity.
 
-
-def _mul(x: int, p: bytes) -> bytes:
-    """``x·P`` for a point P of the subgroup, the identity included (computed points)."""
-    x %= L
-    if x == 0 or p == IDENTITY:
-        return IDENTITY
-    try:
-        return na.crypto_scalarmult_ed25519_noclamp(_enc(x), p)
-    except CryptoError as e:  # P outside the subgroup: only from a bad point summed in
-        raise _Invalid("point outside the subgroup") from e
-
-
-def _mul_checked(x: int, p: bytes) -> bytes:
-    """``x·P`` for a point P from a peer; raises unless P is a valid point other than the identity.
-
-    libsodium's multiplication already refuses non-canonical, small-order and
-    out-of-subgroup points, so the check costs nothing more.
+    A term whose coefficient is 0 mod L or whose point is None (an identity computed on
+    the way) adds nothing; G's multiple is one constant-time base multiplication.
     """
-    x %= L
-    if x != 0:
-        try:
-            return na.crypto_scalarmult_ed25519_noclamp(_enc(x), p)
-        except CryptoError as e:
-            raise _Invalid("not a valid point") from e
-    if g.is_point(p):
-        return IDENTITY
-    raise _Invalid("not a valid point")
+    points = [mul(k % L, pt) for k, pt in terms if pt is not None and k % L]
+    if g_coefficient % L:
+        points.append(ec.base(g_coefficient % L))
+    if not points:
+        raise ec.Infinity("an empty sum")
+    return ec.total(points)
 
 
-def _mul_input(x: int, p: bytes) -> bytes:
-    """``x·P`` for half of an input ciphertext: the identity (a trivial encryption) or a valid point."""
-    return IDENTITY if p == IDENTITY else _mul_checked(x, p)
-
-
-def _add(p: bytes, q: bytes) -> bytes:
-    return na.crypto_core_ed25519_add(p, q)
-
-
-def _sub(p: bytes, q: bytes) -> bytes:
-    return na.crypto_core_ed25519_sub(p, q)
-
-
-def _sum(points: Iterable[bytes]) -> bytes:
-    acc: bytes | None = None
-    for p in points:
-        if p != IDENTITY:
-            acc = p if acc is None else na.crypto_core_ed25519_add(acc, p)
-    return IDENTITY if acc is None else acc
+def _sum_or_none(points: Sequence[ec.Pt]) -> ec.Pt | None:
+    """The sum of ``points``, or None when it is the identity (an intermediate value)."""
+    try:
+        return ec.total(points)
+    except ec.Infinity:
+        return None
 
 
 # --- public parameters and hashes ----------------------------------------------------------
 
 
 @cache
+def _generator(k: int) -> ec.Pt:
+    return _h2c.hash_to_curve(g.frame(g.TAG_SHUFFLE_GENERATOR, k), g.DST_GENERATOR)
+
+
 def generator(k: int) -> bytes:
     """Independent generator number ``k``: hash-to-curve, so nobody knows a discrete log.
 
     ``generator(0)`` starts the commitment chain; ``generator(j + 1)`` commits deck position j.
+    RFC 9380 ``secp256k1_XMD:SHA-256_SSWU_RO_`` of ``frame(TAG_SHUFFLE_GENERATOR, k)``
+    under ``DST_GENERATOR``.
     """
-    p: bytes = na.crypto_core_ed25519_from_uniform(g.digest(g.TAG_SHUFFLE_GENERATOR, k))
-    if not g.is_point(p):  # pragma: no cover - an Elligator output of small order, never seen
-        raise AssertionError(f"shuffle generator {k} is degenerate")
-    return p
+    return ec.encode(_generator(k))
 
 
 @lru_cache(maxsize=64)
-def _generator_sum(n: int) -> bytes:
+def _generator_sum(n: int) -> ec.Pt:
     """``generator(1) + ... + generator(n)``."""
-    return _sum(generator(j + 1) for j in range(n))
+    return ec.total([_generator(j + 1) for j in range(n)])
 
 
 def proof_context(game_id: bytes, seat: int, round_index: int, pass_index: int) -> bytes:
@@ -178,7 +151,7 @@ def _statement(
 
 
 def _challenges(statement: bytes, n: int) -> list[int]:
-    return [_int(g.hash_scalar(g.TAG_SHUFFLE_U, statement, i)) for i in range(n)]
+    return [g.hash_int(g.TAG_SHUFFLE_U, statement, i) for i in range(n)]
 
 
 def _challenge(statement: bytes, chain: Sequence[bytes], t: Sequence[bytes], t_hat: Sequence[bytes]) -> bytes:
@@ -247,7 +220,7 @@ def prove_shuffle(
 
 def _prove(
     context: bytes,
-    joint: bytes,
+    joint_key: bytes,
     inputs: Sequence[bytes],
     outputs: Sequence[bytes],
     perm: list[int],
@@ -255,43 +228,74 @@ def _prove(
     witness: bytes,
     attempt: int,
 ) -> ShuffleProof | None:
-    """One attempt; None when a proof point came out as the identity (never in practice)."""
+    """One attempt; None when an identity or a zero response came out (never in practice)."""
+    try:
+        return _attempt(context, joint_key, inputs, outputs, perm, s, witness, attempt)
+    except ec.Infinity:  # pragma: no cover - about 2**-250
+        return None
+
+
+def _attempt(
+    context: bytes,
+    joint_key: bytes,
+    inputs: Sequence[bytes],
+    outputs: Sequence[bytes],
+    perm: list[int],
+    s: list[int],
+    witness: bytes,
+    attempt: int,
+) -> ShuffleProof | None:
     n = len(inputs)
     key = hashlib.sha512(witness + attempt.to_bytes(4, "big")).digest()
     stream = hashlib.shake_256(key).digest(64 * (4 * n + 4))
     rand = [_int(stream[64 * k : 64 * k + 64]) % L for k in range(4 * n + 4)]
     r, r_hat, w_hat, w_prime = (rand[k * n : (k + 1) * n] for k in range(4))
     w1, w2, w3, w4 = rand[4 * n :]
-    h = generator(0)
-    hs = [generator(j + 1) for j in range(n)]
+    h = _generator(0)
+    hs = [_generator(j + 1) for j in range(n)]
+    joint = ec.parse(joint_key)
+    # Every multiplication here is by a secret (or by a public scalar chosen by the secret
+    # permutation), so every one is constant time: ec.mul, ec.base.
+    mul = ec.mul
 
     # Commitment to the permutation matrix, column by column: c_i = r_i·G + Σ_{π(j)=i} h_j.
-    commitments = [_base(r[i]) for i in range(n)]
+    where = [0] * n
     for j, i in enumerate(perm):
-        commitments[i] = _add(commitments[i], hs[j])
-    statement = _statement(context, joint, inputs, outputs, commitments)
+        where[i] = j
+    commitments = [ec.encode(ec.total([ec.base(r[i]), hs[where[i]]])) for i in range(n)]
+    statement = _statement(context, joint_key, inputs, outputs, commitments)
     u = _challenges(statement, n)
     u_out = [u[i] for i in perm]  # u'_j = u_{π(j)}
 
     # Commitment chain ĉ_k = r̂_k·G + u'_k·ĉ_{k−1}, starting from ĉ_{−1} = h.
-    chain = []
+    chain_pts = []
     prev = h
     for k in range(n):
-        prev = _add(_base(r_hat[k]), _mul(u_out[k], prev))
-        chain.append(prev)
-    if IDENTITY in commitments or IDENTITY in chain:  # pragma: no cover - about 2**-250
-        return None
+        prev = _combination([(u_out[k], prev)], mul, r_hat[k])
+        chain_pts.append(prev)
+    chain = [ec.encode(c) for c in chain_pts]
 
-    t1 = _base(w1)
-    t2 = _base(w2)
-    t3 = _add(_base(w3), _sum(_mul(w_prime[j], hs[j]) for j in range(n)))
+    t1 = ec.base(w1)
+    t2 = ec.base(w2)
+    t3 = _combination([(w_prime[j], hs[j]) for j in range(n)], mul, w3)
     # Σ ω'_j·out_j, from the inputs: out_j = in_π(j) + s_j·(G, H), so the sum is
-    # Σ ω'_j·in_π(j) + (Σ ω'_j·s_j)·(G, H), which skips every trivial input half (the identity).
+    # Σ ω'_j·in_π(j) + (Σ ω'_j·s_j)·(G, H). An input's c1 that is G joins G's coefficient.
     ws = sum(a * b for a, b in zip(w_prime, s, strict=True)) % L
-    t41 = _add(_sum(_mul(w_prime[j], inputs[perm[j]][:32]) for j in range(n)), _base(ws - w4))
-    t42 = _add(_sum(_mul(w_prime[j], inputs[perm[j]][32:]) for j in range(n)), _mul(ws - w4, joint))
-    t_hat = [_add(_base(w_hat[k]), _mul(w_prime[k], h if k == 0 else chain[k - 1])) for k in range(n)]
-    e_bytes = _challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat)
+    g_coefficient = ws - w4
+    terms1: list[tuple[int, ec.Pt | None]] = []
+    terms2: list[tuple[int, ec.Pt | None]] = [(ws - w4, joint)]
+    for j in range(n):
+        ct = inputs[perm[j]]
+        if ct[:33] == g.G:
+            g_coefficient += w_prime[j]
+        else:
+            terms1.append((w_prime[j], ec.parse(ct[:33])))
+        terms2.append((w_prime[j], ec.parse(ct[33:])))
+    t41 = _combination(terms1, mul, g_coefficient)
+    t42 = _combination(terms2, mul)
+    t_hat = [_combination([(w_prime[k], h if k == 0 else chain_pts[k - 1])], mul, w_hat[k]) for k in range(n)]
+    ts = [ec.encode(t) for t in (t1, t2, t3, t41, t42)]
+    e_bytes = _challenge(statement, chain, ts, [ec.encode(t) for t in t_hat])
     e = _int(e_bytes)
 
     # v_k = u'_{k+1}···u'_{n−1}: the weight of r̂_k in ĉ_{n−1} = (Σ r̂_k·v_k)·G + (Π u)·h.
@@ -304,16 +308,27 @@ def _prove(
     r_chain = sum(a * b for a, b in zip(r_hat, v, strict=True)) % L
     r_tilde = sum(a * b for a, b in zip(r, u, strict=True)) % L
     r_prime = sum(a * b for a, b in zip(s, u_out, strict=True)) % L
+    responses = [
+        w1 + e * r_bar,
+        w2 + e * r_chain,
+        w3 + e * r_tilde,
+        w4 + e * r_prime,
+        *(w_hat[k] + e * r_hat[k] for k in range(n)),
+        *(w_prime[j] + e * u_out[j] for j in range(n)),
+    ]
+    if e == 0 or any(x % L == 0 for x in responses):  # pragma: no cover - about 2**-250
+        return None
+    enc = [_enc(x) for x in responses]
     return ShuffleProof(
         commitments=tuple(commitments),
         chain=tuple(chain),
         challenge=e_bytes,
-        s1=_enc(w1 + e * r_bar),
-        s2=_enc(w2 + e * r_chain),
-        s3=_enc(w3 + e * r_tilde),
-        s4=_enc(w4 + e * r_prime),
-        s_hat=tuple(_enc(w_hat[k] + e * r_hat[k]) for k in range(n)),
-        s_prime=tuple(_enc(w_prime[j] + e * u_out[j]) for j in range(n)),
+        s1=enc[0],
+        s2=enc[1],
+        s3=enc[2],
+        s4=enc[3],
+        s_hat=tuple(enc[4 : 4 + n]),
+        s_prime=tuple(enc[4 + n :]),
     )
 
 
@@ -325,13 +340,13 @@ def verify_shuffle(
 ) -> bool:
     """True when ``proof`` shows ``outputs`` to be a permutation and re-encryption of ``inputs``.
 
-    Checks everything it relies on (sizes, canonical scalars, every point of the proof,
-    the key and both decks in the prime-order subgroup and not the identity); any
-    malformation is ``False``, never an exception.
+    Checks everything it relies on (sizes, every scalar in [1, L), every point of the
+    proof, the key and both decks canonical points of the group) and that no recomputed
+    commitment is the identity; any malformation is ``False``, never an exception.
     """
     try:
         return _verify(context, joint_key, inputs, outputs, proof)
-    except (_Invalid, CryptoError):
+    except (_Invalid, ValueError, ec.Infinity):
         return False
 
 
@@ -352,19 +367,28 @@ def _well_formed(
     if not all(type(p) is bytes and len(p) == g.POINT_BYTES for p in points):
         return False
     scalars = (proof.challenge, proof.s1, proof.s2, proof.s3, proof.s4, *proof.s_hat, *proof.s_prime)
-    return all(g.is_scalar(s) for s in scalars)
+    return all(g.is_scalar(s) and not g.is_zero(s) for s in scalars)
 
 
 def _verify(
-    context: bytes, joint: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes], proof: ShuffleProof
+    context: bytes, joint_key: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes], proof: ShuffleProof
 ) -> bool:
-    if not _well_formed(context, joint, inputs, outputs, proof):
+    if not _well_formed(context, joint_key, inputs, outputs, proof):
         return False
     n = len(inputs)
-    h = generator(0)
-    hs = [generator(j + 1) for j in range(n)]
-    c, chain = proof.commitments, proof.chain
-    statement = _statement(context, joint, inputs, outputs, c)
+    parse, mul = ec.parse, ec.mul_public  # ValueError for a bad point; public scalars only
+    h = _generator(0)
+    hs = [_generator(j + 1) for j in range(n)]
+    joint = parse(joint_key)
+    c = [parse(x) for x in proof.commitments]
+    chain = [parse(x) for x in proof.chain]
+    out1 = [parse(ct[:33]) for ct in outputs]
+    out2 = [parse(ct[33:]) for ct in outputs]
+    in2 = [parse(ct[33:]) for ct in inputs]
+    trivial = [ct[:33] == g.G for ct in inputs]
+    in1 = [None if t else parse(ct[:33]) for t, ct in zip(trivial, inputs, strict=True)]
+
+    statement = _statement(context, joint_key, inputs, outputs, proof.commitments)
     u = _challenges(statement, n)
     e = _int(proof.challenge)
     s1, s2, s3, s4 = (_int(x) for x in (proof.s1, proof.s2, proof.s3, proof.s4))
@@ -372,30 +396,42 @@ def _verify(
     s_prime = [_int(x) for x in proof.s_prime]
     w = [-e * ui % L for ui in u]  # −e·u_i: the challenge folded into each weight
 
-    # Every point from the peer goes through _mul_checked first, which validates it.
-    minus_e_c_tilde = _sum(_mul_checked(w[i], c[i]) for i in range(n))  # −e·Σ u_i·c_i
-    e_chain = [_mul_checked(e, ch) for ch in chain]  # e·ĉ_k
-    minus_e_a1 = _sum(_mul_input(w[i], inputs[i][:32]) for i in range(n))
-    minus_e_a2 = _sum(_mul_input(w[i], inputs[i][32:]) for i in range(n))
-    out1 = _sum(_mul_checked(s_prime[j], outputs[j][:32]) for j in range(n))
-    out2 = _sum(_mul_checked(s_prime[j], outputs[j][32:]) for j in range(n))
-    s4_h = _mul_checked(s4, joint)
-
-    c_bar = _sub(_sum(c), _generator_sum(n))  # Σ c_i − Σ h_j = r̄·G
     prod_u = 1
     for ui in u:
         prod_u = prod_u * ui % L
-    t1 = _sub(_base(s1), _mul(e, c_bar))
-    # ĉ = ĉ_n − (Π u)·h; t2 = s2·G − e·ĉ
-    t2 = _sub(_add(_base(s2), _mul(e * prod_u, h)), e_chain[-1])
-    t3 = _add(_add(_base(s3), _sum(_mul(s_prime[j], hs[j]) for j in range(n))), minus_e_c_tilde)
-    t41 = _sub(_add(out1, minus_e_a1), _base(s4))
-    t42 = _sub(_add(out2, minus_e_a2), s4_h)
+    # t1 = s1·G − e·c̄ with c̄ = Σ c_i − Σ h_j; t2 = s2·G − e·ĉ with ĉ = ĉ_n − (Π u)·h.
+    c_bar = _sum_or_none([*c, ec.neg(_generator_sum(n))])
+    t1 = _combination([(-e, c_bar)], mul, s1)
+    t2 = _combination([(e * prod_u, h), (-e, chain[-1])], mul, s2)
+    t3 = _combination([*zip(s_prime, hs, strict=True), *zip(w, c, strict=True)], mul, s3)
+    g_coefficient = -s4 + sum(wi for wi, t in zip(w, trivial, strict=True) if t)
+    t41 = _combination(
+        [*zip(s_prime, out1, strict=True), *((wi, a) for wi, a in zip(w, in1, strict=True) if a is not None)],
+        mul,
+        g_coefficient,
+    )
+    t42 = _combination([*zip(s_prime, out2, strict=True), *zip(w, in2, strict=True), (-s4, joint)], mul)
     t_hat = [
-        _sub(_add(_base(s_hat[k]), _mul(s_prime[k], h if k == 0 else chain[k - 1])), e_chain[k])
+        _combination([(s_prime[k], h if k == 0 else chain[k - 1]), (-e, chain[k])], mul, s_hat[k])
         for k in range(n)
     ]
-    return _challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat) == proof.challenge
+    ts = [ec.encode(t) for t in (t1, t2, t3, t41, t42)]
+    return _challenge(statement, proof.chain, ts, [ec.encode(t) for t in t_hat]) == proof.challenge
+
+
+def proof_parts(proof: ShuffleProof) -> tuple[bytes, ...]:
+    """Every byte of ``proof``, field by field (its list lengths follow from the deck's)."""
+    return (
+        *proof.commitments,
+        *proof.chain,
+        proof.challenge,
+        proof.s1,
+        proof.s2,
+        proof.s3,
+        proof.s4,
+        *proof.s_hat,
+        *proof.s_prime,
+    )
 
 
 # --- wire form -----------------------------------------------------------------------------
@@ -419,11 +455,11 @@ def decode_proof(value: object, n: int, seat: int | None, *, check_points: bool 
     """Parse the proof of an ``n``-card pass sent by ``seat``; strict.
 
     Exactly the fields of :func:`encode_proof`, every list of its exact length, every
-    scalar canonical, every point a valid point of the prime-order subgroup other than
-    the identity. Anything else raises ``RemoteProtocolError`` naming ``seat``.
-    :func:`verify_shuffle` checks every point again at no extra cost, so a caller that
-    always verifies what it decodes may pass ``check_points=False`` (saving 2n
-    ``is_valid_point`` calls, about 0.09 ms a card); every other check stays.
+    scalar canonical and not zero, every point a canonical compressed point of
+    secp256k1. Anything else raises ``RemoteProtocolError`` naming ``seat``.
+    :func:`verify_shuffle` parses every point again, so a caller that always verifies
+    what it decodes may pass ``check_points=False`` (saving 2n parses, each a square
+    root); every other check stays.
     """
 
     def fail(reason: str) -> RemoteProtocolError:
@@ -454,6 +490,8 @@ def decode_proof(value: object, n: int, seat: int | None, *, check_points: bool 
             raise fail(f"{what} must be {g.SCALAR_BYTES} bytes")
         if not g.is_scalar(v):
             raise fail(f"{what} is not a canonical scalar")
+        if g.is_zero(v):
+            raise fail(f"{what} is zero")
         return v
 
     commitments = tuple(point(p, f"c[{i}]") for i, p in enumerate(items("c", n)))

@@ -2,7 +2,7 @@
 
 A round has n inputs: the game's deck (round 0) or the tokens the rules reshuffle,
 each either still encrypted (its ciphertext) or a card every seat knows, which enters
-as its trivial encryption ``(0, M)`` (0 the identity). Pass k of the round maps its
+as its public encryption ``(G, M + H)`` (randomness 1). Pass k of the round maps its
 input deck (the round's inputs, or pass k−1's output) to
 ``out[j] = in[π(j)] + s_j·(G, H)`` with a secret permutation π and secret non-zero
 scalars s_j, and carries a zero-knowledge proof of exactly that
@@ -25,10 +25,11 @@ from ..cards import Card
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import below
 from . import _group as g
+from ._checked import check
 from ._common import Context, Me, Obligation, Stream, draw_scalar
 from ._limits import MAX_DECK, MAX_ROUNDS
 from ._messages import ShufflePass
-from ._shuffle_proof import IDENTITY, proof_context, prove_shuffle, verify_shuffle
+from ._shuffle_proof import proof_context, proof_parts, prove_shuffle, verify_shuffle
 from ._wire import KIND_SHUFFLE
 
 
@@ -38,7 +39,7 @@ class Input:
 
     token: int | None
     card: Card | None
-    ct: bytes  # the token's ciphertext, or the card's trivial encryption (identity, M)
+    ct: bytes  # the token's ciphertext, or the card's public encryption (G, M + H)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +133,8 @@ class Shuffles:
 
     # ---- local calls ---------------------------------------------------------------------------
 
-    def start(self, deck: Sequence[Card], participants: Sequence[int]) -> None:
-        """Begin round 0 on ``deck`` (bottom card first)."""
+    def start(self, deck: Sequence[Card], participants: Sequence[int], joint: bytes) -> None:
+        """Begin round 0 on ``deck`` (bottom card first) under the joint key."""
         if self.rounds:
             raise LocalProtocolError("the deck was already started")
         self._room()
@@ -147,7 +148,7 @@ class Shuffles:
         if len(points) != len(cards) or len(by_point) != len(cards):
             raise LocalProtocolError("every card of the deck must be distinct")
         self.points, self.by_point = points, by_point
-        self._begin(tuple(Input(None, c, IDENTITY + points[c.name]) for c in cards), participants)
+        self._begin(tuple(Input(None, c, g.trivial(points[c.name], joint)) for c in cards), participants)
 
     def reshuffle(
         self,
@@ -155,6 +156,7 @@ class Shuffles:
         public: Mapping[int, Card],
         known: Mapping[int, Card],
         participants: Sequence[int],
+        joint: bytes,
     ) -> None:
         """Begin a round shuffling live ``tokens`` together; ``public`` gives the face-up ones.
 
@@ -181,7 +183,7 @@ class Shuffles:
                 continue
             if known.get(t) != card:
                 raise LocalProtocolError(f"token {t} is not known here to be {card.name}")
-            inputs.append(Input(t, card, IDENTITY + self.points[card.name]))
+            inputs.append(Input(t, card, g.trivial(self.points[card.name], joint)))
         self.live.difference_update(toks)
         self._begin(tuple(inputs), participants)
 
@@ -222,10 +224,7 @@ class Shuffles:
         out = []
         for j, s in enumerate(scalars):
             ct = src[perm[j]]
-            if ct[:32] == IDENTITY:  # a known card: its encryption with randomness s
-                out.append(g.encrypt(ct[32:], s, joint))
-            else:
-                out.append(g.rerandomise(ct[:32], ct[32:], s, joint))
+            out.append(g.rerandomise(ct[: g.POINT_BYTES], ct[g.POINT_BYTES :], s, joint))
         return out
 
     def message(self, joint: bytes, left: Mapping[int, object]) -> ShufflePass:
@@ -269,7 +268,10 @@ class Shuffles:
         # The proof's check also checks every point of the new deck and of the proof.
         if s != self.ctx.seat:
             context = proof_context(self.ctx.game_id, s, rnd.index, k)
-            if not verify_shuffle(context, joint, self._input(rnd, k), m.deck, m.proof):
+            inputs = self._input(rnd, k)
+            parts = (context, joint, n.to_bytes(4, "big"), *inputs, *m.deck, *proof_parts(m.proof))
+            args = (context, joint, inputs, m.deck, m.proof)
+            if not check(self.ctx.checked, "shuffle", parts, verify_shuffle, *args):
                 raise RemoteProtocolError(
                     f"the proof of shuffle pass {k} of round {rnd.index} does not verify", seat=s
                 )

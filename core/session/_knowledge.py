@@ -26,7 +26,7 @@ REPLAYED = "every move replayed with every card known"
 
 
 def replay_with_full_knowledge(
-    game: Game,
+    game: Game[Any],
     config: Any,
     script: Sequence[tuple[Any, ...]],
     cards: Mapping[int, Card],
@@ -36,7 +36,7 @@ def replay_with_full_knowledge(
     ``script`` is what a session recorded (:attr:`Session.script`); a finding names the
     seat and, in ``entry``, the log entry of the move.
     """
-    replica: Replica | None = None
+    replica: Replica[Any] | None = None
     for item in script:
         kind = item[0]
         if kind == "start":
@@ -65,7 +65,7 @@ def replay_with_full_knowledge(
 
 
 def knowing_every_card(
-    game: Game,
+    game: Game[Any],
     config: Any,
     script: Sequence[tuple[Any, ...]],
     cards: Mapping[int, Card],

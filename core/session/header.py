@@ -12,7 +12,7 @@ from ..options import OptionValue
 from ..text import shows_as_is
 from .envelope import GAME_ID_BYTES
 
-PROTOCOL = 2
+PROTOCOL = 3
 MAX_SEATS = 10
 MAX_NAME = 40
 MAX_TEXT = 200

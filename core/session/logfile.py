@@ -8,10 +8,18 @@ so a log cut short by a crash still parses up to its last whole record.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .envelope import MAX_ENVELOPE_BYTES
 
 MAGIC = b"FDLOG1\n"
+NOT_A_LOG: Final = "not a fairdeal log (a log begins with the line FDLOG1)"
+"""What is said of any file that does not begin with the whole magic line (an empty one included)."""
+
+
+def is_log(data: bytes) -> bool:
+    """Whether ``data`` begins with the whole magic line, newline included (a log's first write)."""
+    return data.startswith(MAGIC)
 
 
 def record(entry: bytes) -> bytes:
@@ -30,10 +38,8 @@ class ParsedLog:
 
 def parse_log(data: bytes) -> ParsedLog:
     """Split a log into its entries, never raising: problems are reported in the result."""
-    if not data.startswith(MAGIC):
-        if MAGIC.startswith(data):
-            return ParsedLog((), len(data), "the log is cut short before its first entry")
-        return ParsedLog((), len(data), "not a fairdeal log (bad magic)")
+    if not is_log(data):
+        return ParsedLog((), len(data), NOT_A_LOG)
     pos = len(MAGIC)
     entries: list[bytes] = []
     while pos < len(data):

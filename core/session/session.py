@@ -24,7 +24,7 @@ from typing import Any
 
 from ..cards import Card
 from ..dealer import Reveal, Verdict
-from ..deck import DeckSeat, Shares
+from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
@@ -114,7 +114,7 @@ class _Core:
     last_hash: bytes = GENESIS
     header: Header | None = None
     deck: DeckSeat | None = None
-    replica: Replica | None = None
+    replica: Replica[Any] | None = None
     phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
     activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
     departed: frozenset[int] = frozenset()
@@ -158,17 +158,20 @@ class Session:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         seat: int | None,
         identity: Identity | None = None,
         rng: Rng | None = None,
+        checked: CheckedProofs | None = None,
     ) -> None:
+        """``checked``: the proofs other seats of this same process have checked (local play only)."""
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
         self.game = game
         self.seat = seat
         self.identity = identity
         self._rng = rng or SystemRng()
+        self._checked = checked
         self._c = _Core()
         self._outstanding: bytes | None = None  # our entry, sent to the host, not yet relayed back
         #: (seat, anchor) -> (sequence number, what it signed) of every accepted entry: an abort's
@@ -497,7 +500,8 @@ class Session:
         if self.seat is None:
             c.deck = DeckSeat.observer(header.game_id, header.players)
         else:
-            c.deck = DeckSeat(header.game_id, self.seat, header.players, self._rng.fork(f"deck-{self.seat}"))
+            rng = self._rng.fork(f"deck-{self.seat}")
+            c.deck = DeckSeat(header.game_id, self.seat, header.players, rng, self._checked)
         c.phase = "keys"
 
     def _expect_turn(self, c: _Core, env: Envelope) -> Decide:

@@ -99,7 +99,7 @@ def read_header(entry: bytes) -> Header:
     return Header.from_body(env.game_id, env.body)
 
 
-def verify_log(data: bytes, resolve: Callable[[str], Game]) -> Report:
+def verify_log(data: bytes, resolve: Callable[[str], Game[Any]]) -> Report:
     """Verify a log's bytes; ``resolve`` finds the game plugin named in the header."""
     parsed = parse_log(data)
     entries = parsed.entries

@@ -121,9 +121,9 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             return replace(s, window=False)
         if move != SNATCH:
             raise ValueError(f"not a Snatch! move: {move}")
-        token = t.top(TRICK)
-        card = t.card(token)
-        assert token is not None and card is not None, "a snatching card is public"
+        snatched = t.top(TRICK)
+        card = t.card(snatched)
+        assert snatched is not None and card is not None, "a snatching card is public"
         cost = price(s, card.suit)
         left = t.size(pile(player))
         out, paid = s.out, s.paid
@@ -133,7 +133,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
         else:
             t.deal(pile(player), THROWN, cost)
         return replace(
-            s, trump=card.suit, count=cost, sideways=s.sideways | {token}, window=False, out=out, paid=paid
+            s, trump=card.suit, count=cost, sideways=s.sideways | {snatched}, window=False, out=out, paid=paid
         )
 
     def advance(self, state: SnatchState) -> SnatchState:

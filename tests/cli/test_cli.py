@@ -158,7 +158,7 @@ def test_play_as_a_human_through_stdin(tmp_path: Path) -> None:
     """A few moves typed on stdin, help, a wrong word, then quit: the resignation is recorded."""
     log = tmp_path / "h.fdlog"
     typed = "1\nhelp\nfoo bar\n1\nlog\nquit\nn\nquit\ny\n"
-    args = ["play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "5", "--name", "Ann"]
+    args = ["play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "2", "--name", "Ann"]
     result = run(*args, "--log", str(log), input=typed)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -250,14 +250,21 @@ def test_replay_no_step(game_log: Path) -> None:
     assert ascii.exit_code == 0 and ascii.output.isascii()
 
 
-def test_a_file_that_is_not_a_log_is_an_error_of_its_own(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "content", [b"hello", b"", b"FDLOG", b"FDLOG1", b"FDLOG1" + bytes(40), b"FDLOG1\r\n"]
+)
+def test_a_file_that_is_not_a_log_is_an_error_of_its_own_in_one_wording(
+    tmp_path: Path, content: bytes
+) -> None:
     junk = tmp_path / "junk.fdlog"
-    junk.write_bytes(b"hello")
+    junk.write_bytes(content)
     for command in ("verify", "replay"):
         result = run(command, str(junk))
         assert result.exit_code == 3, result.output  # not "undecided" (2)
         assert "Traceback" not in result.output
-        assert result.output.startswith(f"fairdeal: {junk} is not a fairdeal log")
+        assert result.output.startswith(
+            f"fairdeal: {junk} is not a fairdeal log (a log begins with the line FDLOG1)\n"
+        ), result.output
     report = run("verify", str(junk), "--json")
     assert report.exit_code == 3 and json.loads(report.output)["verdict"] is None
 

@@ -303,6 +303,8 @@ def test_numbers_and_commands() -> None:
     assert bad.kind == "error" and "1 to 6" in bad.message
     assert interpret("0", MOVES).kind == "error"
     assert interpret("", MOVES).kind == "empty"
+    for other in ("\u0663", "²", "\uff13"):  # digits of other scripts, a superscript: not a number
+        assert interpret(other, MOVES).kind == "error"
     for word, command in [("help", "help"), ("?", "help"), ("Q", "quit"), ("quit", "quit"), ("log", "log")]:
         reply = interpret(word, MOVES)
         assert (reply.kind, reply.command) == ("command", command)

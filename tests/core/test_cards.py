@@ -56,7 +56,7 @@ def test_parse_round_trips(card: Card) -> None:
         assert parse_card(card.text(ascii=True).lower()) == card
 
 
-@pytest.mark.parametrize("bad", ["", "1H", "11S", "KX", "Z", "10"])
+@pytest.mark.parametrize("bad", ["", "1H", "11S", "KX", "Z", "10", "\u0661\u0660H", "\uff17S", "²H"])
 def test_parse_rejects(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_card(bad)

@@ -111,7 +111,7 @@ class Table:
         out = {}
         for t in deck.live:
             ct = deck.cts[t]
-            out[t] = deck.by_point[g.sub(ct[32:], g.mul(x, ct[:32]))]
+            out[t] = deck.by_point[g.sub(ct[33:], g.mul(x, ct[:33]))]
         return out
 
 

@@ -29,8 +29,14 @@ from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rng import SeededRng
 
 GAME = b"test-game"
-SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-IDENTITY = (1).to_bytes(32, "little")
+ONE = (1).to_bytes(32, "big")
+#: Encodings that are no point: x with no y on the curve (x = 5: 5³ + 7 is no square mod p),
+#: x at or above p (p + 1; x = 1 is on the curve), the identity's SEC1 encoding padded to
+#: 33 bytes, and a valid x with the uncompressed prefix.
+NOT_ON_CURVE = b"\x02" + (5).to_bytes(32, "big")
+NON_CANONICAL = b"\x02" + (2**256 - 2**32 - 977 + 1).to_bytes(32, "big")
+IDENTITY = bytes(33)
+WRONG_PREFIX = b"\x04" + g.G[1:]
 
 
 def rand_scalar() -> bytes:
@@ -72,7 +78,7 @@ def forged_pass(t: Any, seat: int, perm: Any, scalars: Any) -> ShufflePass:
     inputs = deck._input(rnd, k)
     outputs = deck.apply(rnd, k, perm, scalars, joint)
     ctx = sp.proof_context(GAME, seat, rnd.index, k)
-    s_int = [int.from_bytes(x, "little") for x in scalars]
+    s_int = [int.from_bytes(x, "big") for x in scalars]
     proof = sp._prove(ctx, joint, inputs, outputs, list(perm), s_int, g.frame(b"test", b"forger"), 0)
     assert proof is not None
     return ShufflePass(seat, rnd.index, tuple(outputs), proof)
@@ -132,7 +138,7 @@ def test_first_pass_that_swaps_or_shows_cards_is_refused(kit: Any) -> None:
     honest = t.seats[0].shuffle_message()
     deck = list(honest.deck)
     refused_pass(t, replace(honest, deck=(deck[1], deck[0], *deck[2:])), 0)
-    clear = deck[0][:32] + g.card_point(GAME, "AS#0")
+    clear = deck[0][:33] + g.card_point(GAME, "AS#0")
     refused_pass(t, replace(honest, deck=(clear, *deck[1:])), 0)
     t.send(honest)
 
@@ -165,8 +171,8 @@ def test_a_proof_moved_to_another_seat_or_pass_is_refused(kit: Any) -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [SMALL_ORDER, IDENTITY, b"\xee" * 32, g.card_point(GAME, "AS#0")[:31] + b"\x00"],
-    ids=["small-order", "identity", "not-on-curve", "garbled"],
+    [NOT_ON_CURVE, NON_CANONICAL, IDENTITY, WRONG_PREFIX, g.card_point(GAME, "AS#0")[:32] + b"\x00"],
+    ids=["not-on-curve", "x-not-below-p", "identity", "wrong-prefix", "garbled"],
 )
 def test_invalid_point_in_a_pass_is_refused(kit: Any, bad: bytes) -> None:
     t, _ = started(kit)
@@ -174,7 +180,7 @@ def test_invalid_point_in_a_pass_is_refused(kit: Any, bad: bytes) -> None:
     honest = t.seats[1].shuffle_message()
     for half in (0, 1):
         deck = list(honest.deck)
-        deck[3] = bad + deck[3][32:] if half == 0 else deck[3][:32] + bad
+        deck[3] = bad + deck[3][33:] if half == 0 else deck[3][:33] + bad
         refused_pass(t, replace(honest, deck=tuple(deck)), 1)
     for field in ("commitments", "chain"):
         points = list(getattr(honest.proof, field))
@@ -196,7 +202,7 @@ def test_pass_out_of_turn_wrong_round_wrong_size_replayed(kit: Any) -> None:
     t.refused_everywhere(replace(honest, deck=honest.deck[:-1]), 1, "list of 31 items")  # its proof is of 32
     short = list(honest.deck)
     short[0] = short[0][:63]
-    t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "64 bytes")
+    t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "66 bytes")
     t.refused_everywhere(replace(honest, deck=tuple(short)), 1, "does not verify", direct=True)
     t.send(honest)
     t.refused_everywhere(honest, 1, "out of turn")  # replayed
@@ -216,9 +222,9 @@ def test_rogue_key_and_bad_proofs_are_refused(kit: Any) -> None:
     rogue = g.sub(g.base(rand_scalar()), k0.public)
     t.refused_everywhere(replace(honest, public=rogue), 1, "proof of knowledge")
     t.refused_everywhere(KeyShare(1, k0.public, k0.challenge, k0.response), 1, "proof of knowledge")
-    t.refused_everywhere(replace(honest, response=g.sc_add(honest.response, IDENTITY)), 1, "proof")
-    t.refused_everywhere(replace(honest, public=SMALL_ORDER), 1, "not a valid group element")
-    t.refused_everywhere(replace(honest, public=IDENTITY), 1, "not a valid group element")
+    t.refused_everywhere(replace(honest, response=g.sc_add(honest.response, ONE)), 1, "proof")
+    for bad in (NOT_ON_CURVE, NON_CANONICAL, IDENTITY, WRONG_PREFIX):
+        t.refused_everywhere(replace(honest, public=bad), 1, "not a valid group element")
     # a proof made for another game does not transfer
     other = kit.Table(3, seed=1, game_id=b"other-game", keys=False).seats[1].key_message()
     t.refused_everywhere(other, 1, "proof of knowledge")
@@ -232,7 +238,7 @@ def test_rogue_key_and_bad_proofs_are_refused(kit: Any) -> None:
 
 def test_message_before_keys_is_refused(kit: Any) -> None:
     t = kit.Table(2, seed=1, keys=False)
-    msg = Shares(1, (ShareProof(0, IDENTITY, IDENTITY, IDENTITY),))
+    msg = Shares(1, (ShareProof(0, g.G, ONE, ONE),))
     with pytest.raises(RemoteProtocolError) as info:
         t.seats[0].receive(msg)
     assert info.value.seat == 1 and "public key" in info.value.reason
@@ -248,10 +254,11 @@ def test_forged_share_and_bad_proof_are_refused(kit: Any) -> None:
     t.refused_everywhere(first, 1, "out of turn: waiting on seat 2")  # twice
     honest = t.seats[2].shares_message()
     a, b = honest.shares
-    forged = replace(a, share=g.add(a.share, g.base(IDENTITY)))
+    forged = replace(a, share=g.add(a.share, g.base(ONE)))
     t.refused_everywhere(replace(honest, shares=(forged, b)), 2, "does not verify")
     t.refused_everywhere(replace(honest, shares=(a, replace(b, response=a.response))), 2, "does not verify")
-    t.refused_everywhere(replace(honest, shares=(a, replace(b, share=SMALL_ORDER))), 2, "valid group element")
+    for bad in (NOT_ON_CURVE, NON_CANONICAL, IDENTITY, WRONG_PREFIX):
+        t.refused_everywhere(replace(honest, shares=(a, replace(b, share=bad))), 2, "valid group element")
     # a share of another token relabelled (wrong ciphertext)
     t.refused_everywhere(replace(honest, shares=(replace(a, token=b.token),)), 2, "does not verify")
     # a proof made for another seat's key
@@ -279,7 +286,7 @@ def test_share_nobody_asked_for_is_refused(kit: Any) -> None:
     rogue.request([Reveal(tokens[-1])])
     t.refused_everywhere(rogue.shares_message([tokens[-1]]), 0, "out of turn")
     t.refused_everywhere(
-        Shares(1, (ShareProof(999, IDENTITY, IDENTITY, IDENTITY),)),
+        Shares(1, (ShareProof(999, g.G, ONE, ONE),)),
         1,
         "token 999, which is no card of the game",
     )
@@ -343,7 +350,7 @@ def test_bad_leave_secret_is_refused(kit: Any) -> None:
     honest = t.seats[1].leave_message()
     t.refused_everywhere(replace(honest, secret=rand_scalar()), 1, "does not match the seat's public key")
     t.refused_everywhere(replace(honest, secret=bytes(32)), 1, "does not match")
-    t.refused_everywhere(replace(honest, secret=g.L.to_bytes(32, "little")), 1, "canonical")
+    t.refused_everywhere(replace(honest, secret=g.L.to_bytes(32, "big")), 1, "canonical")
     t.send(honest)
     t.refused_everywhere(honest, 1, "has left")
     assert t.seats[0].left_seats() == [1]

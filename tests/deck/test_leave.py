@@ -24,13 +24,13 @@ def opens_without_owner(t: Any, token: int, owner: int) -> bool:
         if (token, s) in view._reveals.shares:
             parts.append(view._reveals.shares[(token, s)])
         elif s in view._keys.left:
-            parts.append(g.mul(view._keys.left[s], ct[:32]))
+            parts.append(g.mul(view._keys.left[s], ct[:33]))
         else:
             return False
     total = parts[0]
     for d in parts[1:]:
         total = g.add(total, d)
-    return g.sub(ct[32:], total) in view._deck.by_point
+    return g.sub(ct[33:], total) in view._deck.by_point
 
 
 def test_game_goes_on_without_a_leaver(kit: Any) -> None:

@@ -47,7 +47,7 @@ def test_deal_reveal_reshuffle(kit: Any, players: int, size: int, seed: int) -> 
         total = others[0]
         for d in others[1:]:
             total = g.add(total, d)
-        assert g.sub(ct[32:], total) not in view._deck.by_point
+        assert g.sub(ct[33:], total) not in view._deck.by_point
 
     # public reveal of a held card (its owner's share only) and of a hidden one (every share)
     held, hidden = hands[0], tokens[0]

@@ -9,45 +9,50 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
-import nacl.bindings as na
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fairdeal.core.deck import _group as g
+from fairdeal.core.deck import _h2c
 from fairdeal.core.deck import _shuffle_proof as sp
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 
 L = g.L
 CTX = sp.proof_context(b"test-game", 1, 0, 1)
-IDENTITY = (1).to_bytes(32, "little")
-#: A point of order 8, and a point with a small-order component (outside the subgroup).
-SMALL = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-MIXED = na.crypto_core_ed25519_add(g.base((5).to_bytes(32, "little")), SMALL)
-#: y = p + 1: a non-canonical encoding of the identity; and the identity with its sign bit set.
-NONCANONICAL_POINT = (2**255 - 19 + 1).to_bytes(32, "little")
-NEGATIVE_ZERO = bytes([1]) + bytes(30) + bytes([0x80])
-
-
-def _off_curve() -> bytes:
-    for y in range(2, 100):  # pragma: no branch - y = 2 or 3 is already off the curve
-        b = y.to_bytes(32, "little")
-        try:
-            na.crypto_core_ed25519_add(b, b)
-        except Exception:
-            return b
-    raise AssertionError("no off-curve encoding found")  # pragma: no cover
-
-
-OFF_CURVE = _off_curve()
+FIELD_P = 2**256 - 2**32 - 977
+#: 33-byte strings that are no point: the identity (SEC1 has only a 1-byte 00 for it), an x
+#: with no point (5³ + 7 is no square mod p), x = p + 1 (x = 1 is on the curve, written
+#: non-canonically), a valid x under the uncompressed and the hybrid prefixes.
 BAD_POINTS = {
-    "identity": IDENTITY,
-    "small order": SMALL,
-    "outside the subgroup": MIXED,
-    "non-canonical": NONCANONICAL_POINT,
-    "negative zero": NEGATIVE_ZERO,
-    "off the curve": OFF_CURVE,
+    "identity": bytes(33),
+    "off the curve": b"\x02" + (5).to_bytes(32, "big"),
+    "x not below p": b"\x02" + (FIELD_P + 1).to_bytes(32, "big"),
+    "uncompressed prefix": b"\x04" + g.G[1:],
+    "hybrid prefix": b"\x06" + g.G[1:],
 }
+OFF_CURVE = BAD_POINTS["off the curve"]
+
+
+# Bytes-level arithmetic for the forger below (integers as scalars mod L).
+def _base(x: int) -> bytes:
+    return g.base(g.to_scalar(x))
+
+
+def _mul(x: int, p: bytes) -> bytes:
+    return g.mul(g.to_scalar(x), p)
+
+
+def _add(p: bytes, q: bytes) -> bytes:
+    return g.add(p, q)
+
+
+def _sub(p: bytes, q: bytes) -> bytes:
+    return g.sub(p, q)
+
+
+def _sum(points: Any) -> bytes:
+    return g.add_all(list(points))
 
 
 def scalar(label: object) -> bytes:
@@ -58,13 +63,13 @@ def scalar(label: object) -> bytes:
 
 
 def plus(s: bytes, k: int = 1) -> bytes:
-    return ((int.from_bytes(s, "little") + k) % L).to_bytes(32, "little")
+    return ((int.from_bytes(s, "big") + k) % L).to_bytes(32, "big")
 
 
 def reencrypt(joint: bytes, inputs: list[bytes], perm: list[int], scalars: list[bytes]) -> list[bytes]:
     """``out[j] = in[perm[j]] + scalars[j]·(G, joint)``, as a seat's pass does."""
     return [
-        g.rerandomise(inputs[p][:32], inputs[p][32:], s, joint) for p, s in zip(perm, scalars, strict=True)
+        g.rerandomise(inputs[p][:33], inputs[p][33:], s, joint) for p, s in zip(perm, scalars, strict=True)
     ]
 
 
@@ -131,14 +136,14 @@ def test_identity_permutation_and_one_card() -> None:
 def test_the_seats_passes_verify(kit: Any) -> None:
     """Both passes of a real 2-seat round, with DeckSeat's own secrets: the conventions agree.
 
-    Pass 0 re-randomises the trivial encryptions (identity, M) of the deck's cards.
+    Pass 0 re-randomises the public encryptions (G, M + H) of the deck's cards.
     """
     t = kit.Table(2, seed=5)
     t.start(kit.deck_of(32))
     view = t.seats[0]
     rnd = view._deck.rounds[0]
     joint = view._keys.joint
-    trivial = [IDENTITY + view._deck.points[i.card.name] for i in rnd.inputs]
+    trivial = [g.trivial(view._deck.points[i.card.name], joint) for i in rnd.inputs]
     decks = [trivial, *(list(p.deck) for p in rnd.passes)]
     for k, seat in enumerate(t.seats):
         perm, scalars, _ = seat._deck.secrets(seat.ctx.need_me(), rnd, k)
@@ -148,29 +153,21 @@ def test_the_seats_passes_verify(kit: Any) -> None:
         assert not sp.verify_shuffle(ctx, joint, decks[1 - k], decks[2 - k], proof)
 
 
-def test_trivial_encryptions_are_inputs_never_outputs() -> None:
-    """An input may be a card in the clear, (identity, M); an output never is."""
+def test_public_encryptions_mix_with_ciphertexts() -> None:
+    """An input may be a card everyone knows, as (G, M + H); a reshuffle mixes them with ciphertexts."""
     p = make_pass(6, seed=4)
-    inputs = [IDENTITY + m for m in p.points]
-    inputs[3] = p.inputs[3]  # a mix of known cards and ciphertexts, as in a reshuffle
+    inputs = [g.trivial(m, p.joint) for m in p.points]
+    inputs[3] = p.inputs[3]
     outputs = reencrypt(p.joint, inputs, p.perm, p.scalars)
     mixed = dataclasses.replace(p, inputs=inputs, outputs=outputs)
     proof = mixed.prove()
     assert mixed.verify(proof)
     assert mixed.verify(wire(proof, 6))
-    # a pass that leaves a card in the clear cannot be proven, nor pass for one that does not
-    j = p.perm.index(0)
-    clear = list(outputs)
-    clear[j] = inputs[0]
-    scalars = list(p.scalars)
-    scalars[j] = bytes(32)
-    assert not sp.verify_shuffle(CTX, p.joint, inputs, clear, proof)
-    witness = g.frame(b"test", b"clear")
-    forged = sp._prove(
-        CTX, p.joint, inputs, clear, list(p.perm), [int.from_bytes(x, "little") for x in scalars], witness, 0
-    )
-    assert forged is not None
-    assert not sp.verify_shuffle(CTX, p.joint, inputs, clear, forged)
+    # the identity has no encoding: an input written as (identity, M) is no ciphertext at all
+    clear = [bytes(33) + m for m in p.points]
+    assert not sp.verify_shuffle(CTX, p.joint, clear, outputs, proof)
+    # the outputs of another statement do not pass for these
+    assert not sp.verify_shuffle(CTX, p.joint, inputs, p.outputs, proof)
 
 
 # --- soundness probes ------------------------------------------------------------------------
@@ -196,7 +193,7 @@ def test_duplicated_card_with_a_consistent_witness() -> None:
     outputs = reencrypt(p.joint, p.inputs, dup, p.scalars)
     witness = g.frame(b"test", b"seed")
     proof = sp._prove(
-        CTX, p.joint, p.inputs, outputs, dup, [int.from_bytes(s, "little") for s in p.scalars], witness, 0
+        CTX, p.joint, p.inputs, outputs, dup, [int.from_bytes(s, "big") for s in p.scalars], witness, 0
     )
     assert proof is not None
     assert not sp.verify_shuffle(CTX, p.joint, p.inputs, outputs, proof)
@@ -230,23 +227,23 @@ def forge(
     if outputs is None:
         outputs = []
         for j, row in enumerate(out_rows):
-            c1 = sp._sum(sp._mul(k, p.inputs[i][:32]) for i, k in row.items())
-            c2 = sp._sum(sp._mul(k, p.inputs[i][32:]) for i, k in row.items())
-            s = int.from_bytes(p.scalars[j], "little")
-            outputs.append(sp._add(c1, sp._base(s)) + sp._add(c2, sp._mul(s, joint)))
+            c1 = _sum(_mul(k, p.inputs[i][:33]) for i, k in row.items())
+            c2 = _sum(_mul(k, p.inputs[i][33:]) for i, k in row.items())
+            s = int.from_bytes(p.scalars[j], "big")
+            outputs.append(_add(c1, _base(s)) + _add(c2, _mul(s, joint)))
     h, hs = sp.generator(0), [sp.generator(j + 1) for j in range(n)]
     r, r_hat, w_hat, w_prime = ([rnd.randrange(L) for _ in range(n)] for _ in range(4))
     w1, w2, w3, w4 = (rnd.randrange(L) for _ in range(4))
-    c = [sp._base(r[i]) for i in range(n)]
+    c = [_base(r[i]) for i in range(n)]
     for j, row in enumerate(commit_rows):
         for i, k in row.items():
-            c[i] = sp._add(c[i], sp._mul(k, hs[j]))
+            c[i] = _add(c[i], _mul(k, hs[j]))
     statement = sp._statement(CTX, joint, p.inputs, outputs, c)
     u = sp._challenges(statement, n)
     u_out = [sum(k * u[i] for i, k in row.items()) % L for row in weight_rows]
     chain, prev = [], h
     for k in range(n):
-        prev = sp._add(sp._base(r_hat[k]), sp._mul(u_out[k], prev))
+        prev = _add(_base(r_hat[k]), _mul(u_out[k], prev))
         chain.append(prev)
     r_chain = sum(a * b for a, b in zip(r_hat, _suffix_products(u_out), strict=True)) % L
     if fake_chain_end:
@@ -254,20 +251,18 @@ def forge(
         prod_u = 1
         for x in u:
             prod_u = prod_u * x % L
-        chain[-1] = sp._add(sp._base(r_chain), sp._mul(prod_u, h))
+        chain[-1] = _add(_base(r_chain), _mul(prod_u, h))
     t = (
-        sp._base(w1),
-        sp._base(w2),
-        sp._add(sp._base(w3), sp._sum(sp._mul(w_prime[j], hs[j]) for j in range(n))),
-        sp._sub(sp._sum(sp._mul(w_prime[j], outputs[j][:32]) for j in range(n)), sp._base(w4)),
-        sp._sub(sp._sum(sp._mul(w_prime[j], outputs[j][32:]) for j in range(n)), sp._mul(w4, joint)),
+        _base(w1),
+        _base(w2),
+        _add(_base(w3), _sum(_mul(w_prime[j], hs[j]) for j in range(n))),
+        _sub(_sum(_mul(w_prime[j], outputs[j][:33]) for j in range(n)), _base(w4)),
+        _sub(_sum(_mul(w_prime[j], outputs[j][33:]) for j in range(n)), _mul(w4, joint)),
     )
-    t_hat = [
-        sp._add(sp._base(w_hat[k]), sp._mul(w_prime[k], h if k == 0 else chain[k - 1])) for k in range(n)
-    ]
+    t_hat = [_add(_base(w_hat[k]), _mul(w_prime[k], h if k == 0 else chain[k - 1])) for k in range(n)]
     e_bytes = sp._challenge(statement, chain, t, t_hat)
-    e = int.from_bytes(e_bytes, "little")
-    s_int = [int.from_bytes(x, "little") for x in p.scalars]
+    e = int.from_bytes(e_bytes, "big")
+    s_int = [int.from_bytes(x, "big") for x in p.scalars]
     enc = sp._enc
     proof = sp.ShuffleProof(
         tuple(c),
@@ -356,7 +351,7 @@ def test_one_c1_or_c2_altered() -> None:
     nudge = g.base(scalar("nudge"))
     for half in (0, 1):
         outputs = list(p.outputs)
-        pts = [outputs[3][:32], outputs[3][32:]]
+        pts = [outputs[3][:33], outputs[3][33:]]
         pts[half] = g.add(pts[half], nudge)
         outputs[3] = pts[0] + pts[1]
         _, proof = forge(p, [{i: 1} for i in p.perm], outputs=outputs)
@@ -368,7 +363,7 @@ def test_one_c1_or_c2_altered() -> None:
 def test_duplicated_card_with_the_honest_witness() -> None:
     p = make_pass(9, seed=4)
     outputs = list(p.outputs)
-    outputs[2] = g.rerandomise(p.inputs[p.perm[5]][:32], p.inputs[p.perm[5]][32:], scalar("dup"), p.joint)
+    outputs[2] = g.rerandomise(p.inputs[p.perm[5]][:33], p.inputs[p.perm[5]][33:], scalar("dup"), p.joint)
     cheat = dataclasses.replace(p, outputs=outputs)
     assert not cheat.verify(cheat.prove())
 
@@ -379,7 +374,7 @@ def test_substituted_card() -> None:
     outputs = list(p.outputs)
     j = 4
     # the same randomness, another plaintext: the best a cheat can hope for
-    outputs[j] = outputs[j][:32] + g.add(g.sub(outputs[j][32:], p.points[p.perm[j]]), other)
+    outputs[j] = outputs[j][:33] + g.add(g.sub(outputs[j][33:], p.points[p.perm[j]]), other)
     cheat = dataclasses.replace(p, outputs=outputs)
     assert not cheat.verify(cheat.prove())
 
@@ -389,7 +384,7 @@ def test_card_reencrypted_under_another_key() -> None:
     other_key = g.base(scalar("other key"))
     outputs = list(p.outputs)
     src = p.inputs[p.perm[3]]
-    outputs[3] = g.rerandomise(src[:32], src[32:], p.scalars[3], other_key)
+    outputs[3] = g.rerandomise(src[:33], src[33:], p.scalars[3], other_key)
     cheat = dataclasses.replace(p, outputs=outputs)
     assert not cheat.verify(cheat.prove())
     # and the whole pass under another key
@@ -501,10 +496,10 @@ def test_noncanonical_scalars_are_refused(honest: tuple[Pass, sp.ShuffleProof]) 
     for name in (*SCALAR_FIELDS, "s_hat", "s_prime"):
         value = getattr(proof, name)
         old = value if name in SCALAR_FIELDS else value[0]
-        big = int.from_bytes(old, "little") + L
+        big = int.from_bytes(old, "big") + L
         if big >= 2**256:  # pragma: no cover - a scalar this high is rare
             continue
-        enc = big.to_bytes(32, "little")
+        enc = big.to_bytes(32, "big")
         bad = dataclasses.replace(proof, **{name: enc if name in SCALAR_FIELDS else (enc, *value[1:])})
         assert not p.verify(bad), name
         with pytest.raises(RemoteProtocolError, match="canonical"):
@@ -535,28 +530,39 @@ def test_invalid_statement_points_are_refused(honest: tuple[Pass, sp.ShuffleProo
     for deck in ("inputs", "outputs"):
         for half in (0, 1):
             cts = list(getattr(p, deck))
-            cts[2] = bad + cts[2][32:] if half == 0 else cts[2][:32] + bad
+            cts[2] = bad + cts[2][33:] if half == 0 else cts[2][:33] + bad
             assert not sp.verify_shuffle(
                 CTX, p.joint, *((cts, p.outputs) if deck == "inputs" else (p.inputs, cts)), proof
             )
 
 
-def test_zero_responses_do_not_skip_point_checks(honest: tuple[Pass, sp.ShuffleProof]) -> None:
-    """A zero scalar skips libsodium's multiplication; the point is still checked."""
+def test_zero_responses_are_refused(honest: tuple[Pass, sp.ShuffleProof]) -> None:
+    """A zero response would make a product the identity: no proof has one (docs/protocol.md)."""
     p, proof = honest
     zero = bytes(32)
+    for name in (*SCALAR_FIELDS, "s_hat", "s_prime"):
+        value = getattr(proof, name)
+        bad = dataclasses.replace(proof, **{name: zero if name in SCALAR_FIELDS else (zero, *value[1:])})
+        assert not p.verify(bad), name
+        with pytest.raises(RemoteProtocolError, match="zero"):
+            sp.decode_proof(sp.encode_proof(bad), 9, seat=3)
+    # and a bad point is refused whatever the scalars
     chain = list(proof.chain)
-    chain[0] = MIXED
-    s_prime = list(proof.s_prime)
-    s_prime[1] = zero  # ĉ_1 (chain[0]) is multiplied by s'_2 and by e
-    assert not p.verify(dataclasses.replace(proof, chain=tuple(chain), s_prime=tuple(s_prime)))
-    outputs = list(p.outputs)
-    outputs[0] = MIXED + outputs[0][32:]
-    s_prime = list(proof.s_prime)
-    s_prime[0] = zero
-    assert not sp.verify_shuffle(
-        CTX, p.joint, p.inputs, outputs, dataclasses.replace(proof, s_prime=tuple(s_prime))
-    )
+    chain[0] = OFF_CURVE
+    assert not p.verify(dataclasses.replace(proof, chain=tuple(chain)))
+
+
+def test_a_commitment_that_sums_to_the_identity_is_refused_not_a_crash(
+    honest: tuple[Pass, sp.ShuffleProof],
+) -> None:
+    """Commitments chosen so that Σ c_i = Σ h_j: c̄ is the identity, and t1 = s1·G; still false."""
+    p, proof = honest
+    n = len(p.inputs)
+    gen_sum = _sum(sp.generator(j + 1) for j in range(n))
+    rest = _sum(proof.commitments[1:])
+    first = _sub(gen_sum, rest)
+    bad = dataclasses.replace(proof, commitments=(first, *proof.commitments[1:]))
+    assert not p.verify(bad)
 
 
 def test_wrong_shapes_are_false_not_errors(honest: tuple[Pass, sp.ShuffleProof]) -> None:
@@ -564,7 +570,7 @@ def test_wrong_shapes_are_false_not_errors(honest: tuple[Pass, sp.ShuffleProof])
     assert not sp.verify_shuffle(CTX, p.joint, [], [], proof)
     assert not sp.verify_shuffle(CTX, p.joint[:31], p.inputs, p.outputs, proof)
     assert not sp.verify_shuffle("ctx", p.joint, p.inputs, p.outputs, proof)  # type: ignore[arg-type]
-    assert not sp.verify_shuffle(CTX, p.joint, [c[:63] for c in p.inputs], p.outputs, proof)
+    assert not sp.verify_shuffle(CTX, p.joint, [c[:65] for c in p.inputs], p.outputs, proof)
     assert not sp.verify_shuffle(CTX, p.joint, p.inputs, p.outputs, sp.encode_proof(proof))  # type: ignore[arg-type]
     for name in VECTOR_FIELDS:
         value = getattr(proof, name)
@@ -616,11 +622,11 @@ def test_prover_refuses_a_bad_witness() -> None:
     refused(permutation=[0, 1, 2, 3, 3])
     refused(permutation=[0, 1, 2, 3, 4.0])
     refused(permutation=[0, 1, 2, 3, True])
-    refused(scalars=[*p.scalars[:-1], L.to_bytes(32, "little")])
+    refused(scalars=[*p.scalars[:-1], L.to_bytes(32, "big")])
     refused(scalars=p.scalars[:-1])
-    refused(inputs=[c[:63] for c in p.inputs])
-    refused(outputs=[*p.outputs[:-1], "x" * 64])
-    refused(joint_key=SMALL)
+    refused(inputs=[c[:65] for c in p.inputs])
+    refused(outputs=[*p.outputs[:-1], "x" * 66])
+    refused(joint_key=OFF_CURVE)
     refused(context="ctx")
     refused(seed=b"short")
 
@@ -632,9 +638,9 @@ def test_generators_are_valid_distinct_and_fixed() -> None:
     gens = [sp.generator(k) for k in range(sp.MAX_DECK + 1)]
     assert all(g.is_point(p) for p in gens)
     assert len(set(gens)) == len(gens)
-    assert g.base((1).to_bytes(32, "little")) not in gens
-    first = na.crypto_core_ed25519_from_uniform(hashlib.sha256(g.frame(g.TAG_SHUFFLE_GENERATOR, 0)).digest())
-    assert gens[0] == first
+    assert g.G not in gens
+    first = _h2c.hash_to_curve(g.frame(g.TAG_SHUFFLE_GENERATOR, 0), g.DST_GENERATOR)
+    assert gens[0] == _h2c.ec.encode(first)
 
 
 def test_contexts_are_distinct() -> None:
@@ -659,7 +665,7 @@ def test_encoding_round_trips(n: int) -> None:
     body = sp.encode_proof(proof)
     assert sorted(body) == ["c", "c_hat", "e", "s", "s_hat", "s_prime"]
     raw = sum(len(b) for v in body.values() for b in (v if isinstance(v, list) else [v]))
-    assert raw == (4 * n + 5) * 32
+    assert raw == 2 * n * 33 + (2 * n + 5) * 32
 
 
 def _malformed(body: dict[str, Any], n: int = 9, word: str = "") -> None:
@@ -685,14 +691,15 @@ def test_decoding_refuses_every_malformed_shape(honest: tuple[Pass, sp.ShufflePr
         _malformed({**good, name: [*items, items[0]]}, word=name)
         _malformed({**good, name: tuple(items)}, word=name)
         _malformed({**good, name: b"".join(items)}, word=name)
-        _malformed({**good, name: [items[0][:31], *items[1:]]}, word="32 bytes")
-        _malformed({**good, name: [items[0] + b"\0", *items[1:]]}, word="32 bytes")
-        _malformed({**good, name: [bytearray(items[0]), *items[1:]]}, word="32 bytes")
-        _malformed({**good, name: [items[0].hex()[:32], *items[1:]]}, word="32 bytes")
-        _malformed({**good, name: [None, *items[1:]]}, word="32 bytes")
+        size = f"{33 if name in ('c', 'c_hat') else 32} bytes"
+        _malformed({**good, name: [items[0][:31], *items[1:]]}, word=size)
+        _malformed({**good, name: [items[0] + b"\0", *items[1:]]}, word=size)
+        _malformed({**good, name: [bytearray(items[0]), *items[1:]]}, word=size)
+        _malformed({**good, name: [items[0].hex()[:33], *items[1:]]}, word=size)
+        _malformed({**good, name: [None, *items[1:]]}, word=size)
     _malformed({**good, "e": good["e"][:31]}, word="32 bytes")
     _malformed({**good, "e": [good["e"]]}, word="32 bytes")
-    _malformed({**good, "e": L.to_bytes(32, "little")}, word="canonical")
+    _malformed({**good, "e": L.to_bytes(32, "big")}, word="canonical")
     _malformed({**good, "s": [b"\xff" * 32, *good["s"][1:]]}, word="canonical")
     with pytest.raises(LocalProtocolError):
         sp.decode_proof(good, 0, seat=4)
@@ -703,7 +710,7 @@ def test_known_answer() -> None:
     proof = make_pass(3, seed=1).prove()
     raw = msgpack.packb(sp.encode_proof(proof), use_bin_type=True)
     assert (
-        hashlib.sha256(raw).hexdigest() == "2c194f2b56ee9f1552fcc27425222215ea135879496ad976a0a52277d746791a"
+        hashlib.sha256(raw).hexdigest() == "85da047a88fe0a6a268aa0a1f7c5505b41af5e7ad80f1261396bce98c27bb2f5"
     )
 
 
@@ -717,7 +724,7 @@ def test_ciphertexts_of_another_type_are_false(honest: tuple[Pass, sp.ShufflePro
 def test_a_proof_covers_up_to_the_largest_deck() -> None:
     from fairdeal.core.deck._limits import MAX_DECK
 
-    point, scalar = g.base((5).to_bytes(32, "little")), (7).to_bytes(32, "little")
+    point, scalar = g.base((5).to_bytes(32, "big")), (7).to_bytes(32, "big")
 
     def encoded(n: int) -> dict[str, Any]:
         return {"c": [point] * n, "c_hat": [point] * n, "e": scalar, "s": [scalar] * 4,

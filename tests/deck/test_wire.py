@@ -25,9 +25,9 @@ from fairdeal.core.deck import (
 from fairdeal.core.deck import _group as g
 from fairdeal.core.errors import RemoteProtocolError
 
-P = g.base((5).to_bytes(32, "little"))
-S = (7).to_bytes(32, "little")
-NONCANONICAL = g.L.to_bytes(32, "little")
+P = g.base((5).to_bytes(32, "big"))
+S = (7).to_bytes(32, "big")
+NONCANONICAL = g.L.to_bytes(32, "big")
 PROOF = ShuffleProof((P, P), (P, P), S, S, S, S, S, (S, S), (S, S))
 
 SAMPLES: list[Message] = [
@@ -74,8 +74,8 @@ def test_key_fields_are_strict() -> None:
     refused("deck.key", [P, S, S], word="map")
     refused("deck.key", {**body, "extra": 1}, word="fields")
     refused("deck.key", {k: v for k, v in body.items() if k != "z"}, word="fields")
-    refused("deck.key", {**body, "public": P[:31]}, word="32 bytes")
-    refused("deck.key", {**body, "public": P.hex()}, word="32 bytes")
+    refused("deck.key", {**body, "public": P[:31]}, word="33 bytes")
+    refused("deck.key", {**body, "public": P.hex()}, word="33 bytes")
     refused("deck.key", {**body, "e": NONCANONICAL}, word="canonical")
     refused("deck.key", {**body, "z": b"\xff" * 32}, word="canonical")
 
@@ -87,7 +87,7 @@ def test_shuffle_fields_are_strict() -> None:
     refused("deck.shuffle", {**body, "round": 4096}, word="round")
     refused("deck.shuffle", {**body, "deck": []}, word="deck")
     refused("deck.shuffle", {**body, "deck": [P + P] * 1025}, word="deck")
-    refused("deck.shuffle", {**body, "deck": [P + P, P]}, word="64 bytes")
+    refused("deck.shuffle", {**body, "deck": [P + P, P]}, word="66 bytes")
     refused("deck.shuffle", {**body, "deck": (P + P,)}, word="deck")
     refused("deck.shuffle", {**body, "commitment": b"c" * 32}, word="fields")  # the old form
     refused("deck.shuffle", {k: v for k, v in body.items() if k != "proof"}, word="fields")
@@ -105,7 +105,7 @@ def test_shares_fields_are_strict() -> None:
     refused("deck.shares", {"shares": [[3, None, P, S]]}, word="share")
     refused("deck.shares", {"shares": [[3, P, S, S]]}, word="share")  # the purpose is missing
     refused("deck.shares", {"shares": [[3, None, P, S, NONCANONICAL]]}, word="canonical")
-    refused("deck.shares", {"shares": [[3, None, P + b"x", S, S]]}, word="32 bytes")
+    refused("deck.shares", {"shares": [[3, None, P + b"x", S, S]]}, word="33 bytes")
     refused("deck.shares", {"shares": [[-3, None, P, S, S]]}, word="token")
     refused("deck.shares", {"shares": [[3, 10, P, S, S]]}, word="purpose")
     refused("deck.shares", {"shares": [[3, "everyone", P, S, S]]}, word="purpose")

@@ -34,6 +34,7 @@ GUEST = seedfile.SeedFile(
     identity_key=b"k" * 32,
     extra_direct=("10.0.0.2:7700",),
     sent=b"\x98\x01",
+    chat=(3, 0, 7),
 )
 HOST = replace(
     GUEST,
@@ -84,6 +85,33 @@ def test_a_seed_file_others_can_read_is_refused(tmp_path: Path) -> None:
         seedfile.read_seed(log)
 
 
+@pytest.mark.parametrize("target_mode", [0o600, 0o644])
+def test_a_seed_file_that_is_a_symbolic_link_is_refused(tmp_path: Path, target_mode: int) -> None:
+    """A link is refused wherever it points, a private target included: the file checked is the one read."""
+    elsewhere = tmp_path / "elsewhere.fdlog"
+    seedfile.write_seed(elsewhere, GUEST)
+    target = seedfile.seed_path(elsewhere)
+    os.chmod(target, target_mode)
+    log = tmp_path / "x.fdlog"
+    seedfile.seed_path(log).symlink_to(target)
+    with pytest.raises(ConfigError, match=r"is a symbolic link"):
+        seedfile.read_seed(log)
+    os.chmod(target, 0o600)
+    assert seedfile.read_seed(elsewhere) == GUEST  # the file itself is read as before
+
+
+def test_a_seed_file_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "x.fdlog"
+    path = seedfile.seed_path(log)
+    os.mkfifo(path, 0o600)  # opened without blocking, and refused for what it is
+    with pytest.raises(ConfigError, match=r"not a regular file"):
+        seedfile.read_seed(log)
+    path.unlink()
+    path.mkdir(mode=0o700)
+    with pytest.raises(ConfigError, match=r"seed file .* (not a regular file|cannot read)"):
+        seedfile.read_seed(log)
+
+
 def _damage(obj: dict[str, object], **changes: object) -> dict[str, object]:
     return {**obj, **changes}
 
@@ -100,6 +128,10 @@ def _damage(obj: dict[str, object], **changes: object) -> dict[str, object]:
         ({"game_id": 7}, "damaged"),
         ({"grace": -1}, "damaged"),
         ({"sent": "0x"}, "damaged"),
+        ({"chat": [-1]}, "damaged"),
+        ({"chat": [2**32]}, "damaged"),
+        ({"chat": "3"}, "damaged"),
+        ({"chat": [0] * 11}, "damaged"),
         ({"host": {"bind": "x"}}, "damaged"),
         ({"unknown": 1}, "wrong fields"),
     ],

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
-from fairdeal import registry
+from fairdeal import registry, seedfile
+from fairdeal.cli.keeping import SeedKeeper
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
@@ -16,7 +19,7 @@ from fairdeal.net import wire
 from fairdeal.net.chat import PER, RATE, ChatRoom, chat_bytes
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Invite
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
+from fairdeal.net.netplay import GuestResume, HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 
 IDS = [Identity.generate(SeededRng(40 + i)) for i in range(3)]
 GAME_ID = bytes(range(16))
@@ -38,6 +41,8 @@ def test_the_chat_message_is_strict_on_the_wire() -> None:
     for bad in (
         {"type": "chat", "seat": 1, "n": 1, "text": "x" * (wire.MAX_CHAT + 1), "sig": line.sig},
         {"type": "chat", "seat": 1, "n": 1, "text": "bell\x07", "sig": line.sig},
+        {"type": "chat", "seat": 1, "n": 1, "text": "one\u2028two", "sig": line.sig},
+        {"type": "chat", "seat": 1, "n": 1, "text": "one\u2029two", "sig": line.sig},
         {"type": "chat", "seat": 1, "n": 1, "text": "hi", "sig": b"short"},
         {"type": "chat", "seat": 1, "n": 1, "text": "hi"},
         {"type": "chat", "seat": 99, "n": 1, "text": "hi", "sig": line.sig},
@@ -139,3 +144,147 @@ async def test_chat_between_host_and_guest_over_tcp_never_enters_the_log() -> No
     assert (0, "Ann", host_id.fingerprint, "good luck from the host [red]!") in heard["guest"]
     for data in logs.values():
         assert data and b"good luck" not in data  # chat never enters the log
+
+
+def test_a_room_goes_on_from_the_marks_it_kept_and_refuses_a_replay() -> None:
+    kept: list[tuple[int, ...]] = []
+    heard: list[str] = []
+    bob = ChatRoom(_header(), 1, IDS[1], {}, lambda *a: heard.append(a[3]), keep=kept.append)
+    assert bob.accept(_line(0, 1, "from Ann")) and bob.say("from Bob")
+    assert kept == [(1, 0, 0), (1, 1, 0)]  # kept before each line is shown or sent
+    # Bob's program starts again from what it kept: its next line is 2, Ann's line 1 is old.
+    again = ChatRoom(_header(), 1, IDS[1], {}, lambda *a: heard.append(a[3]), marks=kept[-1])
+    assert not again.accept(_line(0, 1, "from Ann"))
+    sent: list[wire.Chat] = []
+
+    class Catch:
+        alive = True
+
+        def send(self, msg: wire.Chat) -> None:
+            sent.append(msg)
+
+    again.links = {0: Catch()}  # type: ignore[dict-item]
+    assert again.say("again from Bob") and sent[0].n == 2
+    assert heard == ["from Ann", "from Bob", "again from Bob"]
+
+
+class _Gate:
+    """The host's player, who thinks until the test lets it go."""
+
+    def __init__(self, agent: BotAgent) -> None:
+        self.agent, self.go = agent, trio.Event()
+
+    async def decide(self, session: object, moves: list[object]) -> object:
+        await self.go.wait()
+        return await self.agent.decide(session, moves)  # type: ignore[arg-type]
+
+
+def test_chat_after_a_resume_works_and_a_replayed_line_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guest that says a line and hears one, crashes and resumes from its log and seed file
+    (the real keeper): its next line reaches the host, and the host's old line, sent to it
+    again, is refused; a new one is shown."""
+    monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path / "home"))
+    reg = registry.load()
+    entry = reg.entry("ecarte")
+    game = entry.game
+    heard: dict[str, list[str]] = {"host": [], "guest": []}
+    says: dict[str, Any] = {}
+    invites: list[Invite] = []
+    headers: list[Any] = []
+    guest_log = tmp_path / "guest.fdlog"
+    entries: list[bytes] = []
+
+    class Log:
+        def append(self, data: bytes) -> None:
+            entries.append(data)
+
+        def close(self) -> None:
+            pass
+
+    class Watch(NetObserver):
+        def __init__(self, me: str) -> None:
+            self.me = me
+
+        def listening(self, code: str, invite: Invite, bound: object) -> None:
+            invites.append(invite)
+
+        def chat_ready(self, say: Any) -> None:
+            says[self.me] = say
+
+        def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
+            heard[self.me].append(text)
+
+        def starting(self, header: Any, seat: int) -> None:
+            if self.me == "guest":
+                headers.append(header)
+
+    gate = _Gate(BotAgent(reg.bot("ecarte").make(), random.Random(1)))
+    plan = HostPlan(
+        game=game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
+        options={"target": 1}, players=2, identity=IDS[0], name="Ann", kind="human",
+        agent=gate, bind="127.0.0.1", rng=SeededRng(7), grace=30,
+    )  # fmt: skip
+
+    def prepare(welcome: wire.Welcome) -> Prepared:
+        return Prepared(game, BotAgent(reg.bot("ecarte").make(), random.Random(2)), "Bob", "bot:classic")
+
+    def keeper() -> SeedKeeper:
+        return SeedKeeper(
+            "guest", "bot:classic", IDS[1].fingerprint,
+            lambda: (guest_log, headers[-1] if headers else None), invite=invites[0].encode(),
+        )  # fmt: skip
+
+    async def until(cond: Any) -> None:
+        with trio.fail_after(20):
+            while not cond():
+                await trio.sleep(0.02)
+
+    async def main() -> None:
+        with trio.fail_after(90):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host_game, plan, Watch("host"))
+                await until(lambda: invites)
+                join = JoinPlan(invites[0], IDS[1], prepare, rng=SeededRng(8), open_log=lambda h: Log())
+                join.keeper = keeper()
+                first = trio.CancelScope()
+
+                async def guest() -> None:
+                    with first:
+                        await join_game(join, Watch("guest"))
+
+                nursery.start_soon(guest)
+                await until(
+                    lambda: "guest" in says and "host" in says and seedfile.seed_path(guest_log).exists()
+                )
+                assert says["guest"]("before the crash") and says["host"]("hello Bob")
+                await until(lambda: "before the crash" in heard["host"] and "hello Bob" in heard["guest"])
+                first.cancel()  # the guest's program dies; its log and seed file stay
+                kept = seedfile.read_seed(guest_log)
+                assert kept.chat == (1, 1)
+                says.pop("guest")
+                resume = GuestResume(list(entries), 1, kept.seed, kept.sent, wait=20, chat=kept.chat)
+                again = JoinPlan(invites[0], IDS[1], prepare, open_log=lambda h: Log(), resume=resume)
+                again.keeper = keeper()
+                nursery.start_soon(join_game, again, Watch("guest"))
+                await until(lambda: "guest" in says)
+                await trio.sleep(0.5)  # back at the table
+                assert says["guest"]("after the crash")
+                await until(lambda: "after the crash" in heard["host"])
+                # The host sends its old line again (any host could: it relays every line).
+                room = says["host"].__self__
+                old = _signed(IDS[0], room.header.game_id, 0, 1, "hello Bob")
+                room._send(old, skip=None)
+                assert says["host"]("new from Ann")
+                await until(lambda: "new from Ann" in heard["guest"])
+                gate.go.set()
+                nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert heard["guest"] == ["before the crash", "hello Bob", "after the crash", "new from Ann"]
+    assert heard["host"] == ["hello Bob", "before the crash", "after the crash", "new from Ann"]
+
+
+def _signed(identity: Identity, game_id: bytes, seat: int, n: int, text: str) -> wire.Chat:
+    return wire.Chat(seat, n, text, identity.sign(chat_bytes(game_id, seat, n, text)))

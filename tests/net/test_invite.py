@@ -179,7 +179,19 @@ def test_relay_endpoints_parse() -> None:
     assert parse_endpoint(" 127.0.0.1:9 ") == Endpoint("127.0.0.1", 9)
     assert parse_endpoint("tcp:[::1]:4001") == Endpoint("::1", 4001)
     assert str(Endpoint("::1", 4001)) == "[::1]:4001"
-    for bad in ("", "tcp:", "host", "host:", "host:0", "host:70000", "a b:1", "tcp:host:1:2", "[::1]"):
+    for bad in (
+        "",
+        "tcp:",
+        "host",
+        "host:",
+        "host:0",
+        "host:70000",
+        "a b:1",
+        "tcp:host:1:2",
+        "[::1]",
+        "host:\u0664\u0660\u0660\u0661",
+        "[::1]:\uff19",
+    ):  # ports in ASCII digits only
         with pytest.raises(ValueError):
             parse_endpoint(bad)
 

@@ -53,12 +53,16 @@ def test_a_good_record_reads_back() -> None:
         ({"game": "Ecarte!"}, "game name"),
         ({"host": " "}, "host name"),
         ({"host": "a\u202eb"}, "host name"),
+        ({"host": "a\u2028b"}, "host name"),
+        ({"host": "a\u2029b"}, "host name"),
         ({"fp": "fd1-nope"}, "fingerprint is not valid"),
         ({"fp": Identity.from_seed(b"X" * 32).fingerprint}, "not the one in its own code"),
         ({"seats": "3"}, "TAKEN/TOTAL"),
         ({"seats": "3/2"}, "impossible"),
         ({"seats": "0/2"}, "impossible"),
         ({"seats": "1/11"}, "impossible"),
+        ({"seats": "\u0661/\u0662"}, "TAKEN/TOTAL"),  # Arabic-Indic digits: ASCII ones only
+        ({"seats": "1/\uff12"}, "TAKEN/TOTAL"),  # a fullwidth 2
         ({"code": "fd1:aaaa"}, "code is not valid"),
         ({"code": CODE[:-1] + ("a" if CODE[-1] != "a" else "b")}, "code is not valid"),
         ({"pad": "x" * 1000}, "too large"),

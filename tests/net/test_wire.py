@@ -84,6 +84,8 @@ def _raw(**fields: object) -> bytes:
         (_raw(type="ready", name="Eve\x1b[2J", kind="human"), "name must be"),
         (_raw(type="ready", name=" Eve", kind="human"), "name must be"),
         (_raw(type="ready", name="E\u202eve", kind="human"), "name must be"),
+        (_raw(type="ready", name="Eve\u2028FAIR", kind="human"), "name must be"),
+        (_raw(type="ready", name="Eve\u2029FAIR", kind="human"), "name must be"),
         (_raw(type="ready", name="x" * 41, kind="human"), "name must be"),
         (_raw(type="ready", name="Eve", kind="robot"), "kind is not valid"),
         (_raw(type="ready", name="Eve", kind="human\n"), "kind is not valid"),

@@ -180,7 +180,7 @@ def test_full_games_over_the_real_protocol_verify_two_decks(players: int, seed: 
 
 def test_over_the_real_protocol_a_seat_that_is_out_leaves_and_the_game_goes_on() -> None:
     bots: list[Policy] = [Shrewd(), RandomPolicy(), NeverSnatch(), RandomPolicy()]
-    game = play_with_protocol(GAME, 4, 4, policies=bots)  # seat 1 pays its whole pile
+    game = play_with_protocol(GAME, 4, 12, policies=bots)  # seat 1 pays its whole pile
     report = verify_log(game.log, registry.load().game)
     assert report.verdict == "fair" and report.result is not None
     assert all(o.session.departed == {1} for o in game.outcomes)

@@ -11,7 +11,7 @@ import pytest
 
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, decode_envelope
-from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT, Header
+from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT, PROTOCOL, Header
 
 FIELDS = ("version", "game_id", "seq", "prev", "anchor", "seat", "kind", "body", "sig")
 
@@ -91,8 +91,8 @@ def _seat(i: int, **change: Any) -> dict[str, Any]:
 
 def _body(**change: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "protocol": 2, "game": "ecarte", "plugin": "ecarte", "distribution": "fairdeal", "version": "1",
-        "options": {"target": 5}, "seats": [_seat(0), _seat(1)], "extra": {},
+        "protocol": PROTOCOL, "game": "ecarte", "plugin": "ecarte", "distribution": "fairdeal",
+        "version": "1", "options": {"target": 5}, "seats": [_seat(0), _seat(1)], "extra": {},
     }  # fmt: skip
     body.update(change)
     return body

@@ -133,9 +133,9 @@ class Forger:
         token = pool[0] if pool else 0
         if (token, mine) not in self._shares:
             ct = deck._deck.cts.get(token) or (g.base(g.hash_scalar(b"test", 2)) * 2)
-            share = g.mul(me.x, ct[:32])
+            share = g.mul(me.x, ct[:33])
             ctx = share_context(deck.game_id, me.seat, token, ct, None)
-            e, z = g.dleq_prove(ctx, me.x, me.public, ct[:32], share, me.seed)
+            e, z = g.dleq_prove(ctx, me.x, me.public, ct[:33], share, me.seed)
             self._shares[(token, mine)] = [token, None, share, e, z]
         return self._shares[(token, mine)]
 

@@ -106,9 +106,9 @@ def test_a_move_may_reveal_only_the_movers_own_cards(ecarte: Any) -> None:
         x for x in deck.live_tokens() if not view.table.knows(mover, x) and not view.table.is_public(x)
     )
     ct = deck.ciphertext(hidden)
-    share = g.mul(me.x, ct[:32])
+    share = g.mul(me.x, ct[:33])
     e, z = g.dleq_prove(
-        share_context(deck.game_id, mover, hidden, ct, None), me.x, me.public, ct[:32], share, me.seed
+        share_context(deck.game_id, mover, hidden, ct, None), me.x, me.public, ct[:33], share, me.seed
     )
     move = s.legal_moves()[0]
     body = {"move": move.to_wire(), "shares": {"shares": [[hidden, None, share, e, z]]}}
@@ -121,9 +121,9 @@ def test_a_key_without_a_valid_proof_is_refused(ecarte: Any) -> None:
     t = ecarte
     t.run_until(_owes("public key", 1))
     honest = decode_envelope(t.step()).body
-    wrong = {**honest, "z": g.sc_add(honest["z"], (1).to_bytes(32, "little"))}
+    wrong = {**honest, "z": g.sc_add(honest["z"], (1).to_bytes(32, "big"))}
     _refused(t, t.forge(1, "deck.key", wrong), 1, "proof of knowledge")
-    _refused(t, t.forge(1, "deck.key", {**honest, "public": g.base((7).to_bytes(32, "little"))}), 1, "proof")
+    _refused(t, t.forge(1, "deck.key", {**honest, "public": g.base((7).to_bytes(32, "big"))}), 1, "proof")
 
 
 def test_a_random_reveal_must_match_its_commitment(ecarte: Any) -> None:
@@ -248,9 +248,9 @@ def test_a_move_may_not_reveal_a_card_already_face_up(ecarte: Any) -> None:
     me = deck.ctx.need_me()
     public = next(x for x in deck.live_tokens() if table.is_public(x) and table.zone_of(x) is not None)
     ct = deck.ciphertext(public)
-    share = g.mul(me.x, ct[:32])
+    share = g.mul(me.x, ct[:33])
     e, z = g.dleq_prove(
-        share_context(deck.game_id, mover, public, ct, None), me.x, me.public, ct[:32], share, me.seed
+        share_context(deck.game_id, mover, public, ct, None), me.x, me.public, ct[:33], share, me.seed
     )
     move = s.legal_moves()[0]
     body = {"move": move.to_wire(), "shares": {"shares": [[public, None, share, e, z]]}}

@@ -36,7 +36,8 @@ HOST = Identity.generate(SeededRng(1))
 GUEST = Identity.generate(SeededRng(2))
 FULL = dict(GAME.config(2).options)
 #: What a hostile writer would put in a text: set the window title, clear the screen, colour
-#: the rest, a bidirectional override that reverses what follows, a line break.
+#: the rest, a bidirectional override that reverses what follows, a line break, a line or
+#: paragraph separator.
 HOSTILE = [
     "Eve\x1b]0;owned\x07",
     "Eve\x1b[2J",
@@ -45,6 +46,8 @@ HOSTILE = [
     "Eve\nFAIR",
     "Eve\x00",
     "Eve\u200b",
+    "Eve\u2028FAIR",
+    "Eve\u2029FAIR",
 ]
 
 

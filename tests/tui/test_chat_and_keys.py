@@ -6,7 +6,8 @@ import asyncio
 
 import trio
 
-from fairdeal.cli.tui.app import SidePanel, TableApp
+from fairdeal.cli.tui.app import TableApp
+from fairdeal.cli.tui.widgets import SidePanel
 
 from .harness import until
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from fairdeal import registry
 from fairdeal.cli.tui.layout import Marks, draw_table, screen_order
-from fairdeal.cli.tui.picking import CardKeys, Picker
+from fairdeal.cli.tui.picking import Picker
 from fairdeal.core.rules import GameState
 from fairdeal.core.tableview import TableView
 
@@ -127,15 +127,6 @@ def test_the_picker_offers_each_choice_once_with_stable_keys() -> None:
         for token in picker.cards:
             assert picker.for_card(token)
     assert found
-
-
-def test_cards_are_typed_by_name() -> None:
-    keys = CardKeys()
-    assert keys.feed("1") == ("more", None) and keys.feed("0") == ("more", None)
-    assert keys.feed("h") == ("card", (10, "H"))
-    assert keys.feed("q") == ("more", None) and keys.feed("s") == ("card", (12, "S"))
-    assert keys.feed("x") == ("no", None)
-    assert keys.feed("8") == ("more", None) and keys.feed("z") == ("no", None)
 
 
 def test_a_third_party_game_gets_the_table_from_its_description(

@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from fairdeal.cli.tui.app import EndScreen, TableApp, TableArea
+from fairdeal.cli.tui.app import TableApp
 from fairdeal.cli.tui.picking import Picker
+from fairdeal.cli.tui.screens import EndScreen
+from fairdeal.cli.tui.widgets import TableArea
 
 from .harness import table_app, until
 

@@ -60,11 +60,11 @@ def test_share_proofs(case: dict[str, Any]) -> None:
     x, ct, d, e, z = (b(case[k]) for k in ("secret", "ciphertext", "share", "e", "z"))
     context = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(case["to"]))
     assert context == b(case["context"])
-    assert g.mul(x, ct[:32]) == d
-    assert g.dleq_prove(context, x, g.base(x), ct[:32], d, b(case["nonce_seed"])) == (e, z)
-    assert g.dleq_verify(context, g.base(x), ct[:32], d, e, z)
+    assert g.mul(x, ct[:33]) == d
+    assert g.dleq_prove(context, x, g.base(x), ct[:33], d, b(case["nonce_seed"])) == (e, z)
+    assert g.dleq_verify(context, g.base(x), ct[:33], d, e, z)
     other = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(3))
-    assert not g.dleq_verify(other, g.base(x), ct[:32], d, e, z)
+    assert not g.dleq_verify(other, g.base(x), ct[:33], d, e, z)
 
 
 @pytest.mark.parametrize("case", DECK["random_choices"], ids=lambda c: f"choice-{c['index']}")

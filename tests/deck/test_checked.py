@@ -1,0 +1,145 @@
+"""One check per proof among the seats of one process, and never a proof taken unchecked."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from fairdeal.core.cards import standard_52
+from fairdeal.core.dealer import Reveal
+from fairdeal.core.deck import CheckedProofs, CryptoDealer, DeckSeat, ShufflePass, _keys, _reveals, _shuffles
+from fairdeal.core.deck import _group as g
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.rng import SeededRng
+
+GAME = b"test-checked"
+
+
+class Spy:
+    """Counts the calls of a real check (it still runs)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.calls = 0
+
+    def __call__(self, *args: Any) -> bool:
+        self.calls += 1
+        return bool(self.real(*args))
+
+
+@pytest.fixture
+def spies(monkeypatch: pytest.MonkeyPatch) -> dict[str, Spy]:
+    out = {
+        "shuffle": Spy(_shuffles.verify_shuffle),
+        "dleq": Spy(g.dleq_verify),
+        "key": Spy(g.schnorr_verify),
+    }
+    monkeypatch.setattr(_shuffles, "verify_shuffle", out["shuffle"])
+    monkeypatch.setattr(_reveals.g, "dleq_verify", out["dleq"])
+    monkeypatch.setattr(_keys.g, "schnorr_verify", out["key"])
+    return out
+
+
+def seats(players: int, checked: CheckedProofs | None) -> list[DeckSeat]:
+    rng = SeededRng(5)
+    return [DeckSeat(GAME, i, players, rng.fork(f"seat-{i}"), checked) for i in range(players)]
+
+
+def pump(table: list[DeckSeat]) -> None:
+    while (sender := table[0].next_sender()) is not None:
+        msg = table[sender].due_message()
+        assert msg is not None
+        for s in table:
+            s.receive(msg)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_in_one_process_every_proof_is_checked_once(spies: dict[str, Spy], players: int) -> None:
+    dealer = CryptoDealer(players, GAME, SeededRng(1))
+    assert spies["key"].calls == players  # each key proof once, not players - 1 times
+    tokens = dealer.start(standard_52()[:20])
+    assert spies["shuffle"].calls == players  # one pass per seat, each checked once
+    dealer.reveal([Reveal(tokens[0], None), Reveal(tokens[1], 0)])
+    # The public card takes a share from every seat, the private one from every seat but 0.
+    assert spies["dleq"].calls == players + players - 1
+    assert dealer.checked.hits > 0
+
+
+def test_seats_that_do_not_share_check_everything(spies: dict[str, Spy]) -> None:
+    table = seats(4, None)
+    pump(table)
+    for s in table:
+        s.start(standard_52()[:20])
+    pump(table)
+    assert spies["key"].calls == 4 * 3
+    assert spies["shuffle"].calls == 4 * 3  # every pass by every other seat
+
+
+def test_a_bad_proof_is_checked_by_every_seat_and_never_recorded(spies: dict[str, Spy]) -> None:
+    checked = CheckedProofs()
+    table = seats(3, checked)
+    pump(table)
+    for s in table:
+        s.start(standard_52()[:16])
+    honest = table[0].due_message()
+    assert isinstance(honest, ShufflePass)
+    # The same deck with another proof: one response changed (a canonical scalar still).
+    s1 = g.sc_add(honest.proof.s1, g.hash_scalar(b"test", 1))
+    forged = replace(honest, proof=replace(honest.proof, s1=s1))
+    before = spies["shuffle"].calls
+    for s in table[1:]:
+        with pytest.raises(RemoteProtocolError, match="does not verify") as exc:
+            s.receive(forged)
+        assert exc.value.seat == 0
+    assert spies["shuffle"].calls == before + 2  # refused by each seat, on its own check
+    for s in table[1:]:  # and again: a refusal is never remembered as a pass
+        with pytest.raises(RemoteProtocolError, match="does not verify"):
+            s.receive(forged)
+    assert spies["shuffle"].calls == before + 4
+    for s in table:
+        s.receive(honest)
+    assert spies["shuffle"].calls == before + 5  # the honest pass: checked by seat 1, found by seat 2
+
+
+def test_a_record_covers_exactly_the_bytes_checked() -> None:
+    checked = CheckedProofs()
+    ran: list[tuple[bytes, ...]] = []
+
+    def run(*parts: bytes) -> bool:
+        ran.append(parts)
+        return parts[0] != b"bad"
+
+    assert checked.check("a", (b"x", b"y"), run, b"x", b"y")
+    assert checked.check("a", (b"x", b"y"), run, b"x", b"y")
+    assert len(ran) == 1 and checked.hits == 1
+    # Another kind, other bytes, or the same bytes split differently: each is a check of its own.
+    assert checked.check("b", (b"x", b"y"), run, b"x", b"y")
+    assert checked.check("a", (b"xy",), run, b"xy")
+    assert checked.check("a", (b"x", b"z"), run, b"x", b"z")
+    assert len(ran) == 4
+    assert not checked.check("a", (b"bad",), run, b"bad")
+    assert not checked.check("a", (b"bad",), run, b"bad")
+    assert len(ran) == 6 and len(checked) == 4
+
+
+def test_fairdeal_play_checks_each_pass_once_and_verify_checks_them_all(
+    spies: dict[str, Spy], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from fairdeal.cli.main import cli
+
+    monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path / "home"))
+    log = tmp_path / "snatch.fdlog"
+    seats = ["--seat", "bot"] * 5
+    res = CliRunner().invoke(cli, ["play", "snatch", *seats, "--seed", "3", "--log", str(log), "--json"])
+    assert res.exit_code == 0, res.output
+    played = spies["shuffle"].calls
+    res = CliRunner().invoke(cli, ["verify", str(log), "--json"])
+    assert res.exit_code == 0, res.output
+    verified = spies["shuffle"].calls - played
+    # verify checks every pass once; play, with five seats in the process, no more than that.
+    assert verified > 0
+    assert played == verified
