@@ -180,20 +180,22 @@ def table_lines(
         for s, score in enumerate(view.scores):
             scores.extend([*(["·"] if s else []), Seat(s), str(score)])
         out.extend(_packed([("", line_rich(tuple(scores), ascii, names))], width, 2))
-    seats = [r for r in view.regions if r.owner is not None]
+    seats = [(r.owner, r) for r in view.regions if r.owner is not None]
     marker = " <" if ascii else " ◀"
-    heads = {r.owner: names(r.owner) + (marker if r.owner == view.turn else "") for r in seats}
+    heads = {p: names(p) + (marker if p == view.turn else "") for p, _ in seats}
     column = min(NAME_COLUMN, max((len(h) for h in heads.values()), default=0)) + 2
-    for region in [r for r in seats if r.owner != seat]:
-        out.extend(_seat_lines(region, heads[region.owner], column, width, ascii, names))
+    for p, region in seats:
+        if p != seat:
+            out.extend(_seat_lines(region, heads[p], column, width, ascii, names))
     for region in view.regions:
         if region.owner is None:
             for note in region.notes:
                 out.extend(_packed([("", line_rich(note, ascii, names))], width, 2))
             for pile in region.piles:
                 out.extend(_packed([("", line_rich(pile_words(pile), ascii, names))], width, 2))
-    for region in [r for r in seats if r.owner == seat]:
-        out.extend(_seat_lines(region, heads[region.owner], column, width, ascii, names))
+    for p, region in seats:
+        if p == seat:
+            out.extend(_seat_lines(region, heads[p], column, width, ascii, names))
     if view.status:
         out.extend(_packed([("", line_rich(view.status, ascii, names))], width, 2))
     return out

@@ -186,7 +186,7 @@ class _CheckingPolicy:
             if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
         _check_pickable(game, state, player, moves, where)
-        return self.inner.choose(game, state, player, moves, rng)
+        return self.inner.choose(game, state, player, list(moves), rng)
 
 
 def _bogus_moves(moves: Sequence[Move]) -> Iterator[Move]:
