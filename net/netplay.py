@@ -28,7 +28,7 @@ import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 import trio
 
@@ -777,10 +777,10 @@ async def _play_host(
         header,
         0,
         plan.identity,
-        roster.links,
+        cast("Mapping[int, NetLink]", roster.links),  # a host's roster holds its NetLinks
         obs.chat,
         marks=marks,
-        keep=keeper.chat,  # type: ignore[arg-type]
+        keep=keeper.chat,
     )
     table.room = room
     for seat, link in links.items():
