@@ -314,8 +314,9 @@ class Game(ABC, Generic[S]):
         return value(config) if callable(value) else value
 
     def rules_text(self) -> str:
-        """The rules in plain English: ``rules``, or the file ``rules.txt`` beside the game's module."""
-        if self.rules is not None:
+        """The rules in plain English: ``rules``, or the file ``rules.txt`` beside the game's module
+        (or beside the module of the game it subclasses)."""
+        if isinstance(self.rules, str):
             return self.rules
         path = rules_path(type(self))
         try:
