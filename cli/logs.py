@@ -21,6 +21,7 @@ from fairdeal.storage import identity_path, load_identity
 
 from .console import UI
 from .main import cli, friendly_errors, load_registry
+from .render import named, table_lines
 
 #: Exit status of verify and replay for a file that is not a fairdeal log at all.
 NOT_A_LOG = 3
@@ -174,7 +175,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             elif isinstance(ev, MoveMade):
                 _flush_entries(ui, header, pending)
                 ui.blank()
-                ui.say(f"[{i}] {ev.text}", "bold")
+                ui.say(f"[{i}] {named(ev.text, [s.name for s in header.seats])}", "bold")
                 drawn = False
         w = observer.waiting()
         if not drawn and (w is None or w.decision):
@@ -182,8 +183,9 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             _flush_entries(ui, header, pending)
             view = observer.view()
             if view is not None:
-                for line in game.render(view, None):
-                    ui.line(line, indent=4, names=lambda seat: header.seats[seat].name)
+                table = game.table_view(view, None)
+                names = lambda seat: header.seats[seat].name  # noqa: E731
+                ui.print(*table_lines(table, None, names, ui.width - 4, ui.ascii), indent=4, wrap=False)
                 if traced:
                     _show_hands(ui, view, header, traced)
             drawn = True

@@ -847,7 +847,7 @@ class Session:
             if c.phase == "keys":
                 if deck.waiting_on():
                     return
-                deck.start(self.game.deck(config))
+                deck.start(self.game.deck_for(config))
                 c.phase = "shuffle"
             elif c.phase == "shuffle":
                 if deck.waiting_on():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -191,7 +192,7 @@ def test_ascii_play_is_plain_ascii(tmp_path: Path) -> None:
     assert result.exit_code == 0
     body = result.output.replace(str(log), "")
     assert body.isascii(), [line for line in body.splitlines() if not line.isascii()][:3]
-    assert "Your hand: " in body and "Game over" in body
+    assert re.search(r"\n  You <  +Hand: ", body) and "Game over" in body
     assert "OK Fair game" in body
 
 
