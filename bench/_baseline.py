@@ -56,6 +56,9 @@ def run_worker(script: Path, args: Sequence[str], tree: Path | None = None) -> A
     """Run ``script args`` in a new process (on ``tree`` when given) and parse its JSON output."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
+    # Bytecode caches, as an installed package has them: a worker that imports while it is timed
+    # would otherwise time the compiling of every module it imports (more for a bigger tree).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     done = subprocess.run(

@@ -51,10 +51,8 @@ GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
 # -- 1. round trip -------------------------------------------------------------------------------------
 async def round_trip(rounds: int) -> tuple[list[float], int]:
     host_id, guest_id = Identity.from_seed(b"h" * 32), Identity.from_seed(b"g" * 32)
-    env = Envelope(
-        FORMAT_VERSION, bytes(16), 7, GENESIS, GENESIS, 1, "move", {"move": ["play", [12]], "shares": None}
-    )
-    data = env.signed(guest_id).encode()
+    env = Envelope(FORMAT_VERSION, bytes(16), 1, "move", {"move": ["play", [12]], "shares": None}, 6)
+    data = env.signed(guest_id).place(7, GENESIS, host_id).encode()
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
     times: list[float] = []

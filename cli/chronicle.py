@@ -1,12 +1,12 @@
 """What happened at the table, as one seat tells it: every move in words, every card it showed named.
 
 A :class:`Chronicle` follows one seat's session (``update`` after each accepted entry). It
-keeps the moves in words (the game's narration, in the second person for the seat's
-own), and names the cards a move showed once they are revealed, which is often a few
-entries later: "Bob turned the top card of their pile: 9♠". It also notes the cards
-that came into the seat's hand ("You drew 7♥") and the cards turned up by the game
-itself ("Bob's payoff: 9♦"), and it knows which cards moved since the seat's last move
-(:attr:`fresh`), for the table to mark them.
+keeps the moves in words (the game's narration, in the second person for the seat's own,
+the seats it names written with their names), and names the cards a move showed once they
+are revealed, which is often a few entries later: "Bob turned the top card of their pile:
+9♠". It also notes the cards that came into the seat's hand ("You drew 7♥") and the cards
+turned up by the game itself ("Bob's payoff: 9♦"), and it knows which cards moved since
+the seat's last move (:attr:`fresh`), for the table to mark them.
 
 It works for any game: it compares where every card lies before and after each entry.
 """
@@ -20,6 +20,8 @@ from fairdeal.core.cards import Card
 from fairdeal.core.rules import GameState
 from fairdeal.core.session.session import Event, MoveMade, Session
 from fairdeal.core.table import Table, Visibility
+
+from .render import named
 
 #: How many entries are kept.
 KEEP = 500
@@ -70,9 +72,10 @@ class Chronicle:
         """Take in one accepted entry's events; True if anything changed."""
         view = session.view()
         moves = [ev for ev in events if isinstance(ev, MoveMade)]
+        names = [s.name for s in session.header.seats] if session.header is not None else []
         if view is None:
             for ev in moves:
-                self._add(Entry(ev.text, ev.seat, ev.seat == self.seat))
+                self._add(Entry(named(ev.text, names, self.seat), ev.seat, ev.seat == self.seat))
             return bool(moves)
         table = view.table
         zones = {tok: z for tok in table.all_tokens() if (z := table.zone_of(tok)) is not None}
@@ -82,7 +85,7 @@ class Chronicle:
         changed = bool(moves)
         for ev in moves:
             mine = ev.seat == self.seat
-            entry = Entry(ev.text, ev.seat, mine)
+            entry = Entry(named(ev.text, names, self.seat), ev.seat, mine)
             # The cards this move brought into public view but not yet revealed: named when they are.
             entry.waiting = {
                 tok for tok in moved | flipped if tok not in known and _will_show(table, tok, zones[tok])

@@ -453,6 +453,8 @@ def describe_waiting(session: Session) -> str | None:
         return f"drawing lots — waiting for {_possessives(session, seats)} {part}"
     if what.startswith("final reveal"):
         return f"showing the cards seen alone — waiting for {_possessives(session, seats)} shares"
+    if session.phase == "end":
+        return f"ending — waiting for {_possessives(session, seats)} signature of the result"
     if "leaves" in what:
         return f"{session.name(w.seat)} is leaving the game"
     who = "you" if w.seat == session.seat else session.name(w.seat)

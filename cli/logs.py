@@ -15,12 +15,13 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import NOT_A_LOG as NOT_A_LOG_WORDS
 from fairdeal.core.session.logfile import is_log, parse_log
 from fairdeal.core.session.session import MOVE, EntryAccepted, MoveMade, Session
-from fairdeal.core.session.verify import CHEATING, FAIR, read_header, verify_log
+from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, read_header, verify_log
 from fairdeal.core.table import Visibility
 from fairdeal.storage import identity_path, load_identity
 
 from .console import UI
 from .main import cli, friendly_errors, load_registry
+from .render import named, table_lines
 
 #: Exit status of verify and replay for a file that is not a fairdeal log at all.
 NOT_A_LOG = 3
@@ -49,15 +50,21 @@ def _read_log(path: Path, as_json: bool = False) -> bytes:
 
 @cli.command()
 @click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("more", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @friendly_errors
-def verify(log: Path, as_json: bool) -> None:
+def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
     """Check a game log: signatures, the hash chain, every proof, every shuffle,
     every move under the rules with every card known, and the result.
 
-    Exit status: 0 fair; 1 cheating or corruption found (the seat and the entry are
-    named); 2 cannot be decided (the log is cut short, reveals are missing); 3 the
-    file is not a fairdeal log.
+    MORE are other players' logs of the same game, or evidence a seat kept beside
+    its log (LOG.evidence.json): two different entries the host placed at one point
+    of the game prove that it showed players different logs.
+
+    Exit status: 0 fair; 1 cheating found (the seat whose signature proves it and
+    the entry are named), or the log is damaged or was altered (nobody is named);
+    2 cannot be decided (the log is cut short, the game was aborted); 3 the file is
+    not a fairdeal log.
     Every game you play leaves its log in your data folder; the end of the game
     prints its path.
 
@@ -65,10 +72,12 @@ def verify(log: Path, as_json: bool) -> None:
     Examples:
       fairdeal verify ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
       fairdeal verify game.fdlog --json        the report for a program
+      fairdeal verify mine.fdlog theirs.fdlog  two players' logs of one game
     """
     data = _read_log(log, as_json)
+    others = [_read(p) for p in more]
     reg = load_registry()
-    report = verify_log(data, reg.game)
+    report = verify_log(data, reg.game, others)
     if as_json:
         click.echo(json.dumps(report.to_json()))
         sys.exit(report.exit_code)
@@ -94,7 +103,9 @@ def verify(log: Path, as_json: bool) -> None:
     if report.verdict == FAIR:
         click.echo("FAIR: every signature, shuffle, card and move checks out.")
     elif report.verdict == CHEATING:
-        click.echo("CHEATING OR CORRUPTION FOUND:")
+        click.echo("CHEATING FOUND:")
+    elif report.verdict == DAMAGED:
+        click.echo("DAMAGED OR ALTERED (nobody is proven at fault):")
     else:
         click.echo("UNDECIDED: the log cannot settle the game:")
     for f in report.findings:
@@ -164,7 +175,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             elif isinstance(ev, MoveMade):
                 _flush_entries(ui, header, pending)
                 ui.blank()
-                ui.say(f"[{i}] {ev.text}", "bold")
+                ui.say(f"[{i}] {named(ev.text, [s.name for s in header.seats])}", "bold")
                 drawn = False
         w = observer.waiting()
         if not drawn and (w is None or w.decision):
@@ -172,8 +183,9 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             _flush_entries(ui, header, pending)
             view = observer.view()
             if view is not None:
-                for line in game.render(view, None):
-                    ui.line(line, indent=4, names=lambda seat: header.seats[seat].name)
+                table = game.table_view(view, None)
+                names = lambda seat: header.seats[seat].name  # noqa: E731
+                ui.print(*table_lines(table, None, names, ui.width - 4, ui.ascii), indent=4, wrap=False)
                 if traced:
                     _show_hands(ui, view, header, traced)
             drawn = True
@@ -193,7 +205,9 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     if report.verdict == FAIR:
         ui.say("Verdict: FAIR — every signature, shuffle, card and move checks out.", "bold green")
     elif report.verdict == CHEATING:
-        ui.say("Verdict: CHEATING OR CORRUPTION FOUND:", "bold red")
+        ui.say("Verdict: CHEATING FOUND:", "bold red")
+    elif report.verdict == DAMAGED:
+        ui.say("Verdict: DAMAGED OR ALTERED — nobody is proven at fault:", "bold red")
     else:
         ui.say("Verdict: UNDECIDED — the log cannot settle the game:", "yellow")
     for f in report.findings:
@@ -224,6 +238,7 @@ _ENTRY_WORDS = {
     "deck.final-reveal": ("final reveals of the cards each saw alone", "from"),
     "resign": ("resigned", "by"),
     "abort": ("the game stopped by the host", ""),
+    "end": ("the result signed", "by"),
 }
 
 

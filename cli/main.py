@@ -115,6 +115,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("fairdeal.cli.logs", "Step through a finished game entry by entry, showing the table as..."),
     "id": ("fairdeal.cli.logs", "Print your identity's fingerprint (made on first use and kept in..."),
     "lan": ("fairdeal.cli.lan", "List the games announced on the local network (a table that fills..."),
+    "new": ("fairdeal.cli.new", "Start a game plugin called NAME: a package with a tiny complete..."),
     "resume": (
         "fairdeal.cli.resume",
         "Go on with an unfinished game: adjourned, or stopped by a crash...",
@@ -180,6 +181,7 @@ def cli() -> None:
       fairdeal watch CODE                     watch a game, live
       fairdeal resume                         go on with an adjourned or interrupted game
       fairdeal --profile bob join CODE        a second identity on this machine
+      fairdeal new go-fish                    start writing a game of your own
 
     \b
     Shell completion (commands, options, game names), e.g. for bash:

@@ -10,7 +10,6 @@ lines, :func:`print_summary` through a :class:`~fairdeal.cli.console.UI` with co
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.session.session import Session
+
+from .render import named
 
 if TYPE_CHECKING:
     from .console import UI
@@ -85,21 +86,6 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
-def _named(text: str, names: list[str], you: int | None) -> str:
-    """The result's words with ``seat N`` written as the seat's name ("You" for the reader)."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        if seat == you:
-            return "you"
-        return names[seat] if 0 <= seat < len(names) else m.group(0)
-
-    return _SEAT_WORD.sub(name, text)
-
-
 def fairdeal_command() -> str:
     """How to run fairdeal again: ``fairdeal`` when that is on the PATH, else this program's full path."""
     me = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
@@ -150,7 +136,7 @@ def summary(
         text = r.reason
         if r.winner is not None and text.startswith(f"seat {r.winner} "):
             text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
-        reason = _named(text, names, you)
+        reason = named(text, names, you)
         if you is not None and 0 <= you < len(names) and reason == f"{names[you]} resigned":
             reason = "You resigned"
         if r.winner is None:
@@ -170,7 +156,7 @@ def summary(
         )
         out.append((f"{label}: {scores}", PLAIN))
         if r.standing:
-            out.append((f"Standing: {_named(r.standing, names, you)}", PLAIN))
+            out.append((f"Standing: {named(r.standing, names, you)}", PLAIN))
     v = session.verdict
     if v is not None and v.fair:
         out.append((f"{ok} Fair game: every shuffle proven, every move checked with every card known.", GOOD))

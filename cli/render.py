@@ -1,24 +1,26 @@
-"""Rendered lines (text, cards, face-down cards) as rich ``Text`` or as plain text.
+"""The table and words as line mode shows them: rich ``Text``, or plain text.
 
-A game draws its table as lines of segments (:data:`fairdeal.core.rules.Line`): strings,
-:class:`~fairdeal.core.cards.Card` and :class:`~fairdeal.core.rules.FaceDown`. This module
-turns them into something a terminal shows: red and black cards with suit symbols, or
-plain text (``--ascii`` also writes suits as C D H S). Card names inside plain strings
-(``"Bob played 7♥"``) are coloured the same way, so descriptions and narrations match
-the table. Nothing here writes to the terminal.
+Line mode draws a game from the same description the full-screen table draws
+(:class:`~fairdeal.core.tableview.TableView`): :func:`table_lines` writes it as lines, a seat's
+area on a line under its name, the middle's piles one a line. Words are strings, cards and
+seats (and :class:`~fairdeal.core.rules.FaceDown`); this module turns them into red and black
+cards with suit symbols, or plain text (``--ascii`` also writes suits as C D H S). Card names
+inside plain strings (``"Bob played 7♥"``) are coloured the same way, so descriptions and
+narrations match the table. Nothing here writes to the terminal.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
 
 from fairdeal.core.cards import SUITS, Card, rank_text
 from fairdeal.core.rules import FaceDown, Line
-from fairdeal.core.tableview import Seat
+from fairdeal.core.tableview import Region, Seat, TableView, pile_words
 
 #: How a seat is written: "You" for the viewer, the seat's name for the others.
 Namer = Callable[[int], str]
@@ -27,6 +29,22 @@ Namer = Callable[[int], str]
 def seat_words(seat: int) -> str:
     """A seat's name when no names are known."""
     return f"seat {seat}"
+
+
+_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def named(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """Words of a game (a result, a move) with ``seat N`` written as the seat's name (``you``
+    for the reader's own seat)."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat == you:
+            return "you"
+        return names[seat] if 0 <= seat < len(names) else m.group(0)
+
+    return _SEAT_WORD.sub(name, text)
 
 
 RED = "bold red"
@@ -136,6 +154,112 @@ def lines_text(lines: Iterable[Line], ascii: bool = False, names: Namer | None =
     return [line_text(line, ascii, names) for line in lines]
 
 
+#: The widest a seat's name column gets in line mode.
+NAME_COLUMN = 18
+
+
+def table_lines(
+    view: TableView, seat: int | None, names: Namer, width: int = 78, ascii: bool = False
+) -> list[Text]:
+    """The table as line mode prints it, each line at most ``width`` wide where it can be.
+
+    The headline facts and the scores; then every other seat, the middle and ``seat``'s own
+    area (the order of the full-screen table, top to bottom): a seat on a line of its own,
+    its name in a column (``◀`` when the game waits for it), its piles after it and its
+    notes last, wrapped under the piles; each pile of the middle on a line; then what the
+    game waits for.
+    """
+    out: list[Text] = []
+    if view.facts:
+        facts: list[str | Card | Seat] = []
+        for i, fact in enumerate(view.facts):
+            facts.extend([*(["·"] if i else []), *fact])
+        out.extend(_packed([("", line_rich(tuple(facts), ascii, names))], width, 2))
+    if view.scores is not None:
+        scores: list[str | Card | Seat] = [f"{view.score_name.capitalize()}:"]
+        for s, score in enumerate(view.scores):
+            scores.extend([*(["·"] if s else []), Seat(s), str(score)])
+        out.extend(_packed([("", line_rich(tuple(scores), ascii, names))], width, 2))
+    seats = [(r.owner, r) for r in view.regions if r.owner is not None]
+    marker = " <" if ascii else " ◀"
+    heads = {p: names(p) + (marker if p == view.turn else "") for p, _ in seats}
+    column = min(NAME_COLUMN, max((len(h) for h in heads.values()), default=0)) + 2
+    for p, region in seats:
+        if p != seat:
+            out.extend(_seat_lines(region, heads[p], column, width, ascii, names))
+    for region in view.regions:
+        if region.owner is None:
+            for note in region.notes:
+                out.extend(_packed([("", line_rich(note, ascii, names))], width, 2))
+            for pile in region.piles:
+                out.extend(_packed([("", line_rich(pile_words(pile), ascii, names))], width, 2))
+    for p, region in seats:
+        if p == seat:
+            out.extend(_seat_lines(region, heads[p], column, width, ascii, names))
+    if view.status:
+        out.extend(_packed([("", line_rich(view.status, ascii, names))], width, 2))
+    return out
+
+
+def table_text(
+    game: Any,
+    state: Any,
+    viewer: int | None,
+    names: Namer | None = None,
+    width: int = 78,
+    ascii: bool = False,
+) -> str:
+    """The table of ``game`` in ``state`` as line mode writes it for ``viewer``, as plain text
+    (``names`` writes the seats; default ``You`` for the viewer and ``seat N`` for the others)."""
+
+    def named(seat: int) -> str:
+        return names(seat) if names is not None else "You" if seat == viewer else seat_words(seat)
+
+    view = game.table_view(state, viewer)
+    return "\n".join(line.plain for line in table_lines(view, viewer, named, width, ascii))
+
+
+def _seat_lines(region: Region, head: str, column: int, width: int, ascii: bool, names: Namer) -> list[Text]:
+    dot = " | " if ascii else " · "
+    items = [(dot, line_rich(pile_words(pile), ascii, names)) for pile in region.piles]
+    if region.notes:
+        notes: list[str | Card | Seat] = []
+        for i, note in enumerate(region.notes):
+            notes.extend([*([","] if i else []), *note])
+        items.append((" - " if ascii else " — ", line_rich(tuple(notes), ascii, names)))
+    first = styled(head, ascii, "bold")
+    first.append(" " * max(1, column - len(head)))
+    return _packed(items, width, column, first)
+
+
+def _packed(items: list[tuple[str, Text]], width: int, hang: int, first: Text | None = None) -> list[Text]:
+    """``items`` (each with the separator that goes before it) on as few lines as fit ``width``,
+    the lines after the first indented ``hang`` columns; an item too long for a line is cut at
+    spaces."""
+    lines: list[Text] = [first.copy() if first is not None else Text()]
+    fresh = True  # nothing on the current line but its indent
+    for sep, item in items:
+        if fresh:
+            sep = ""
+        elif lines[-1].cell_len + len(sep) + item.cell_len > width:
+            lines.append(Text(" " * hang))
+            sep = ""
+        lines[-1].append(sep)
+        room = max(10, width - lines[-1].cell_len)
+        rest = item
+        while rest.cell_len > room:
+            cut = rest.plain.rfind(" ", 0, room + 1)
+            if cut <= 0:
+                break
+            lines[-1].append_text(rest[:cut])
+            lines.append(Text(" " * hang))
+            rest = rest[cut + 1 :]
+            room = max(10, width - hang)
+        lines[-1].append_text(rest)
+        fresh = False
+    return lines
+
+
 def card_token(word: str) -> str | None:
     """``word`` as a card key (``7h``, ``10s``, ``qd``) if it names a card, else None.
 
@@ -207,9 +331,12 @@ __all__ = [
     "line_rich",
     "line_text",
     "lines_text",
+    "named",
     "option_text",
     "reflow",
     "seat_words",
     "styled",
+    "table_lines",
+    "table_text",
     "to_ascii",
 ]

@@ -2,14 +2,16 @@
 
 :class:`TerminalAgent` is the agent of a human seat (``decide``) and the watcher of
 that seat's session (``observe``). It works for any seat of any session, local or over
-the network: the table is the game's own rendering plus a header, the recent actions
-and the numbered moves; while other seats act, :class:`~fairdeal.cli.console.StatusLine`
-says what the game waits for and their moves appear as they are made.
+the network: a header, the table, the recent actions and the numbered moves; while
+other seats act, :class:`~fairdeal.cli.console.StatusLine` says what the game waits for
+and their moves appear as they are made.
 
-What the player types is read by :func:`interpret`: a move's number, a command
-(``help``, ``moves``, ``table``, ``log``, ``rules``, ``quit``), the first words of a
-move (``draw``, ``play 7h``) or a card in it (``7h``, ``10♥``). Anything unclear gets a
-one-line answer naming the candidates; nothing is ever guessed.
+The table is the game's own description (``table_view``), the one the full-screen table
+draws, written as lines by :func:`~fairdeal.cli.render.table_lines`. What the player
+types is read by :func:`interpret`: a move's number, a command (``help``, ``moves``,
+``table``, ``log``, ``rules``, ``quit``), the first words of a move (``draw``,
+``play 7h``) or a card in it (``7h``, ``10♥``). Anything unclear gets a one-line answer
+naming the candidates; nothing is ever guessed.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from fairdeal.net.driver import RESIGN
 from .adjourning import Adjourning
 from .chronicle import Chronicle
 from .console import UI, LineSink, describe_waiting
-from .render import card_token, line_text, reflow, to_ascii
+from .render import card_token, line_text, named, reflow, table_lines, to_ascii
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
@@ -281,8 +283,9 @@ class TerminalAgent:
         ui.rule(f"{title} — {turn}" if turn else title)
         ui.print(*self._seats_lines(session))
         if view is not None:
-            for line in session.game.render(view, session.seat):
-                ui.line(line, indent=2, names=lambda seat: _name(session, seat))
+            table = session.game.table_view(view, session.seat)
+            names = lambda seat: _name(session, seat)  # noqa: E731
+            ui.print(*table_lines(table, session.seat, names, ui.width - 2, self.ascii), indent=2, wrap=False)
         if not news:
             return
         unseen = ui.status.unseen()
@@ -336,7 +339,8 @@ class TerminalAgent:
         assert view is not None
         self._news(force=True)
         moves = offered_moves(session.game, view, session.seat, moves)
-        descriptions = [session.game.describe(view, session.seat, m) for m in moves]
+        names = [s.name for s in session.header.seats]
+        descriptions = [named(session.game.describe(view, session.seat, m), names) for m in moves]
         if self.ascii:
             descriptions = [to_ascii(d) for d in descriptions]
         self.show_table(session)

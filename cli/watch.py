@@ -34,6 +34,7 @@ from .netseat import (
     table_player,
     with_hint,
 )
+from .render import table_lines
 
 
 class Spectator:
@@ -56,9 +57,12 @@ class Spectator:
             self.moved = False
             view = session.view()
             if view is not None:
-                names = session.header.seats
-                for line in session.game.render(view, None):
-                    self.ui.line(line, indent=4, names=lambda seat: names[seat].name)
+                seats = session.header.seats
+                table = session.game.table_view(view, None)
+                lines = table_lines(
+                    table, None, lambda seat: seats[seat].name, self.ui.width - 4, self.ui.ascii
+                )
+                self.ui.print(*lines, indent=4, wrap=False)
 
     def show_end(self, session: Session) -> None:
         pass

@@ -85,6 +85,18 @@ class Card:
         return (self.suit.value, self.rank, self.copy) < (other.suit.value, other.rank, other.copy)
 
 
+def canonical_key(card: Card) -> tuple[int, int, int]:
+    """Where ``card`` stands in the canonical order: by copy, then suit (C, D, H, S), then rank
+    (Ace 1 … King 13)."""
+    return (card.copy, SUITS.index(card.suit), card.rank)
+
+
+def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` in the canonical order (:func:`canonical_key`): the order in which the deck
+    protocol takes a game's deck into its first shuffle, whatever order the rules list it in."""
+    return tuple(sorted(cards, key=canonical_key))
+
+
 def parse_card(text: str) -> Card:
     """Parse ``10H``, ``qs``, ``A♠`` or ``7♦#1`` into a card."""
     s = text.strip().upper()

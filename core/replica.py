@@ -59,9 +59,9 @@ class Replica(Generic[S]):
         cards: Mapping[int, Card] | None = None,
     ) -> Replica[S]:
         """Set up the game on a freshly shuffled deck (``cards``: what the viewer knows of it)."""
-        zones = list(game.zones(config))
+        zones = list(game.zones_for(config))
         table = Table(zones, config.players, viewer)
-        deck_zone = game.deck_zone(config)
+        deck_zone = game.deck_zone_for(config)
         if table.specs[deck_zone].visibility is not Visibility.HIDDEN:
             raise LocalProtocolError(f"{game.name}: the deck zone {deck_zone!r} must be HIDDEN")
         table.place(deck_zone, tokens)
@@ -127,7 +127,24 @@ class Replica(Generic[S]):
             who = "not your turn" if remote else "it is not this seat's turn"
             raise (RemoteProtocolError if remote else IllegalMove)(f"{who} to move", seat=player)
         if not self.game.is_legal(self.state, player, move):
-            raise (RemoteProtocolError if remote else IllegalMove)(f"illegal move {move}", seat=player)
+            error = RemoteProtocolError if remote else IllegalMove
+            hidden = self._unrevealed(player, move)
+            if hidden:  # judged without a card the move shows: the mover did not reveal it
+                raise error(f"the move shows card {hidden[0]} without revealing it", seat=player)
+            raise error(f"illegal move {move}", seat=player)
+
+    def _unrevealed(self, player: int, move: Move) -> list[int]:
+        """The cards of the mover's that ``move`` would show and this replica does not know."""
+        try:
+            trial = self.game.apply(self.state.copy(), player, move)
+        except Exception:  # an illegal move may well make the rules choke: no diagnosis then
+            return []
+        table = trial.table
+        return [
+            r.token
+            for r in table.requirements()
+            if r.to is None and table.knows(player, r.token) and table.card(r.token) is None
+        ]
 
     def apply(self, player: int, move: Move, shown: Sequence[int] = ()) -> None:
         """Apply a checked move; ``shown`` are the tokens revealed along with it.

@@ -1,10 +1,10 @@
-"""The rules API: what a game plugin writes.
+"""The rules API: what a game plugin writes (plugin API 2; see ``docs/plugins.md``).
 
 A game is a deterministic step function over an explicit state. The state's
 card part is a :class:`~fairdeal.core.table.Table` (tokens in zones); the rest is
 the game's own immutable fields. The core drives it like this::
 
-    state = game.setup(config, table)       # the deck is shuffled into game.deck_zone(config)
+    state = game.setup(config, table)       # the deck is shuffled into game.deck_zone
     loop:
         core settles the table: reveals owed by visibility, pending shuffles
         step = game.next_step(state)
@@ -21,6 +21,11 @@ Rules of the contract:
   what the viewer of the state legitimately knows; every seat runs the same rules on
   its own view and must reach the same step. A card the viewer does not know reads
   as None: treat it as "could be anything" (never forbid a move because of it).
+* ``legal_moves`` is asked only of the seat to move, and a move is checked (``is_legal``)
+  only on that seat's turn: the core makes sure of both. Every seat checks a move on its
+  own view, so ``legal_moves`` lists what the cards that view knows allow; a move legal
+  only if no other is (``plays or [Move("draw")]``) is then checked against the known
+  cards live and against every card by ``fairdeal verify``.
 * ``apply`` may read the cards its move brings into view from the mover's own
   knowledge (a card played from a hand): the core reveals them before ``apply``.
   Cards turned up from a hidden pile are known from the next call on.
@@ -31,17 +36,25 @@ Rules of the contract:
 from __future__ import annotations
 
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import ClassVar, Generic, Protocol, Self, TypeVar
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from .cards import Card
-from .errors import RemoteProtocolError
+from .cards import Card, standard_52
+from .errors import PluginError, RemoteProtocolError
 from .options import Config, Option, exact_config, make_config
-from .table import Table, Zone
-from .tableview import MoveParts, Seat, TableView, default_parts, default_view, view_lines
+from .table import Table, Visibility, Zone
+from .tableview import MoveParts, Seat, TableView, default_parts, default_view
 from .text import shows_as_is
+
+#: The version of the plugin API this fairdeal offers. A game states the version it is written
+#: to (``Game.api``); a game written to a later one is refused, naming both.
+PLUGIN_API = 2
+#: The file beside a game's module that holds its rules, when the game does not set ``rules``.
+RULES_FILE = "rules.txt"
 
 MAX_MOVE_ARGS = 16
 MAX_MOVE_TEXT = 64
@@ -83,7 +96,12 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a game (or match) ended. ``winner`` is a seat, or None for a draw / no winner."""
+    """How a game (or match) ended. ``winner`` is a seat, or None for a draw / no winner.
+
+    ``scores`` holds one number per seat; ``reason`` says why the game ended and ``standing``
+    (optional) how the match stands. Both may name seats as ``seat N``: front ends write the
+    seat's name there.
+    """
 
     winner: int | None
     scores: tuple[int, ...]
@@ -93,9 +111,12 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """Seat ``player`` must choose one of ``legal_moves``."""
+    """Seat ``player`` must choose one of ``legal_moves``; ``what`` it is to do, in words
+    after the seat's name (``Bob to play``, ``You to stand or propose an exchange``; two
+    steps are equal when the same seat decides, whatever their words)."""
 
     player: int
+    what: str = field(default="to play", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +141,51 @@ Step = Decide | Auto | Chance | Over
 
 
 @dataclass(frozen=True, slots=True)
+class Verb:
+    """A word of a move that changes when the move is told after it was made: ``present`` as
+    the player choosing it reads it (``play``), ``past`` as the story tells it (``played``)."""
+
+    present: str
+    past: str
+
+
+#: A move in words: text, cards (None: a card this view does not know, written "a card"), seats
+#: (written ``seat N``, which front ends write as the seat's name) and verbs.
+MoveWords = tuple[str | Card | Seat | Verb | None, ...]
+
+_NO_SPACE_BEFORE = (",", ".", ":", ";", ")", " ")
+
+
+def words_text(words: MoveWords, past: bool = False) -> str:
+    """A move's words as text, its verbs in the present (or the ``past``), cards as ``7♥``, seats
+    as ``seat N`` (the front ends write the seat's name there, as in a result's words)."""
+    out = ""
+    for w in words:
+        if isinstance(w, Verb):
+            text = w.past if past else w.present
+        elif isinstance(w, Card):
+            text = w.text()
+        elif isinstance(w, Seat):
+            text = f"seat {w.seat}"
+        else:
+            text = "a card" if w is None else str(w)
+        if not text:
+            continue
+        if out and not out.endswith(("(", " ")) and not text.startswith(_NO_SPACE_BEFORE):
+            out += " "
+        out += text
+    return out
+
+
+@dataclass(frozen=True, slots=True)
 class FaceDown:
-    """``count`` face-down cards in a rendered line."""
+    """``count`` face-down cards in a rendered line (plugin API 1: line mode now draws the
+    table from :meth:`Game.table_view`, and nothing draws these)."""
 
     count: int = 1
 
 
-#: A rendered line is text, cards, face-down cards and seats (written "You" for the viewer and
-#: the seat's name for the others); the front end draws them.
+#: A rendered line of plugin API 1 (``Game.render``), which nothing calls any more.
 Segment = str | Card | FaceDown | Seat
 Line = tuple[Segment, ...]
 
@@ -152,19 +210,76 @@ class GameState:
 S = TypeVar("S", bound=GameState)
 
 
+class Policy(Protocol):
+    """A bot: picks a move from ``moves`` for ``player`` seeing ``state`` (its own view)."""
+
+    def choose(self, game: Game[S], state: S, player: int, moves: list[Move], rng: random.Random) -> Move: ...
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot a game ships (``Game.bots``): its name, one line on how it plays, and how to make
+    one (a class, or any function of no arguments that returns a :class:`Policy`)."""
+
+    name: str
+    summary: str
+    make: Callable[[], Policy]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A named bot policy for one game, registered through the ``fairdeal_bots`` hook."""
+
+    game: str
+    name: str
+    summary: str
+    make: Callable[[], Policy]
+
+
 class Game(ABC, Generic[S]):
-    """A card game's rules. Subclass it, fill in the class attributes and methods."""
+    """A card game's rules. Subclass it, fill in the class attributes and methods.
+
+    Data is declared as class attributes: ``deck``, ``zones`` and ``deck_zone`` may each be
+    the value itself or a method of the configuration (when it depends on the players or
+    the options); the core reads them through :meth:`deck_for`, :meth:`zones_for` and
+    :meth:`deck_zone_for`.
+    """
 
     name: ClassVar[str]  # command-line name, e.g. "spite-malice"
-    title: ClassVar[str]  # display name, e.g. "Spite & Malice"
+    title: ClassVar[str]  # display name, e.g. "Spite & Malice"; default: the name, "Crazy Eights"
     summary: ClassVar[str]  # one line for `fairdeal games`
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: The plugin API this game is written to (a game that states none is of API 1).
+    api: ClassVar[int] = 1
     options: ClassVar[tuple[Option, ...]] = ()
-    default_bot: ClassVar[str] = "random"
+    #: Every card, distinct, in any order (the deck protocol takes them in the canonical order,
+    #: :func:`~fairdeal.core.cards.canonical`): a sequence of cards, or a method
+    #: ``deck(self, config)``. Default: one 52-card deck.
+    deck: ClassVar[Any] = standard_52()
+    #: Every zone of the table: a sequence, or a method ``zones(self, config)``.
+    zones: ClassVar[Any]
+    #: The HIDDEN zone that receives the freshly shuffled deck (or a method of the config); None:
+    #: the zone named ``deck`` if there is one, else the first HIDDEN zone no seat owns.
+    deck_zone: ClassVar[Any] = None
+    #: The rules in plain English, options included; None: the file ``rules.txt`` beside the
+    #: module that defines the game.
+    rules: ClassVar[str | None] = None
+    #: The bots this game ships; every game also has ``random``.
+    bots: ClassVar[tuple[Bot, ...]] = ()
+    #: The bot ``--seat bot`` plays: a bot of ``bots``, one another plugin registers for this
+    #: game, or ``random``. None: the first of ``bots``, else ``random``.
+    default_bot: ClassVar[str | None] = None
     #: A bound on the moves of one game (conformance kit, runners).
     max_moves: ClassVar[int] = 10_000
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = getattr(cls, "name", None)
+        if getattr(cls, "title", None) is None and isinstance(name, str):
+            cls.title = name.replace("-", " ").title()
+
+    # -- declarations, as the core reads them ------------------------------------------------------
     def config(self, players: int, raw: dict[str, object] | None = None) -> Config:
         """Validate a player count and raw option values into a Config."""
         return make_config(self.name, self.options, players, self.min_players, self.max_players, raw)
@@ -173,25 +288,53 @@ class Game(ABC, Generic[S]):
         """Check a configuration a peer sent: every option, each exactly typed (no parsing)."""
         return exact_config(self.name, self.options, players, self.min_players, self.max_players, values)
 
-    @abstractmethod
+    def deck_for(self, config: Config) -> tuple[Card, ...]:
+        """Every card of the game for ``config``, in the deck's order."""
+        return tuple(self._declared("deck", config))
+
+    def zones_for(self, config: Config) -> tuple[Zone, ...]:
+        """Every zone of the table for ``config``."""
+        return tuple(self._declared("zones", config))
+
+    def deck_zone_for(self, config: Config) -> str:
+        """The zone that receives the freshly shuffled deck."""
+        if self.deck_zone is not None:
+            return str(self._declared("deck_zone", config))
+        zones = self.zones_for(config)
+        if any(z.name == "deck" for z in zones):
+            return "deck"
+        hidden = [z.name for z in zones if z.visibility is Visibility.HIDDEN and z.owner is None]
+        if not hidden:
+            raise PluginError(f"game {self.name!r} has no HIDDEN zone that no seat owns to take the deck")
+        return hidden[0]
+
+    def _declared(self, what: str, config: Config) -> Any:
+        value = getattr(self, what, None)
+        if value is None:
+            raise PluginError(f"game {self.name!r} declares no {what}")
+        return value(config) if callable(value) else value
+
     def rules_text(self) -> str:
-        """The rules in plain English, options included."""
+        """The rules in plain English: ``rules``, or the file ``rules.txt`` beside the game's module
+        (or beside the module of the game it subclasses)."""
+        if isinstance(self.rules, str):
+            return self.rules
+        path = rules_path(type(self))
+        try:
+            return path.read_text(encoding="utf-8") if path is not None else ""
+        except OSError:  # unreadable: as if there were none (the registry and the kit say so)
+            return ""
 
-    @abstractmethod
-    def deck(self, config: Config) -> Sequence[Card]:
-        """Every card of the game."""
+    def bot_name(self) -> str:
+        """The name of the bot ``--seat bot`` plays."""
+        if self.default_bot:
+            return self.default_bot
+        return self.bots[0].name if self.bots else "random"
 
-    @abstractmethod
-    def zones(self, config: Config) -> Sequence[Zone]:
-        """Every zone of the table."""
-
-    def deck_zone(self, config: Config) -> str:
-        """The HIDDEN zone that receives the freshly shuffled deck."""
-        return "deck"
-
+    # -- the engine --------------------------------------------------------------------------------
     @abstractmethod
     def setup(self, config: Config, table: Table) -> S:
-        """The initial state; ``table`` holds the shuffled deck in ``deck_zone``."""
+        """The initial state; ``table`` holds the shuffled deck in the deck zone."""
 
     @abstractmethod
     def next_step(self, state: S) -> Step:
@@ -199,11 +342,22 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def legal_moves(self, state: S, player: int) -> Sequence[Move]:
-        """Every move ``player`` may make now, as far as ``state`` lets one tell."""
+        """Every move ``player``, the seat to move, may make now, as far as ``state`` lets one tell.
+
+        Asked only on ``player``'s turn. ``state`` may be any seat's view: list what the cards
+        it knows allow (``table.known``); a card it does not know never forbids a move.
+        """
 
     def is_legal(self, state: S, player: int, move: Move) -> bool:
-        """Whether ``move`` is allowed. Override when listing every move is costly."""
+        """Whether ``move`` is allowed, asked only on ``player``'s turn (default: it is one of
+        ``legal_moves``). Override only when listing every move is costly."""
         return move in self.legal_moves(state, player)
+
+    def allows(self, state: S, player: int, move: Move) -> bool:
+        """Whether ``player`` may make ``move`` now, as every seat judges it: it is that seat's
+        turn (the table settled, :meth:`next_step` says ``Decide(player)``) and :meth:`is_legal`."""
+        step = self.next_step(state) if state.table.settled() else None
+        return isinstance(step, Decide) and step.player == player and self.is_legal(state, player, move)
 
     @abstractmethod
     def apply(self, state: S, player: int, move: Move) -> S:
@@ -221,26 +375,57 @@ class Game(ABC, Generic[S]):
         """Seats that have left the game for good (they play no more)."""
         return frozenset()
 
+    # -- words ---------------------------------------------------------------------------------------
+    def words(self, state: S, player: int, move: Move) -> MoveWords:
+        """The move in words, its verbs as :class:`Verb`: ``(Verb("play", "played"), card)``.
+
+        :meth:`describe` writes them for the player choosing (``play 7♥``), :meth:`narrate`
+        for the story (``Bob played 7♥``, ``You played 7♥``). ``state`` is the view of the
+        seat reading them; a card it does not know may be None (``a card``); a ``Seat(n)``
+        names another seat (``ask Bob for sevens``).
+        """
+        return (str(move),)
+
     def describe(self, state: S, player: int, move: Move) -> str:
         """The move in words, for the player choosing it: ``play 7♥ onto centre 2``."""
-        return str(move)
+        return words_text(self.words(state, player, move))
 
     def narrate(self, state: S, player: int, move: Move, name: str) -> str:
         """The move in words, after it was made: ``Bob played 7♥ onto centre 2``.
 
         ``state`` is the narrating seat's own view just before the move, with the cards
         the move shows already known; the text is shown to that seat only, so it may
-        name cards that seat knows. Unknown cards read as None.
+        name cards that seat knows. The mover reads it in the second person (``You played``).
         """
-        return f"{name}: {self.describe(state, player, move)}"
+        if type(self).words is Game.words:  # a game of plugin API 1, with describe of its own
+            return f"{name}: {self.describe(state, player, move)}"
+        who = "You" if state.table.viewer == player else name
+        return f"{who} {words_text(self.words(state, player, move), past=True)}"
 
-    def table_view(self, state: S, viewer: int | None) -> TableView:
+    # -- the table -----------------------------------------------------------------------------------
+    def view(self, state: S, viewer: int | None) -> TableView:
         """The table as ``viewer`` sees it, as regions of piles (see :mod:`fairdeal.core.tableview`).
 
-        The full-screen table is drawn from this. The default shows every zone: a region per
-        seat with the zones it owns, the rest in the middle. Only cards ``viewer`` knows may show.
+        The default shows every zone (:meth:`TableView.of`): a region per seat with the zones
+        it owns, the rest in the middle. Whose turn it is and what the game waits for come from
+        :meth:`next_step` unless the view sets them. Only cards ``viewer`` knows may show.
         """
         return default_view(state.table, viewer)
+
+    def table_view(self, state: S, viewer: int | None) -> TableView:
+        """The table every front end draws: :meth:`view`, with ``turn`` and ``status`` from
+        :meth:`next_step` where the view leaves them out."""
+        view = self.view(state, viewer)
+        if view.turn is not None and view.status:
+            return view
+        step = self.next_step(state) if state.table.settled() else None
+        if not isinstance(step, Decide):
+            return view
+        return replace(
+            view,
+            turn=step.player if view.turn is None else view.turn,
+            status=view.status or (Seat(step.player), step.what),
+        )
 
     def move_parts(self, state: S, player: int, move: Move) -> MoveParts:
         """What ``move`` takes and where it goes on the table, so a player can pick it there.
@@ -251,30 +436,18 @@ class Game(ABC, Generic[S]):
         """
         return default_parts(state.table, move.args, move.action)
 
-    def render(self, state: S, viewer: int | None) -> Sequence[Line]:
-        """The table as ``viewer`` sees it, as lines of text and cards (line mode).
 
-        The default writes out :meth:`table_view`.
-        """
-        return [tuple(line) for line in view_lines(self.table_view(state, viewer))]
-
-
-class Policy(Protocol):
-    """A bot: picks a move from ``moves`` for ``player`` seeing ``state`` (its own view)."""
-
-    def choose(
-        self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random
-    ) -> Move: ...
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A named bot policy for one game, registered through the ``fairdeal_bots`` hook."""
-
-    game: str
-    name: str
-    summary: str
-    make: Callable[[], Policy]
+def rules_path(cls: type) -> Path | None:
+    """Where the rules file of the game class ``cls`` is: ``rules.txt`` beside its module, or
+    beside the module of the class it is made from (a game changed by subclassing it keeps
+    its rules); None when there is none."""
+    for klass in cls.__mro__:
+        if klass is Game:
+            break
+        file = getattr(sys.modules.get(klass.__module__), "__file__", None)
+        if file and (path := Path(file).with_name(RULES_FILE)).is_file():
+            return path
+    return None
 
 
 class RandomPolicy:

@@ -64,7 +64,7 @@ def play_game(
     n = config.players
     if len(policies) != n:
         raise LocalProtocolError(f"{n} players need {n} policies, not {len(policies)}")
-    tokens = dealer.start(game.deck(config))
+    tokens = dealer.start(game.deck_for(config))
     omniscient = all(dealer.card(t) is not None for t in tokens)
     viewers: list[int | None] = [*range(n), None]
     if omniscient:

@@ -52,6 +52,21 @@ class Zone:
         if self.visibility is Visibility.OWNER and self.owner is None:
             raise ValueError(f"OWNER zone {self.name!r} needs an owner")
 
+    @staticmethod
+    def public(name: str, title: str = "", owner: int | None = None) -> Zone:
+        """A face-up pile: everyone learns each card that arrives (a discard pile, a trick)."""
+        return Zone(name, Visibility.PUBLIC, owner, title)
+
+    @staticmethod
+    def hidden(name: str, title: str = "", owner: int | None = None) -> Zone:
+        """A face-down pile: nobody learns its cards, its owner included (a stock, a talon)."""
+        return Zone(name, Visibility.HIDDEN, owner, title)
+
+    @staticmethod
+    def hand(name: str, owner: int, title: str = "hand") -> Zone:
+        """``owner``'s hand: the owner learns each card that arrives, nobody else does."""
+        return Zone(name, Visibility.OWNER, owner, title)
+
 
 @dataclass(frozen=True, slots=True)
 class ShuffleRequest:
@@ -150,6 +165,10 @@ class Table:
         """(token, card) for every card of ``zone`` this viewer knows, bottom first."""
         return [(t, self._cards[t]) for t in self._zone(zone) if t in self._cards]
 
+    def knows_all(self, zone: str) -> bool:
+        """Whether this viewer knows every card of ``zone`` (a player's own hand; not another's)."""
+        return all(t in self._cards for t in self._zone(zone))
+
     def top_card(self, zone: str) -> Card | None:
         return self.card(self.top(zone))
 
@@ -215,6 +234,12 @@ class Table:
             raise LocalProtocolError(f"token {token} is not on the table")
         self.faceup.add(token)
         self._dirty.add(token)
+
+    def turn_up(self, *zones: str) -> None:
+        """Turn every card of ``zones`` face up where it lies (hands shown at the end, to be counted)."""
+        for zone in zones:
+            for token in self._zone(zone):
+                self.flip(token)
 
     def shuffle_together(self, sources: Sequence[str], into: str) -> None:
         """Gather every card of ``sources`` into ``into`` (a HIDDEN zone) to be shuffled.

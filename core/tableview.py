@@ -9,15 +9,15 @@ card shows), and whether moves can put a card on it (its ``zone``). Text that na
 seat holds a :class:`Seat`, which the front end writes as "You" for its viewer and as
 the seat's name for the others. Nothing here does I/O.
 
-:func:`default_view` describes any game from its zones, so a game that describes
-nothing still gets a table; :func:`view_lines` turns a description into rendered lines
-for line mode.
+:func:`default_view` (:meth:`TableView.of`) describes any game from its zones, so a game
+that describes nothing still gets a table; :func:`pile_words` says a pile in words, for line
+mode (``fairdeal.cli.render.table_lines``), which reads the same description.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .cards import Card
@@ -159,6 +159,25 @@ class TableView:
         """The piles moves can put cards on, by zone."""
         return {p.zone: p for _, p in self.piles() if p.zone is not None}
 
+    @staticmethod
+    def of(
+        table: Table,
+        *,
+        facts: Sequence[Words] = (),
+        scores: Sequence[int] | None = None,
+        score_name: str = "points",
+        notes: Mapping[str, Words] | None = None,
+    ) -> TableView:
+        """Every zone of ``table`` as a pile, labelled with its title: a region per seat with
+        the zones it owns, the rest in the middle; hands fanned (by suit and rank), other piles
+        stacked.
+
+        ``facts`` and ``scores`` (called ``score_name``) go in the headline, ``notes`` (zone ->
+        words) with the piles.
+        """
+        view = default_view(table, None, facts=facts, scores=scores, notes=notes)
+        return view if score_name == view.score_name else replace(view, score_name=score_name)
+
 
 @dataclass(frozen=True, slots=True)
 class MoveParts:
@@ -180,11 +199,20 @@ def default_parts(table: Table, move_args: Sequence[int | str], action: str) -> 
     return MoveParts(card, target, action)
 
 
-def default_view(table: Table, viewer: int | None) -> TableView:
+def default_view(
+    table: Table,
+    viewer: int | None,
+    *,
+    facts: Sequence[Words] = (),
+    scores: Sequence[int] | None = None,
+    notes: Mapping[str, Words] | None = None,
+) -> TableView:
     """Any game's table from its zones: a region per seat with its own zones, the rest in the middle.
 
-    Hands are fanned, other piles stacked; every zone is a target.
+    Hands are fanned (sorted by suit and rank), other piles stacked; every zone is a target.
+    (``viewer`` is not needed: the table shows only what its own viewer knows.)
     """
+    notes = notes or {}
     regions: list[Region] = []
     owners = [None, *range(table.players)]
     for owner in owners:
@@ -197,17 +225,32 @@ def default_view(table: Table, viewer: int | None) -> TableView:
                 Pile.of(
                     table,
                     spec.name,
-                    spec.title or spec.name,
+                    _label(spec.title or spec.name),
                     spread=Spread.FANNED if fanned else Spread.STACKED,
                     target=True,
+                    note=notes.get(spec.name, ()),
+                    tokens=sorted(table.tokens(spec.name), key=lambda t: _sort_key(table.card(t)))
+                    if fanned
+                    else None,
                 )
             )
         if piles:
             regions.append(Region(owner, tuple(piles)))
-    return TableView(tuple(regions))
+    return TableView(
+        tuple(regions), tuple(tuple(f) for f in facts), tuple(scores) if scores is not None else None
+    )
 
 
-# -- as lines, for line mode --------------------------------------------------------------------------
+def _sort_key(card: Card | None) -> tuple[int, str, int, int]:
+    """A hand as it is held: the cards the viewer does not know first, then by suit and rank."""
+    return (0, "", 0, 0) if card is None else (1, card.suit.value, card.rank, card.copy)
+
+
+def _label(title: str) -> str:
+    return title[:1].upper() + title[1:]
+
+
+# -- in words, for line mode --------------------------------------------------------------------------
 def _count(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
@@ -221,14 +264,16 @@ def pile_words(pile: Pile) -> Words:
         hidden = sum(1 for c in pile.cards if c is None)
         if hidden:
             out.append(f"{_count(hidden)} face down" + ("," if hidden < pile.size else ""))
+        shown = 0
         for i, card in enumerate(pile.cards):
             if card is None:
                 continue
             if pile.who:
-                out.append(Seat(pile.who[i]))
+                out.extend([*([","] if shown else []), Seat(pile.who[i])])
             out.append(card)
             if pile.tags and pile.tags[i]:
                 out.append(f"({pile.tags[i]})")
+            shown += 1
     else:
         top = pile.cards[-1]
         if top is not None:
@@ -243,35 +288,6 @@ def pile_words(pile: Pile) -> Words:
     return tuple(out)
 
 
-def view_lines(view: TableView) -> list[Words]:
-    """The description as lines of words: facts, scores, then each region with its piles."""
-    lines: list[Words] = []
-    if view.facts:
-        facts: list[str | Card | Seat] = []
-        for i, f in enumerate(view.facts):
-            if i:
-                facts.append(" ·")
-            facts.extend(f)
-        lines.append(tuple(facts))
-    if view.scores is not None:
-        line: list[str | Card | Seat] = [f"{view.score_name.capitalize()}:"]
-        for seat, score in enumerate(view.scores):
-            line.extend([*([","] if seat else []), Seat(seat), str(score)])
-        lines.append(tuple(line))
-    for region in view.regions:
-        head: list[str | Card | Seat] = [Seat(region.owner) if region.owner is not None else "Middle", ":"]
-        for note in region.notes:
-            head.extend(["", *note, ";"])
-        if head[-1] == ";":
-            head.pop()
-        lines.append(tuple(head))
-        for pile in region.piles:
-            lines.append(("  ", *pile_words(pile)))
-    if view.status:
-        lines.append(view.status)
-    return lines
-
-
 __all__ = [
     "Facing",
     "MoveParts",
@@ -284,5 +300,4 @@ __all__ = [
     "default_parts",
     "default_view",
     "pile_words",
-    "view_lines",
 ]

@@ -1,8 +1,9 @@
 """fairdeal: card games peer to peer, with no trusted dealer.
 
-This package top is the API for plugin authors: a game subclasses :class:`Game`,
-its state subclasses :class:`GameState`, and its plugin module marks hook
-implementations with :data:`hookimpl` (see ``docs/plugins.md``).
+This package top is the API for plugin authors (plugin API :data:`PLUGIN_API`): a game
+subclasses :class:`Game`, its state subclasses :class:`GameState`, and an entry point in the
+``fairdeal`` group names the game class (or a module whose hook implementations are marked
+with :data:`hookimpl`). See ``docs/plugins.md``.
 """
 
 from fairdeal.core.cards import (
@@ -32,7 +33,9 @@ from fairdeal.core.errors import (
 )
 from fairdeal.core.options import Config, Option
 from fairdeal.core.rules import (
+    PLUGIN_API,
     Auto,
+    Bot,
     BotSpec,
     Chance,
     Decide,
@@ -41,11 +44,13 @@ from fairdeal.core.rules import (
     GameState,
     Line,
     Move,
+    MoveWords,
     Over,
     Policy,
     RandomPolicy,
     Result,
     Step,
+    Verb,
 )
 from fairdeal.core.table import Table, Visibility, Zone
 from fairdeal.core.tableview import Facing, MoveParts, Pile, Region, Seat, Spread, TableView, Words
@@ -57,9 +62,11 @@ __all__ = [
     "ACE",
     "JACK",
     "KING",
+    "PLUGIN_API",
     "QUEEN",
     "SUITS",
     "Auto",
+    "Bot",
     "BotSpec",
     "Card",
     "Chance",
@@ -76,6 +83,7 @@ __all__ = [
     "LocalProtocolError",
     "Move",
     "MoveParts",
+    "MoveWords",
     "Option",
     "Over",
     "Pile",
@@ -92,6 +100,7 @@ __all__ = [
     "Suit",
     "Table",
     "TableView",
+    "Verb",
     "Visibility",
     "Words",
     "Zone",

@@ -1,7 +1,9 @@
 """The plugin host: discovers game and bot plugins through the ``fairdeal`` entry points.
 
-A plugin that fails to import, implements an unknown hook or registers something
-invalid costs one warning naming it and the reason; every other game keeps
+An entry point names a :class:`~fairdeal.core.rules.Game` subclass (the game, with the bots
+it declares), or a module or object holding hook implementations (``fairdeal_games``,
+``fairdeal_bots``). A plugin that fails to import, implements an unknown hook or registers
+something invalid costs one warning naming it and the reason; every other game keeps
 working. ``FAIRDEAL_DISABLE_PLUGINS=name,...`` blocks plugins by entry-point or
 distribution name.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -20,7 +23,7 @@ import pluggy
 from fairdeal import hookspecs
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.options import Option
-from fairdeal.core.rules import BotSpec, Game, random_bot
+from fairdeal.core.rules import PLUGIN_API, RULES_FILE, Bot, BotSpec, Game, random_bot
 
 GROUP = "fairdeal"
 DISABLE_ENV = "FAIRDEAL_DISABLE_PLUGINS"
@@ -62,7 +65,7 @@ class Registry:
         """A bot for ``game``: ``name``, or the game's default when None."""
         g = self.game(game)
         bots = self.bots.get(game, {})
-        wanted = name or self.default_bots.get(game, g.default_bot)
+        wanted = name or self.default_bots.get(game, g.bot_name())
         if wanted not in bots:
             valid = ", ".join(sorted(bots)) or "none"
             raise ConfigError(f"no bot {wanted!r} for {game}; its bots: {valid}")
@@ -75,6 +78,14 @@ def validate_game(game: object) -> list[str]:
         return [f"{game!r} is not a fairdeal.Game"]
     problems = []
     name = getattr(game, "name", None)
+    api = getattr(game, "api", None)
+    if not isinstance(api, int) or isinstance(api, bool) or api < 1:
+        return [f"game {name!r} states plugin API {api!r}: set api = {PLUGIN_API}"]
+    if api > PLUGIN_API:
+        return [
+            f"game {name!r} is written to plugin API {api}, and this fairdeal offers API {PLUGIN_API}: "
+            "upgrade fairdeal"
+        ]
     if not isinstance(name, str) or not _NAME.match(name):
         problems.append(f"game name {name!r} must be lower-case letters, digits and dashes")
     for attr in ("title", "summary"):
@@ -88,7 +99,28 @@ def validate_game(game: object) -> list[str]:
         problems.append(f"game {name!r} has options that are not fairdeal.Option")
     elif len({o.name for o in opts}) != len(opts):
         problems.append(f"game {name!r} declares an option twice")
+    if getattr(game, "zones", None) is None:
+        problems.append(f"game {name!r} declares no zones: add zones(self, config) or zones = (...)")
+    bots = getattr(game, "bots", ())
+    if not isinstance(bots, tuple) or not all(isinstance(b, Bot) and callable(b.make) for b in bots):
+        problems.append(f"game {name!r}: bots must be a tuple of fairdeal.Bot")
+    if not problems and not game.rules_text().strip():
+        module = getattr(sys.modules.get(type(game).__module__), "__file__", None) or type(game).__module__
+        problems.append(
+            f"game {name!r} has no rules: write them in {RULES_FILE} beside {module}, or set rules"
+        )
     return problems
+
+
+class _GameClass:
+    """The plugin an entry point naming a Game subclass stands for: that game, made once."""
+
+    def __init__(self, cls: type[Game]) -> None:
+        self.cls = cls
+
+    @hookspecs.hookimpl
+    def fairdeal_games(self) -> list[Game]:
+        return [self.cls()]
 
 
 def _disabled(value: str | None) -> set[str]:
@@ -136,7 +168,12 @@ def load(
         except Exception as exc:
             reg.warnings.append(f"plugin {ep.name!r} ({dist}) failed to import: {type(exc).__name__}: {exc}")
             continue
-        register(ep.name, obj, dist, version)
+        register(
+            ep.name,
+            _GameClass(obj) if isinstance(obj, type) and issubclass(obj, Game) else obj,
+            dist,
+            version,
+        )
     for name, obj in plugins:
         if name not in blocked:
             register(name, obj, "local", "0")
@@ -157,32 +194,37 @@ def load(
                 continue
             reg.games[game.name] = GameEntry(game, impl.plugin_name, dist, version)
             reg.bots[game.name] = {"random": random_bot(game.name)}
+            for bot in game.bots:
+                _add_bot(reg, impl.plugin_name, BotSpec(game.name, bot.name, bot.summary, bot.make))
 
     for impl in pm.hook.fairdeal_bots.get_hookimpls():
         for spec in _call(reg, impl, "bots"):
-            if not isinstance(spec, BotSpec) or not callable(getattr(spec, "make", None)):
-                reg.warnings.append(f"plugin {impl.plugin_name!r} registered an invalid bot: {spec!r}")
-            elif spec.game not in reg.games:
-                reg.warnings.append(
-                    f"plugin {impl.plugin_name!r}: bot {spec.name!r} is for "
-                    f"{spec.game!r}, which is not installed; ignored"
-                )
-            elif not _NAME.match(spec.name) or spec.name in reg.bots[spec.game]:
-                reg.warnings.append(
-                    f"plugin {impl.plugin_name!r}: bot name {spec.name!r} for "
-                    f"{spec.game} is invalid or taken; ignored"
-                )
-            else:
-                reg.bots[spec.game][spec.name] = spec
+            _add_bot(reg, impl.plugin_name, spec)
 
     for name, entry in reg.games.items():
-        reg.default_bots[name] = entry.game.default_bot
-        if entry.game.default_bot not in reg.bots[name]:
+        wanted = entry.game.bot_name()
+        reg.default_bots[name] = wanted
+        if wanted not in reg.bots[name]:
             reg.warnings.append(
-                f"game {name!r}: its default bot {entry.game.default_bot!r} is not registered; using 'random'"
+                f"game {name!r}: its default bot {wanted!r} is not registered; using 'random'"
             )
             reg.default_bots[name] = "random"
     return reg
+
+
+def _add_bot(reg: Registry, plugin: str, spec: object) -> None:
+    if not isinstance(spec, BotSpec) or not callable(getattr(spec, "make", None)):
+        reg.warnings.append(f"plugin {plugin!r} registered an invalid bot: {spec!r}")
+    elif spec.game not in reg.games:
+        reg.warnings.append(
+            f"plugin {plugin!r}: bot {spec.name!r} is for {spec.game!r}, which is not installed; ignored"
+        )
+    elif not _NAME.match(spec.name) or spec.name in reg.bots[spec.game]:
+        reg.warnings.append(
+            f"plugin {plugin!r}: bot name {spec.name!r} for {spec.game} is invalid or taken; ignored"
+        )
+    else:
+        reg.bots[spec.game][spec.name] = spec
 
 
 def _call(reg: Registry, impl: Any, what: str) -> list[Any]:

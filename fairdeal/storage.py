@@ -16,6 +16,7 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -137,18 +138,19 @@ class LogWriter:
         self._file.write(record(entry))
         self._file.flush()
 
-    def keep_evidence(self, reason: str, sent: bytes, received: bytes) -> Path:
-        """Keep, beside the log, an entry this seat sent and what the host relayed in its place.
+    def keep_evidence(self, reason: str, entries: Sequence[bytes], **named: bytes) -> Path:
+        """Keep, beside the log, entries the host sent that prove it cheated (``entries``), with
+        any named ones (``sent``, ``relayed_instead``: what this seat sent and what came instead).
 
-        The file (``LOG.evidence.json``) holds both envelopes in hex: anyone can check that
-        this seat signed ``sent`` and never signed ``received``.
+        The file (``LOG.evidence.json``) holds them in hex: ``fairdeal verify LOG LOG.evidence.json``
+        checks them against the log, and anyone can check who signed what.
         """
         path = unique_log_path(self.path.with_name(self.path.name + ".evidence.json"))
         evidence = {
             "reason": reason,
             "log": self.path.name,
-            "sent": sent.hex(),
-            "relayed_instead": received.hex(),
+            "entries": [e.hex() for e in entries],
+            **{k: v.hex() for k, v in named.items()},
         }
         with open(path, "x") as f:
             json.dump(evidence, f, indent=2)

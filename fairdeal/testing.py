@@ -6,15 +6,19 @@
 
 It plays random legal games with the plain dealer and checks, after every event:
 
+* the game declares what it must: rules text, a deck in the canonical order (copy 0
+  before copy 1, suits C D H S, each suit's ranks in one order), a hidden deck zone;
 * every seat's view, the public view and the all-seeing view agree on what happens
-  next (the rules decide only on what everyone can see);
+  next (the rules decide only on what everyone can see), and every view accepts the
+  moves made (a card it does not know never forbids a move);
 * no view holds the identity of a card that seat may not see, in the table or
-  elsewhere in the state, or in what ``render`` and ``table_view`` draw;
+  elsewhere in the state, or in what ``table_view`` draws;
 * ``table_view`` describes the table it was given: every pile's cards are the cards
   of its tokens as that view knows them, no token shows twice, seats are real, and
   every legal move can be picked on the mover's table (its card shows in a pile, its
   target is a pile);
 * no move outside ``legal_moves`` is accepted, and ``apply`` leaves its input alone;
+* every legal move has words (``describe``, ``narrate``);
 * every legal move can be sent as it is (its words are short plain text: no control
   characters, no line breaks);
 * the same seed gives the same game, every game ends within ``game.max_moves``,
@@ -36,9 +40,9 @@ from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
 from fairdeal.core.rng import SeededRng
-from fairdeal.core.rules import FaceDown, Game, GameState, Move, Over, Policy, RandomPolicy, Result
-from fairdeal.core.runner import Event, Played, play_game
-from fairdeal.core.table import EVERYONE, Table, Zone
+from fairdeal.core.rules import Game, GameState, Move, Over, Policy, RandomPolicy, Result
+from fairdeal.core.runner import Event, GameTooLong, Played, play_game
+from fairdeal.core.table import EVERYONE, Table, Visibility, Zone
 from fairdeal.core.tableview import Seat, TableView
 
 
@@ -67,8 +71,11 @@ def check_game(
     """Run the whole kit on ``game``; raise :class:`ConformanceError` on the first problem."""
     counts = [players] if isinstance(players, int) else list(players or {game.min_players, game.max_players})
     report = KitReport()
+    if not game.rules_text().strip():
+        raise ConformanceError(f"{game.name}: no rules text (rules.txt beside the module, or rules)")
     for n in counts:
         config = game.config(n, dict(options or {}))
+        _check_declarations(game, config, f"{game.name}, {n} players")
         for seed in seeds:
             where = f"{game.name}, {n} players, seed {seed}"
             first = _play_checked(game, config, seed, policies, where)
@@ -83,6 +90,27 @@ def check_game(
             report.longest = max(report.longest, len(first.moves))
             report.winners[first.result.winner] = report.winners.get(first.result.winner, 0) + 1
     return report
+
+
+def _check_declarations(game: Game, config: Any, where: str) -> None:
+    """The deck is 1 to 1024 distinct cards, the same ones every time (the deck protocol takes them
+    into its first shuffle in the canonical order, :func:`fairdeal.core.cards.canonical`, whatever
+    order the game lists them in, so the order is never the game's to rely on), and the deck zone is
+    one of the game's HIDDEN zones."""
+    from fairdeal.core.cards import canonical
+    from fairdeal.core.deck import MAX_DECK
+
+    deck = list(game.deck_for(config))
+    if not 1 <= len(deck) <= MAX_DECK or not all(isinstance(c, Card) for c in deck):
+        raise ConformanceError(f"{where}: the deck must be 1 to {MAX_DECK} cards")
+    if len({c.name for c in deck}) != len(deck):
+        raise ConformanceError(f"{where}: the deck has a card twice (copies of a card differ by their copy)")
+    if canonical(game.deck_for(config)) != canonical(deck):
+        raise ConformanceError(f"{where}: the deck gives other cards when asked again")
+    zones = {z.name: z for z in game.zones_for(config)}
+    deck_zone = game.deck_zone_for(config)
+    if deck_zone not in zones or zones[deck_zone].visibility is not Visibility.HIDDEN:
+        raise ConformanceError(f"{where}: the deck zone {deck_zone!r} must be one of its HIDDEN zones")
 
 
 def _policies(n: int, policies: Sequence[Policy] | None) -> list[Policy]:
@@ -105,6 +133,11 @@ def _play_checked(
         )
     except ConformanceError:
         raise
+    except RemoteProtocolError as exc:
+        raise ConformanceError(
+            f"{where}: a view refused a move its seat could make ({exc}): legal_moves must list what "
+            "the cards each view knows allow; a card a view does not know never forbids a move"
+        ) from exc
     except Exception as exc:
         raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}") from exc
 
@@ -129,7 +162,9 @@ class _CheckingPolicy:
                 raise ConformanceError(f"{where}: peers would refuse {move!r}: {e.reason}") from None
             if sent != move:
                 raise ConformanceError(f"{where}: {move!r} does not arrive as itself ({sent!r})")
-            game.describe(state, player, move)
+            for words in (game.describe(state, player, move), game.narrate(state, player, move, "Bob")):
+                if not isinstance(words, str) or not words.strip():
+                    raise ConformanceError(f"{where}: {move} has no words ({words!r})")
             if not game.is_legal(state, player, move):
                 raise ConformanceError(f"{where}: is_legal refuses {move}, which legal_moves lists")
             game.apply(state, player, move)
@@ -145,11 +180,8 @@ class _CheckingPolicy:
                 ) from exc
             if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
-        for other in range(state.table.players):
-            if other != player and any(game.is_legal(state, other, m) for m in moves):
-                raise ConformanceError(f"{where}: seat {other} may make seat {player}'s move out of turn")
         _check_pickable(game, state, player, moves, where)
-        return self.inner.choose(game, state, player, moves, rng)
+        return self.inner.choose(game, state, player, list(moves), rng)
 
 
 def _bogus_moves(moves: Sequence[Move]) -> Iterator[Move]:
@@ -223,17 +255,6 @@ def _check_view(game: Game, state: GameState, viewer: int | None, truth: Table |
             if card not in public_cards:
                 raise ConformanceError(
                     f"{where}: the state holds {card} outside the table, and it is not public"
-                )
-    players = table.players
-    for line in game.render(state, viewer):
-        for seg in line:
-            if isinstance(seg, Card) and seg not in allowed:
-                raise ConformanceError(f"{where}: render shows {seg}, which this view does not know")
-            if isinstance(seg, Seat) and not 0 <= seg.seat < players:
-                raise ConformanceError(f"{where}: render names seat {seg.seat} of {players}")
-            if not isinstance(seg, (str, Card, FaceDown, Seat)):
-                raise ConformanceError(
-                    f"{where}: render produced {seg!r}; lines hold str, Card, FaceDown, Seat"
                 )
     _check_table_view(game.table_view(state, viewer), table, allowed, where)
 
@@ -381,6 +402,21 @@ def _settle_table(table: Table, rng: random.Random) -> None:
 
 
 # -- playing over the real protocol, in one process ---------------------------------------------------
+class _Bounded:
+    """A bot that stops the game when all the seats together have made ``game.max_moves`` moves."""
+
+    def __init__(self, inner: Policy, game: Game, made: list[int]) -> None:
+        self.inner, self.game, self.made = inner, game, made
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: list[Move], rng: random.Random
+    ) -> Move:
+        self.made[0] += 1
+        if self.made[0] > self.game.max_moves:
+            raise GameTooLong(f"{game.name} went past {self.game.max_moves} moves (max_moves): does it end?")
+        return self.inner.choose(game, state, player, moves, rng)
+
+
 @dataclass
 class ProtocolGame:
     """A game played by bots over the real protocol in one process, and its log."""
@@ -391,6 +427,12 @@ class ProtocolGame:
     @property
     def session(self) -> Any:
         return self.outcomes[0].session
+
+    def verify(self, game: Game) -> Any:
+        """What ``fairdeal verify`` says of the log (its ``verdict`` is ``"fair"`` for a fair game)."""
+        from fairdeal.core.session.verify import verify_log
+
+        return verify_log(self.log, lambda name: game)
 
 
 @dataclass
@@ -451,7 +493,8 @@ def play_with_protocol(
 ) -> ProtocolGame:
     """Play ``game`` among bots, every seat its own session and keys, over in-memory links.
 
-    Returns every seat's outcome and the log as a file would hold it (seat 0's entries).
+    Returns every seat's outcome and the log as a file would hold it (seat 0's entries). A game
+    that goes past ``game.max_moves`` moves raises :class:`~fairdeal.core.runner.GameTooLong`.
     ``make_session(game, seat, identity, rng)`` builds a seat's session (default
     :class:`~fairdeal.core.session.session.Session`; pass another to test a misbehaving client).
     """
@@ -464,7 +507,8 @@ def play_with_protocol(
 
     table = seat_sessions(game, players, seed, options, make_session=make_session)
     header, built = table.header, table.sessions
-    pols = _policies(players, policies)
+    made = [0]
+    pols = [_Bounded(p, game, made) for p in _policies(players, policies)]
     agents = [BotAgent(pols[i], random.Random(seed * 100 + i)) for i in range(players)]
     log = bytearray(MAGIC)
 
@@ -475,4 +519,6 @@ def play_with_protocol(
                     log.extend(record(ev.data))
 
     outcomes = trio.run(play_local, header, built, agents, observe)
+    if made[0] > game.max_moves:  # the seat that hit the bound gave up; say why, not just "undecided"
+        raise GameTooLong(f"{game.name} went past {game.max_moves} moves (max_moves): does it end?")
     return ProtocolGame(outcomes, bytes(log))

@@ -22,7 +22,6 @@ import trio
 
 from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rules import Move, Policy
-from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session, Waiting
 
@@ -285,15 +284,6 @@ async def run_host(
                 wake = min(wake, now + p.poll)
         return wake, sorted(set(late))
 
-    def place(item: bytes, seat: int) -> bytes:
-        """The entry as the log will hold it: from its connection's seat, at the end of the log."""
-        env = decode_envelope(item, peer=f"seat {seat}")
-        if env.seat != seat:
-            raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
-        if (env.seq, env.prev) == (session.seq, session.last_hash):
-            return item
-        return env.placed(session.seq, session.last_hash).encode()
-
     async def settle(item: Item) -> str | None:
         """Act on what the inbox brought: None to go on, "stop" when the game ended (or was
         adjourned), else the failure of this program."""
@@ -322,7 +312,7 @@ async def run_host(
             if late is not None and late[0] == "equivocation":
                 await abort(seat, late[1], evidence=data)
                 return "stop"
-            placed = place(data, seat)
+            placed = session.place(data, seat)  # from its connection's seat, at the end of the log
             events = session.receive(placed)
         except RemoteProtocolError as exc:
             await abort(seat, exc.reason)  # blame the connection it came from, not a claimed seat

@@ -26,7 +26,15 @@ from fairdeal import __version__
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import GENESIS, decode_envelope
-from fairdeal.core.session.session import MOVE, RESIGN, AlteredEntry, Event, Session
+from fairdeal.core.session.session import (
+    MOVE,
+    RESIGN,
+    AlteredEntry,
+    DamagedEntry,
+    Event,
+    HostCheated,
+    Session,
+)
 
 from . import wire
 from .chat import ChatRoom
@@ -412,12 +420,22 @@ class Follower:
         return link
 
 
-def refusal_text(exc: FairdealError, keep_evidence: Callable[[AlteredEntry], str | None]) -> str:
-    """Why a guest stops: the host sent what it refuses, or this program failed."""
+def refusal_text(
+    exc: FairdealError, keep_evidence: Callable[[AlteredEntry | HostCheated], str | None]
+) -> str:
+    """Why a guest stops: the host cheated (it altered this seat's entry, or its own signatures
+    prove it, and the proof is kept), the host sent an entry that is not as it placed it, an entry
+    is refused (naming the seat whose signature it carries), or this program failed."""
     if isinstance(exc, AlteredEntry):
         where = keep_evidence(exc)
         kept = f"; what it relayed is kept in {where}" if where else ""
         return f"{exc.reason}: the game stops here{kept}"
+    if isinstance(exc, HostCheated):
+        where = keep_evidence(exc)
+        kept = f"; the proof is kept in {where}" if where else ""
+        return f"{exc.reason}: the game stops here{kept}"
+    if isinstance(exc, DamagedEntry):
+        return f"the host sent what it did not place there: {exc.reason}"
     if isinstance(exc, RemoteProtocolError):
         return f"the host sent an entry this seat refuses: {exc}"
     return f"this program could not go on: {exc}"

@@ -39,7 +39,7 @@ from fairdeal.core.rng import Rng, SeededRng
 from fairdeal.core.rules import Game
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, Session
+from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, Event, HostCheated, Session
 
 from . import _fault, wire
 from .chat import ChatRoom
@@ -461,12 +461,15 @@ class _Log:
                 if session.result is not None and ev.kind not in ("move", "resign"):
                     _fault.audit()
 
-    def keep_evidence(self, exc: AlteredEntry) -> str | None:
-        """Keep what this seat sent and what the host relayed instead beside the log; where."""
+    def keep_evidence(self, exc: AlteredEntry | HostCheated) -> str | None:
+        """Keep beside the log what proves the host cheated (what this seat sent and what the host
+        relayed instead, or the entries the host placed that contradict this log); where."""
         keep = getattr(self._sink, "keep_evidence", None)
         if keep is None:
             return None
-        return str(keep(exc.reason, exc.sent, exc.received))
+        if isinstance(exc, AlteredEntry):
+            return str(keep(exc.reason, [exc.received], sent=exc.sent, relayed_instead=exc.received))
+        return str(keep(exc.reason, list(exc.evidence)))
 
     def close(self) -> None:
         if self._sink is not None:

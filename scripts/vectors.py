@@ -25,6 +25,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "tests" / "vectors"
+sys.path.insert(0, str(HERE))
+
+from example import worked_example  # noqa: E402 - the worked example, beside this script
 
 
 def hx(b: bytes) -> str:
@@ -153,39 +156,59 @@ def _random_result(game_id: bytes, index: int, n: int, seats: tuple[int, ...], v
 
 # -- envelopes ---------------------------------------------------------------------------------------------
 def envelope_vectors() -> list[dict[str, Any]]:
+    """A short chain of entries: a header by the host, then entries of several kinds by the host
+    (seat 0) and a guest (seat 1), each answering an earlier entry and placed by the host.
+
+    Each vector gives every input and output of docs/protocol.md 8.1: the author's signed message,
+    its signature, the writing, the entry hash, the placement message and signature, the bytes."""
     from fairdeal.core._msgpack import pack
     from fairdeal.core.identity import Identity
-    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
+    from fairdeal.core.session import envelope as ev
 
-    ident = Identity.from_seed(seeded("identity"))
+    host, guest = Identity.from_seed(seeded("identity")), Identity.from_seed(seeded("identity-guest"))
     game_id = seeded("game-id", 16)
-    bodies: list[tuple[str, Any]] = [
-        ("move", {"move": ["play", [12, "centre-1"]], "shares": None}),
-        ("resign", {}),
-        ("abort", {"blame": 1, "reason": "left the game"}),
-        ("deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
-        ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
-        ("deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c2")}),
-        ("deck.random-reveal", {"index": 0, "value": seeded("v")}),
-        ("deck.leave", {"secret": bytes(31) + b"\x02"}),
-        ("deck.final-reveal", {"shares": [[3, None, seeded("d"), bytes(32), bytes(31) + b"\x03"]]}),
+    seats = [{"name": "Host", "identity": host.public_key, "kind": "bot"},
+             {"name": "Guest", "identity": guest.public_key, "kind": "bot"}]  # fmt: skip
+    header = {"protocol": 3, "game": "ecarte", "plugin": "ecarte", "distribution": "fairdeal", "version": "0",
+              "options": {"target": 1}, "seats": seats, "extra": {}}  # fmt: skip
+    bodies: list[tuple[int, str, Any]] = [
+        (0, "header", header),
+        (0, "deck.key", {"public": seeded("p"), "e": bytes(32), "z": bytes(31) + b"\x01"}),
+        (1, "deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c")}),
+        (0, "deck.random-commit", {"index": 0, "n": 2, "commitment": seeded("c2")}),
+        (1, "move", {"move": ["play", [12, "centre-1"]], "shares": None}),
+        (0, "resign", {}),
+        (0, "abort", {"blame": [1], "reason": "left the game"}),
+        (1, "deck.leave", {"secret": bytes(31) + b"\x02"}),
+        (1, "deck.final-reveal", {"shares": [[3, None, seeded("d"), bytes(32), bytes(31) + b"\x03"]]}),
     ]
-    out = []
-    prev = anchor = bytes(32)
-    for seq, (kind, body) in enumerate(bodies, start=1):
-        # The random commitments are written at once: both answer the entry before the first.
-        if kind != "deck.random-commit" or seq == 1 or bodies[seq - 2][0] != kind:
-            anchor = prev
-        env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, seq % 2, kind, body).signed(ident)
-        encoded = env.encode()
+    out: list[dict[str, Any]] = []
+    hashes: list[bytes] = []
+    placements: list[bytes] = []
+    for seq, (seat, kind, body) in enumerate(bodies):
+        if seq == 0:
+            point = (0, ev.GENESIS, ev.NO_SIG)
+        else:  # the two random commitments are written at once: both answer the entry before the first
+            at = seq - 2 if kind == "deck.random-commit" and bodies[seq - 1][1] == kind else seq - 1
+            point = (at, hashes[at], placements[at])
+        author = host if seat == 0 else guest
+        env = ev.Envelope(ev.FORMAT_VERSION, game_id, seat, kind, body, *point).signed(author)
+        prev = hashes[-1] if hashes else ev.GENESIS
+        placed = env.place(seq, prev, host)
+        h = placed.hash()
+        encoded = placed.encode()
         out.append(
-            {"identity_seed": hx(seeded("identity")), "public_key": hx(ident.public_key),
-             "version": FORMAT_VERSION, "game_id": hx(game_id), "seq": seq, "prev": hx(prev),
-             "anchor": hx(anchor), "seat": seq % 2, "kind": kind, "body": hx(pack(body)),
-             "signed_part": hx(env.signed_part()), "sig": hx(env.sig), "encoded": hx(encoded),
-             "hash": hx(entry_hash(encoded))}
+            {"seat": seat, "author_seed": hx(seeded("identity" if seat == 0 else "identity-guest")),
+             "author_key": hx(author.public_key), "host_key": hx(host.public_key),
+             "version": ev.FORMAT_VERSION,
+             "game_id": hx(game_id), "kind": kind, "body": hx(pack(body)), "anchor_seq": point[0],
+             "anchor": hx(point[1]), "anchor_sig": hx(point[2]), "signed_part": hx(env.signed_part()),
+             "sig": hx(env.sig), "writing": hx(env.writing()), "seq": seq, "prev": hx(prev), "hash": hx(h),
+             "placement_message": hx(ev.placement_message(game_id, seq, h)), "placed": hx(placed.placed),
+             "encoded": hx(encoded)}
         )  # fmt: skip
-        prev = entry_hash(encoded)
+        hashes.append(h)
+        placements.append(placed.placed)
     return out
 
 
@@ -260,7 +283,7 @@ def invite_vectors() -> list[dict[str, Any]]:
 
 
 # -- a whole game -----------------------------------------------------------------------------------------
-GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 1}}
+GAME = {"game": "ecarte", "players": 2, "seed": 3, "options": {"target": 2}}  # two deals: a reshuffle
 
 
 def game_vector() -> tuple[bytes, dict[str, Any]]:
@@ -300,6 +323,7 @@ def build() -> dict[str, bytes]:
         name: (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode() for name, data in files.items()
     }
     out["game.fdlog"] = log
+    out["example.md"] = worked_example(log, about).encode()
     return out
 
 

@@ -44,7 +44,7 @@ def example_entry_points(tmp_path: Path) -> Iterator[list[metadata.EntryPoint]]:
     info = tmp_path / "fairdeal_crazy_eights-1.0.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fairdeal-crazy-eights\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text("[fairdeal]\ncrazy-eights = fairdeal_crazy_eights\n")
+    (info / "entry_points.txt").write_text("[fairdeal]\ncrazy-eights = fairdeal_crazy_eights:CrazyEights\n")
     sys.path.insert(0, str(EXAMPLE))
     try:
         dists = list(metadata.distributions(path=[str(tmp_path)]))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -29,6 +30,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from fairdeal.core.rules import Move
@@ -43,9 +45,12 @@ from .layout import Drawn, Marks, draw_table, words_text
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
-from .widgets import Bar, Note, Parts, SidePanel, TableArea, ascii_text
+from .widgets import Bar, Note, Parts, SidePanel, TableArea, ascii_text, same_text
 
 TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
+#: Seconds between redraws while the game goes on without this player (the bots' moves, the first
+#: shuffle's passes): the game runs on the app's loop, so every redraw delays it.
+REDRAW_EVERY = 0.1
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
@@ -103,6 +108,9 @@ class TableApp(App[None]):
         self._picker_for: object = None
         self._told = 0
         self._refresh_due = False
+        self._refresh_timer: Timer | None = None
+        self._refreshed_at = -math.inf  # time.monotonic() of the last redraw
+        self._lines: dict[str, Text] = {}  # what each one-line bar shows
         self._cancel: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self.waiting_text = "starting"
@@ -192,15 +200,30 @@ class TableApp(App[None]):
 
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
+        """Redraw soon: at once when this player is to move, else at most every :data:`REDRAW_EVERY`."""
         if new_turn:
             self.choosing = Choosing()
             self._picker = None
-        if not self._refresh_due:
-            self._refresh_due = True
+        now = new_turn or (self.player is not None and self.player.deciding)
+        if self._refresh_due and not (now and self._refresh_timer is not None):
+            return
+        self._stop_refresh_timer()
+        self._refresh_due = True
+        wait = 0.0 if now else self._refreshed_at + REDRAW_EVERY - time.monotonic()
+        if wait > 0:
+            self._refresh_timer = self.set_timer(wait, self._refresh_now)
+        else:
             self.call_later(self._refresh_now)
+
+    def _stop_refresh_timer(self) -> None:
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+            self._refresh_timer = None
 
     def _refresh_now(self) -> None:
         self._refresh_due = False
+        self._stop_refresh_timer()
+        self._refreshed_at = time.monotonic()
         p = self.player
         if p is not None and p.session is not None and not self.rules_text:
             game = p.session.game
@@ -208,10 +231,13 @@ class TableApp(App[None]):
             self.rules_text = game.rules_text()
         self._take_news()
         # In the lobby the table area takes the whole width: the invite code stays on one line.
-        self.query_one(SidePanel).display = not (self.lobby_lines and self.table_view() is None)
+        side = self.query_one(SidePanel)
+        display = not (self.lobby_lines and self.table_view() is None)
+        if side.display != display:
+            side.display = display
         self._update_bars()
-        for w in (self.query_one(TableArea), self.query_one(SidePanel), self.query_one(Bar)):
-            w.refresh()
+        for w in (self.query_one(TableArea), side, self.query_one(Bar)):
+            w.refresh_if_changed()
 
     def _take_news(self) -> None:
         p = self.player
@@ -279,7 +305,8 @@ class TableApp(App[None]):
         if self._picker is None or self._picker_for is not p.moves:
             state, seat = p.view(), p.session.seat
             assert state is not None and seat is not None
-            self._picker = picker_for(p.session.game, state, seat, p.moves, ascii=self.ascii)
+            names = [s.name for s in p.session.header.seats]
+            self._picker = picker_for(p.session.game, state, seat, p.moves, ascii=self.ascii, names=names)
             self._picker_for = p.moves
         return self._picker
 
@@ -313,9 +340,17 @@ class TableApp(App[None]):
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
         width = self.size.width or 80
-        self.query_one("#title", Static).update(self._plain(self._title_line(width)))
-        self.query_one("#status", Static).update(self._plain(self._status_line()))
-        self.query_one("#keys", Static).update(self._plain(self._keys_line(width - 2)))  # padding 0 1
+        self._set_line("#title", self._title_line(width))
+        self._set_line("#status", self._status_line())
+        self._set_line("#keys", self._keys_line(width - 2))  # padding 0 1
+
+    def _set_line(self, id: str, text: Text) -> None:
+        """Show ``text`` in the one-line bar ``id`` unless it does already (no layout: its height is 1)."""
+        text = self._plain(text)
+        shown = self._lines.get(id)
+        if shown is None or not same_text(shown, text):
+            self._lines[id] = text
+            self.query_one(id, Static).update(text, layout=False)
 
     def _plain(self, text: Text) -> Text:
         return ascii_text(text, self.ascii)
@@ -622,7 +657,7 @@ class TableApp(App[None]):
 
     def tick(self) -> None:
         if self.player is not None and not self.player.deciding and self.outcome is None:
-            self.query_one("#status", Static).update(self._status_line())
+            self._set_line("#status", self._status_line())
 
     def on_ready(self) -> None:
         self.set_interval(0.25, self.tick)

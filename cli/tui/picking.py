@@ -26,7 +26,7 @@ from fairdeal.core.cards import Card, rank_text
 from fairdeal.core.rules import Game, GameState, Move
 from fairdeal.core.tableview import MoveParts, TableView
 
-from ..render import to_ascii
+from ..render import named, to_ascii
 from .layout import screen_order
 
 TARGET_KEYS = "1234567890"
@@ -151,12 +151,19 @@ class Picker:
 
 
 def picker_for(
-    game: Game[Any], state: GameState, seat: int, moves: Sequence[Move], *, ascii: bool = False
+    game: Game[Any],
+    state: GameState,
+    seat: int,
+    moves: Sequence[Move],
+    *,
+    ascii: bool = False,
+    names: Sequence[str] = (),
 ) -> Picker:
-    """The picker of ``seat``'s turn in ``state`` with its legal ``moves`` (words in ASCII with ``ascii``)."""
+    """The picker of ``seat``'s turn in ``state`` with its legal ``moves`` (words in ASCII with
+    ``ascii``; a seat the words name written as its name, of ``names``)."""
     view = game.table_view(state, seat)
     parts = [game.move_parts(state, seat, m) for m in moves]
-    words = [game.describe(state, seat, m) for m in moves]
+    words = [named(game.describe(state, seat, m), names) for m in moves]
     if ascii:
         words = [to_ascii(w) for w in words]
     t = state.table

@@ -43,7 +43,40 @@ def ascii_text(text: Text, ascii: bool) -> Text:
 _CONSOLE = Console(width=10_000, color_system=None)
 
 
-class TableArea(Widget):
+def same_text(a: Text, b: Text) -> bool:
+    """Whether two Texts show the same: the same characters in the same styles."""
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
+class Drawing(Widget):
+    """A widget that draws itself as one Text (:meth:`content`) and is redrawn only when that changes.
+
+    The game's trio side runs on the app's loop: a redraw for every entry (every shuffle
+    pass, share and key of the first deal) took as long as the entries themselves.
+    """
+
+    _shown: Text | None = None
+    _next: tuple[object, Text] | None = None  # content computed by refresh_if_changed, and at what size
+
+    def content(self) -> Text:
+        raise NotImplementedError
+
+    def render(self) -> Text:
+        ahead, self._next = self._next, None
+        self._shown = ahead[1] if ahead is not None and ahead[0] == self.content_size else self.content()
+        return self._shown
+
+    def refresh_if_changed(self) -> None:
+        """Ask for a redraw if what the widget would show now is not what it shows."""
+        new = self.content()
+        if self._shown is not None and same_text(new, self._shown):
+            self._next = None  # a redraw still pending (of a change since undone) draws afresh
+            return
+        self._next = (self.content_size, new)
+        self.refresh()
+
+
+class TableArea(Drawing):
     """The table, drawn by ``draw(width, height)``; keys go to ``on_key``, a click on a card or a pile
     to ``on_pick(token, zone)``."""
 
@@ -62,7 +95,7 @@ class TableArea(Widget):
     def on_key(self, event: events.Key) -> None:
         self._key_to(event)
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         self.drawn = self._draw(self.content_size.width, self.content_size.height)
         return Text("\n").join(self.drawn.lines)
 
@@ -72,14 +105,14 @@ class TableArea(Widget):
             self._on_pick(hit.token, hit.zone)
 
 
-class SidePanel(Widget):
+class SidePanel(Drawing):
     """What happened and the chat (``notes()``), newest at the bottom."""
 
     def __init__(self, notes: Callable[[], Sequence[Note]], ascii: bool) -> None:
         super().__init__()
         self._notes, self._ascii = notes, ascii
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         width, height = max(1, self.content_size.width), self.content_size.height
         rows: list[Text] = []
         for note in self._notes()[-200:]:
@@ -93,7 +126,7 @@ class SidePanel(Widget):
         return Text("\n").join([title, *keep])
 
 
-class Bar(Widget):
+class Bar(Drawing):
     """A line (or two) of text with parts a click presses: the actions, from ``lines(width)``."""
 
     def __init__(
@@ -108,7 +141,7 @@ class Bar(Widget):
         self._lines, self._press, self._ascii = lines, press, ascii
         self.parts: Parts = []
 
-    def render(self) -> Text:
+    def content(self) -> Text:
         lines, self.parts = self._lines(self.content_size.width)
         return Text("\n").join(ascii_text(line, self._ascii) for line in lines[: self.content_size.height])
 

@@ -4,7 +4,8 @@ In local play (``fairdeal play``, :class:`~fairdeal.core.deck.CryptoDealer`) eve
 runs in one process and receives every message; each would check every proof a peer
 sent. A :class:`CheckedProofs` handed to all of them (explicitly: it is never global)
 lets the first seat that checks a proof record that it holds, and the others find it
-there instead of checking it again.
+there instead of checking it again. Each seat's ``Session`` checks the entries'
+signatures through it too (kind ``"signature"``: key, signed bytes, signature).
 
 Sound because a record is the digest of everything the check reads (the kind of proof,
 its statement and context, and every byte of the proof), written only after the check

@@ -23,14 +23,24 @@ class KeyShare:
     response: bytes
 
 
+#: One input of a shuffle round as the round's first pass lists it: the live token it takes in
+#: (None in round 0) and, for a card that comes in face up as its trivial encryption, which card
+#: (its name, e.g. ``10H#1``; None for a token that comes in as its ciphertext).
+InputRef = tuple[int | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class ShufflePass:
-    """One seat's pass of shuffle round ``round``: the new deck and its proof of shuffle."""
+    """One seat's pass of shuffle round ``round``: the new deck and its proof of shuffle.
+
+    The round's first pass also lists the round's inputs (``inputs``), in deck order, so that
+    the log says what the pass shuffled; every later pass takes the pass before it (None)."""
 
     seat: int
     round: int
     deck: tuple[bytes, ...]
     proof: ShuffleProof
+    inputs: tuple[InputRef, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,12 +16,14 @@ Two multiplications: :func:`mul` is libsecp256k1's constant-time ``secp256k1_ecm
 into the binding) and is for secret scalars; :func:`mul_public` is the faster
 variable-time ``secp256k1_ecmult`` and is only for public scalars (a verifier's).
 :func:`base` (``secp256k1_ec_pubkey_create``) is constant time. No I/O, no state but
-libsecp256k1's randomised context, made by the binding when it is imported.
+libsecp256k1's randomised context, made by the binding when it is imported, and the
+cache of :func:`parse`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from btclib_secp256k1 import ffi, lib
@@ -38,6 +40,7 @@ POINT_BYTES = 33
 Pt = Any
 
 _COMPRESSED = 0x0102  # SECP256K1_EC_COMPRESSED
+_UNCOMPRESSED = 0x0002  # SECP256K1_EC_UNCOMPRESSED
 _XY = lib.btclib_secp256k1_ecdh_hash_function_xy
 
 
@@ -46,13 +49,24 @@ class Infinity(ArithmeticError):
 
 
 def parse(data: bytes) -> Pt:
-    """The point of a 33-byte compressed encoding; ``ValueError`` for anything else."""
+    """The point of a 33-byte compressed encoding; ``ValueError`` for anything else.
+
+    The same bytes give the same object (the last few thousand points parsed are kept: a
+    pass's outputs are the next pass's inputs, and a parse is a square root), so no caller
+    may ever change a point in place; every function here writes its result to a new one.
+    """
     if type(data) is not bytes or len(data) != POINT_BYTES or data[0] not in (2, 3):
         raise ValueError("not a compressed point")
-    pt = ffi.new("secp256k1_pubkey *")
-    if not lib.secp256k1_ec_pubkey_parse(ctx, pt, data, POINT_BYTES):
+    pt = _parsed(data)
+    if pt is None:
         raise ValueError("not a point of secp256k1")
     return pt
+
+
+@lru_cache(maxsize=8192)
+def _parsed(data: bytes) -> Pt | None:
+    pt = ffi.new("secp256k1_pubkey *")
+    return pt if lib.secp256k1_ec_pubkey_parse(ctx, pt, data, POINT_BYTES) else None
 
 
 def encode(pt: Pt) -> bytes:
@@ -125,3 +139,18 @@ def from_xy(x: int, y: int) -> Pt:
     if not 0 <= x < P or not 0 <= y < P or not lib.secp256k1_ec_pubkey_parse(ctx, pt, data, 65):
         raise ValueError("not a point of secp256k1")
     return pt
+
+
+def lift_x(x: int) -> tuple[Pt, int] | None:
+    """The point (x, y) with y even, and that y; None when no point of the curve has abscissa x.
+
+    libsecp256k1's square root (``secp256k1_ec_pubkey_parse`` of ``02 || x``), so it is also
+    the fast test of whether x³ + 7 is a square in GF(p).
+    """
+    pt = ffi.new("secp256k1_pubkey *")
+    if not 0 <= x < P or not lib.secp256k1_ec_pubkey_parse(ctx, pt, b"\x02" + x.to_bytes(32, "big"), 33):
+        return None
+    out = ffi.new("unsigned char[65]")
+    size = ffi.new("size_t *", 65)
+    lib.secp256k1_ec_pubkey_serialize(ctx, out, size, pt, _UNCOMPRESSED)
+    return pt, int.from_bytes(ffi.buffer(out, 65)[33:], "big")

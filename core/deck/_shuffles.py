@@ -21,7 +21,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..cards import Card
+from ..cards import Card, canonical
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import below
 from . import _group as g
@@ -134,7 +134,8 @@ class Shuffles:
     # ---- local calls ---------------------------------------------------------------------------
 
     def start(self, deck: Sequence[Card], participants: Sequence[int], joint: bytes) -> None:
-        """Begin round 0 on ``deck`` (bottom card first) under the joint key."""
+        """Begin round 0 under the joint key on the cards of ``deck``, put in the canonical order
+        (:func:`canonical`)."""
         if self.rounds:
             raise LocalProtocolError("the deck was already started")
         self._room()
@@ -143,6 +144,7 @@ class Shuffles:
             raise LocalProtocolError(f"a deck has 1 to {MAX_DECK} cards")
         if not all(isinstance(c, Card) for c in cards):
             raise LocalProtocolError("a deck holds Card values")
+        cards = list(canonical(cards))  # the protocol's one order, whatever order the rules gave
         points = {c.name: g.card_point(self.ctx.game_id, c.name) for c in cards}
         by_point = {p: c for c in cards for p in (points[c.name],)}
         if len(points) != len(cards) or len(by_point) != len(cards):
@@ -244,7 +246,7 @@ class Shuffles:
             deck = self.apply(rnd, k, perm, scalars, joint)
             context = proof_context(self.ctx.game_id, me.seat, rnd.index, k)
             proof = prove_shuffle(context, joint, self._input(rnd, k), deck, perm, scalars, seed)
-            built = ShufflePass(me.seat, rnd.index, tuple(deck), proof)
+            built = ShufflePass(me.seat, rnd.index, tuple(deck), proof, _listed(rnd) if k == 0 else None)
             self._built.clear()  # only the pass owed now is asked for again
             self._built[key] = built
         return built
@@ -265,6 +267,15 @@ class Shuffles:
         if len(m.deck) != n:
             raise RemoteProtocolError(f"shuffle pass has {len(m.deck)} cards, not {n}", seat=s)
         k = len(rnd.passes)
+        if k == 0 and m.inputs != _listed(rnd):
+            raise RemoteProtocolError(
+                f"the inputs shuffle pass 0 of round {rnd.index} lists are not the ones the rules shuffle",
+                seat=s,
+            )
+        if k > 0 and m.inputs is not None:
+            raise RemoteProtocolError(
+                f"shuffle pass {k} lists inputs: only a round's first pass does", seat=s
+            )
         # The proof's check also checks every point of the new deck and of the proof.
         if s != self.ctx.seat:
             context = proof_context(self.ctx.game_id, s, rnd.index, k)
@@ -284,3 +295,9 @@ class Shuffles:
                 self.live.add(first + j)
             self.next_token = first + n
         self.rounds[-1] = rnd
+
+
+def _listed(rnd: Round) -> tuple[tuple[int | None, str | None], ...]:
+    """The round's inputs as its first pass lists them: each one's token (None in round 0) and, for
+    a card that comes in as its trivial encryption, the card's name."""
+    return tuple((i.token, None if i.card is None else i.card.name) for i in rnd.inputs)

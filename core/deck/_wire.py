@@ -16,6 +16,7 @@ from ._group import CT_BYTES, POINT_BYTES, SCALAR_BYTES, is_scalar
 from ._limits import MAX_CHOICE, MAX_DECK, MAX_INDEX, MAX_PLAYERS, MAX_ROUNDS
 from ._messages import (
     FinalReveal,
+    InputRef,
     KeyShare,
     Leave,
     Message,
@@ -46,6 +47,7 @@ __all__ = [
 ]
 
 DIGEST_BYTES = 32
+MAX_CARD_NAME = 8  # "10H#1023"
 
 KIND_KEY = "deck.key"
 KIND_SHUFFLE = "deck.shuffle"
@@ -65,7 +67,14 @@ def encode(msg: Message) -> tuple[str, dict[str, Any]]:
     if isinstance(msg, KeyShare):
         return KIND_KEY, {"public": msg.public, "e": msg.challenge, "z": msg.response}
     if isinstance(msg, ShufflePass):
-        return KIND_SHUFFLE, {"round": msg.round, "deck": list(msg.deck), "proof": encode_proof(msg.proof)}
+        inputs = None if msg.inputs is None else [list(i) for i in msg.inputs]
+        body = {
+            "round": msg.round,
+            "inputs": inputs,
+            "deck": list(msg.deck),
+            "proof": encode_proof(msg.proof),
+        }
+        return KIND_SHUFFLE, body
     if isinstance(msg, Shares):
         return KIND_SHARES, {"shares": _rows(msg.shares)}
     if isinstance(msg, RandomCommit):
@@ -148,11 +157,30 @@ def _key(r: _Reader, body: object) -> Message:
 
 
 def _shuffle(r: _Reader, body: object) -> Message:
-    f = r.fields(body, ("round", "deck", "proof"))
+    f = r.fields(body, ("round", "inputs", "deck", "proof"))
     deck = tuple(r.blob(c, CT_BYTES, "ciphertext") for c in r.seq(f["deck"], 1, MAX_DECK, "deck"))
+    inputs = None if f["inputs"] is None else _inputs(r, f["inputs"], len(deck))
     # The points of the deck and of the proof are checked by the proof's verification.
     proof = decode_proof(f["proof"], len(deck), r.seat, check_points=False)
-    return ShufflePass(r.seat, r.integer(f["round"], MAX_ROUNDS, "round"), deck, proof)
+    return ShufflePass(r.seat, r.integer(f["round"], MAX_ROUNDS, "round"), deck, proof, inputs)
+
+
+def _inputs(r: _Reader, v: object, n: int) -> tuple[InputRef, ...]:
+    """A first pass's list of the round's inputs: n pairs ``[token or nil, card name or nil]``, not
+    both nil (what they must be, the receiving seat's own rules say)."""
+    out: list[InputRef] = []
+    for item in r.seq(v, n, n, f"inputs (one per card of the deck, {n})"):
+        token, card = r.seq(item, 2, 2, "input")
+        if token is not None:
+            r.integer(token, MAX_INDEX, "input token")
+        if card is not None and not (
+            type(card) is str and 4 <= len(card) <= MAX_CARD_NAME and card.isascii()
+        ):
+            raise r.fail("an input's card must be a card's name, such as 10H#1")
+        if token is None and card is None:
+            raise r.fail("an input is a token, a card, or both")
+        out.append((token, card))
+    return tuple(out)
 
 
 def _shares(r: _Reader, body: object) -> Message:

@@ -11,17 +11,20 @@ from .session import (
     Aborted,
     AlteredEntry,
     Audited,
+    DamagedEntry,
     EntryAccepted,
     Event,
     GameOver,
+    HostCheated,
     MoveMade,
     Session,
     Waiting,
 )
-from .verify import CHEATING, FAIR, UNDECIDED, Finding, Report, verify_log
+from .verify import CHEATING, DAMAGED, FAIR, UNDECIDED, Finding, Report, verify_log
 
 __all__ = [
     "CHEATING",
+    "DAMAGED",
     "FAIR",
     "FORMAT_VERSION",
     "MAGIC",
@@ -29,12 +32,14 @@ __all__ = [
     "Aborted",
     "AlteredEntry",
     "Audited",
+    "DamagedEntry",
     "EntryAccepted",
     "Envelope",
     "Event",
     "Finding",
     "GameOver",
     "Header",
+    "HostCheated",
     "MoveMade",
     "ParsedLog",
     "Report",

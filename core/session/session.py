@@ -22,26 +22,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._msgpack import pack
 from ..cards import Card
 from ..dealer import Reveal, Verdict
 from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
-from ..identity import Identity
+from ..identity import Identity, verify_signature
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
 from ..text import MAX_REASON, clean_text, shows_as_is
 from ._knowledge import REPLAYED, knowing_every_card
-from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, entry_hash
+from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, placement_message
 from .header import Header
 
 HEADER = "header"
 MOVE = "move"
 RESIGN = "resign"
 ABORT = "abort"
+END = "end"
 HOST = 0
 
 
@@ -115,9 +117,10 @@ class _Core:
     header: Header | None = None
     deck: DeckSeat | None = None
     replica: Replica[Any] | None = None
-    phase: str = "header"  # header, keys, shuffle, play, audit, done, aborted
+    phase: str = "header"  # header, keys, shuffle, play, audit, end, done, aborted
     activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
     departed: frozenset[int] = frozenset()
+    ended: frozenset[int] = frozenset()  # the seats whose end of the game is in the log
     result: Result | None = None
     verdict: Verdict | None = None
     abort: Aborted | None = None
@@ -126,7 +129,7 @@ class _Core:
     # What may come next, and for each of it the anchor its entry must carry: the hash of the
     # entry after which it became owed (see envelope.py).
     owed: tuple[Waiting, ...] = ()
-    anchors: dict[int, bytes] = field(default_factory=dict)  # by seat
+    anchors: dict[int, int] = field(default_factory=dict)  # by seat: the sequence number of the entry
 
     def fork(self) -> _Core:
         c = copy.copy(self)
@@ -138,6 +141,32 @@ class _Core:
 
     def note(self, *item: Any) -> None:
         self.script.append(item)
+
+
+class DamagedEntry(RemoteProtocolError):
+    """The entry is not one the host placed here: it does not decode, carries no valid placement
+    signature of the host, or sits elsewhere than the host placed it. Nobody's signature says who
+    did it: in a log handed over, the log was damaged or altered; live, the host sent it."""
+
+    def __init__(self, reason: str, *, peer: str | None = None) -> None:
+        super().__init__(reason, peer=peer)
+
+
+class HostCheated(RemoteProtocolError):
+    """The host's own placement signatures prove it broke the protocol (it forked the log, or
+    placed an entry its author did not sign). ``evidence``: entries that prove it with this log."""
+
+    def __init__(self, reason: str, evidence: tuple[bytes, ...] = (), *, peer: str | None = None) -> None:
+        super().__init__(reason, seat=HOST, peer=peer)
+        self.evidence = evidence
+
+
+def header_host_key(body: Any) -> bytes | None:
+    """The host's identity key as a header body names it (seat 0's), if it names one."""
+    seats = body.get("seats") if isinstance(body, dict) else None
+    first = seats[0] if isinstance(seats, list) and seats else None
+    key = first.get("identity") if isinstance(first, dict) else None
+    return key if isinstance(key, bytes) and len(key) == 32 else None
 
 
 class AlteredEntry(RemoteProtocolError):
@@ -164,7 +193,7 @@ class Session:
         rng: Rng | None = None,
         checked: CheckedProofs | None = None,
     ) -> None:
-        """``checked``: the proofs other seats of this same process have checked (local play only)."""
+        """``checked``: the proofs and signatures other seats of this process checked (local play only)."""
         if (seat is None) != (identity is None):
             raise LocalProtocolError("a seat needs an identity; an observer has none")
         self.game = game
@@ -177,6 +206,9 @@ class Session:
         #: (seat, anchor) -> (sequence number, what it signed) of every accepted entry: an abort's
         #: evidence of equivocation is checked against them.
         self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
+        #: The hash and the host's placement signature of every accepted entry, by sequence number.
+        self._hashes: list[bytes] = []
+        self._placements: list[bytes] = []
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
@@ -253,6 +285,10 @@ class Session:
             return (Waiting(HOST, "the game header", kinds=frozenset({HEADER})),)
         if c.phase in ("done", "aborted"):
             return ()
+        if c.phase == END:
+            assert c.header is not None
+            owing = [s for s in range(c.header.players) if s not in c.departed | c.ended]
+            return tuple(Waiting(s, "its signed result", kinds=frozenset({END})) for s in owing)
         assert c.deck is not None
         acceptable = c.deck.acceptable()
         if acceptable:
@@ -280,9 +316,12 @@ class Session:
         if self.seat is None or self.identity is None:
             raise LocalProtocolError("an observer cannot send")
         c = self._c
-        anchor = c.last_hash if kind == ABORT else c.anchors.get(self.seat, c.last_hash)
-        env = Envelope(FORMAT_VERSION, self.header.game_id, c.seq, c.last_hash, anchor, self.seat, kind, body)
-        return env.signed(self.identity).encode()
+        game_id = self.header.game_id
+        point = self.point(None if kind == ABORT else self.seat)
+        env = Envelope(FORMAT_VERSION, game_id, self.seat, kind, body, *point).signed(self.identity)
+        if self.seat == HOST:  # the host writes at the end of its own log
+            env = env.place(c.seq, c.last_hash, self.identity, game_id)
+        return env.encode()
 
     def start(self, header: Header) -> bytes:
         """The host (seat 0) writes the header, the log's first entry."""
@@ -290,14 +329,35 @@ class Session:
             raise LocalProtocolError("only the host writes the header, first")
         if self.identity is None or header.seats[HOST].identity != self.identity.public_key:
             raise LocalProtocolError("the host must sit in seat 0 with its own identity")
-        env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, HOST, HEADER, header.to_body())
-        return env.signed(self.identity).encode()
+        env = Envelope(FORMAT_VERSION, header.game_id, HOST, HEADER, header.to_body()).signed(self.identity)
+        return env.place(0, GENESIS, self.identity).encode()
+
+    def place(self, data: bytes, seat: int) -> bytes:
+        """The host puts ``data``, an entry that came on ``seat``'s connection, at the end of its log,
+        with its placement signature. Raises RemoteProtocolError (for that seat) when it is not an
+        entry signed by ``seat`` for this game; whether it is owed there, :meth:`receive` says."""
+        if self.seat != HOST or self.identity is None or self._c.header is None:
+            raise LocalProtocolError("only the host places entries, once the header is written")
+        header = self._c.header
+        try:
+            env = decode_envelope(data)
+        except RemoteProtocolError as exc:
+            raise RemoteProtocolError(exc.reason, seat=seat) from None
+        if env.seat != seat:
+            raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
+        if env.game_id != header.game_id:
+            raise RemoteProtocolError("entry for another game", seat=seat)
+        if not 0 < seat < header.players or not self._signed_by(header.seats[seat].identity, env):
+            raise RemoteProtocolError(f"bad signature: the entry is not signed by seat {seat}", seat=seat)
+        return env.place(self._c.seq, self._c.last_hash, self.identity, header.game_id).encode()
 
     def due(self) -> bytes | None:
         """The entry this seat owes now and builds by itself (not a decision), if any."""
         w = self._mine()
         if w is None or w.decision:
             return None
+        if END in w.kinds:
+            return self._envelope(END, self._end_body(self._c))
         assert self._c.deck is not None
         msg = self._c.deck.due_message()
         if msg is None:
@@ -343,9 +403,22 @@ class Session:
             body["evidence"] = evidence
         return self._envelope(ABORT, body)
 
+    def point(self, seat: int | None) -> tuple[int, bytes, bytes]:
+        """The point of the log that ``seat``'s owed entry answers (None: the last entry, as an
+        abort does): the entry's sequence number, hash and the host's placement signature of it."""
+        at = self._c.seq - 1 if seat is None else self._c.anchors.get(seat, self._c.seq - 1)
+        return at, self._hashes[at], self._placements[at]
+
     def anchor(self, seat: int) -> bytes:
         """The anchor ``seat``'s owed entry must carry: the hash of the entry that made it owed."""
-        return self._c.anchors.get(seat, self._c.last_hash)
+        if not self._hashes:
+            return GENESIS
+        return self._hashes[self._c.anchors.get(seat, self._c.seq - 1)]
+
+    @property
+    def hashes(self) -> tuple[bytes, ...]:
+        """The hash of every accepted entry, by sequence number."""
+        return tuple(self._hashes)
 
     @property
     def last_hash(self) -> bytes:
@@ -385,27 +458,40 @@ class Session:
             raise AlteredEntry("the host altered your entry", mine, data)
 
     def receive(self, data: bytes, *, peer: str | None = None) -> list[Event]:
-        """Check and apply the next log entry. Atomic: a refused entry changes nothing."""
-        env = decode_envelope(data, peer=peer)
+        """Check and apply the next log entry. Atomic: a refused entry changes nothing.
+
+        Who is blamed for a refusal is what the signatures prove (see ``docs/protocol.md``, 8.3):
+        :class:`DamagedEntry` (nobody: the host did not place this entry here),
+        :class:`HostCheated` (the host's own placement signatures prove it), or a
+        RemoteProtocolError naming the author of a correctly placed and signed entry.
+        """
+        try:
+            env = decode_envelope(data, peer=peer)
+        except RemoteProtocolError as exc:
+            raise DamagedEntry(f"not an entry: {exc.reason}", peer=peer) from None
         self._check_echo(data, env)
         # These read the state only, so they run before the (costly) copy the rest works on.
-        self._check_envelope(self._c, env)
+        header = self._check_placement(self._c, env, data, peer)
+        self._check_author(self._c, header, env, data, peer)
+        self._check_anchor(self._c, header, env, data, peer)
         self._check_owed(self._c, env)
         mine = env.seat == self.seat
         c = self._c.fork()
         events: list[Event] = []
         if env.kind == HEADER:
-            self._on_header(c, env)
+            self._on_header(c, header, env)
         elif env.kind == ABORT:
             self._on_abort(c, env, events)
         elif env.kind == RESIGN:
             self._on_resign(c, env, events)
         elif env.kind == MOVE:
             self._on_move(c, env, events)
+        elif env.kind == END:
+            self._on_end(c, env)
         else:
             self._on_deck(c, env)
         c.seq += 1
-        c.last_hash = entry_hash(data)
+        c.last_hash = env.hash(header.game_id)
         events.insert(0, EntryAccepted(env.seq, env.seat, env.kind, data))
         self._settle(c, events)
         self._reanchor(c, env.seat)
@@ -413,6 +499,8 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
+        self._hashes.append(c.last_hash)
+        self._placements.append(env.placed)
         self._written[(env.seat, env.anchor)] = (env.seq, env.writing())
         if mine:
             self._outstanding = None
@@ -431,39 +519,130 @@ class Session:
         for w in owed:
             kept = before.get(w.seat)
             same = kept is not None and kept.kinds == w.kinds and w.seat != author
-            anchors[w.seat] = c.anchors[w.seat] if same and w.seat in c.anchors else c.last_hash
+            anchors[w.seat] = c.anchors[w.seat] if same and w.seat in c.anchors else c.seq - 1
         c.owed, c.anchors = owed, anchors
 
-    def _check_envelope(self, c: _Core, env: Envelope) -> None:
-        if env.seq != c.seq:
-            raise RemoteProtocolError(f"sequence number {env.seq}, expected {c.seq}", seat=env.seat)
-        if env.prev != c.last_hash:
-            raise RemoteProtocolError("previous-entry hash does not match the log", seat=env.seat)
+    def _check_placement(self, c: _Core, env: Envelope, data: bytes, peer: str | None) -> Header:
+        """That the host placed this entry here: its placement signature, its position, the entry
+        it follows. Returns the game's header (this entry's own, for the first)."""
         if c.header is None:
-            if env.kind != HEADER or env.seat != HOST:
-                raise RemoteProtocolError("the first entry must be the host's header", seat=env.seat)
-            return
-        if env.kind == HEADER:
-            raise RemoteProtocolError("a second header", seat=env.seat)
-        if env.game_id != c.header.game_id:
-            raise RemoteProtocolError("entry for another game", seat=env.seat)
-        if env.seat >= c.header.players:
-            raise RemoteProtocolError(f"no seat {env.seat} in this game", seat=env.seat)
+            if env.kind != HEADER or env.seat != HOST or env.seq != 0:
+                raise DamagedEntry("not a game's log: its first entry is not the host's header", peer=peer)
+            host, game_id = header_host_key(env.body), env.game_id
+            if host is None or not self._placed_by(host, game_id, env) or not self._signed_by(host, env):
+                raise DamagedEntry(
+                    "not a game's log: its header is not signed and placed by the host it names", peer=peer
+                )
+            # Signed and placed by its host: whatever is wrong in it now is the host's.
+            header = Header.from_body(env.game_id, env.body)
+        else:
+            header = c.header
+            if not self._placed_by(header.seats[HOST].identity, header.game_id, env):
+                raise DamagedEntry(
+                    f"entry {c.seq} is not placed by the host (its placement signature is not the host's)",
+                    peer=peer,
+                )
+            if env.seq != c.seq:
+                raise DamagedEntry(
+                    f"out of place: the host placed it as entry {env.seq}, and it comes as entry {c.seq} "
+                    "(an entry is missing, repeated or moved)",
+                    peer=peer,
+                )
+        if env.prev != c.last_hash and env.seq == 0:
+            raise HostCheated(
+                "the host placed its header after an entry (its prev is not zero)", (data,), peer=peer
+            )
+        if env.prev != c.last_hash:  # it follows an entry seq - 1 that the host placed too
+            raise HostCheated(
+                f"the host forked the log: it placed entry {env.seq} after another entry {env.seq - 1} "
+                "than the one it placed in this log",
+                (data,),
+                peer=peer,
+            )
+        return header
+
+    def _check_author(self, c: _Core, header: Header, env: Envelope, data: bytes, peer: str | None) -> None:
+        """That the entry the host placed is one its author signed, for this game: else the host
+        placed what nobody wrote, and its placement signature proves it."""
+
+        def placed_wrong(why: str) -> HostCheated:
+            return HostCheated(f"the host placed as entry {env.seq} {why}", (data,), peer=peer)
+
+        if env.game_id != header.game_id:
+            raise placed_wrong("an entry of another game")
+        if env.seat >= header.players:
+            raise placed_wrong(f"an entry of seat {env.seat}, which this game does not have")
         # This seat's own entries too: a host that relays one altered must not get it accepted.
-        # The claimed seat did not sign it, so it is not to blame: whoever made the entry is.
-        if not env.verify(c.header.seats[env.seat].identity):
-            raise RemoteProtocolError(f"bad signature: entry {env.seq} is not signed by seat {env.seat}")
+        if not self._signed_by(header.seats[env.seat].identity, env):
+            raise placed_wrong(f"an entry that seat {env.seat} did not sign")
+        if c.header is not None and env.kind == HEADER:
+            raise RemoteProtocolError("a second header", seat=env.seat)
+
+    def _check_anchor(self, c: _Core, header: Header, env: Envelope, data: bytes, peer: str | None) -> None:
+        """That the point of the log the author answers is a point of this log.
+
+        The author quotes the host's placement signature of the entry it answers. Not the host's:
+        the author signed a false anchor. The host's, for another entry than this log holds there:
+        the host showed the author another log than this one (it forked the log), which its two
+        signatures prove.
+        """
+        if c.header is None:
+            if (env.anchor_seq, env.anchor, env.anchor_sig) != (0, GENESIS, bytes(64)):
+                raise RemoteProtocolError("the header answers no entry: its anchor must be empty", seat=HOST)
+            return
+        if not self._holds(
+            header.seats[HOST].identity,
+            env.anchor_sig,
+            placement_message(header.game_id, env.anchor_seq, env.anchor),
+        ):
+            raise RemoteProtocolError(
+                f"{env.kind} answers an entry the host never placed (the placement signature it quotes "
+                "is not the host's)",
+                seat=env.seat,
+            )
+        if env.anchor_seq >= env.seq:
+            raise HostCheated(
+                f"the host placed as entry {env.seq} an entry that answers entry {env.anchor_seq}, "
+                "which the host placed too: it showed its author another log",
+                (data,),
+                peer=peer,
+            )
+        if self._hashes[env.anchor_seq] != env.anchor:
+            raise HostCheated(
+                f"the host forked the log: it placed two different entries as entry {env.anchor_seq}, "
+                f"this log's and the one seat {env.seat} answers in entry {env.seq}",
+                (data,),
+                peer=peer,
+            )
+
+    def _signed_by(self, public_key: bytes, env: Envelope) -> bool:
+        """Whether ``public_key`` signed ``env`` as its author."""
+        return self._holds(public_key, env.sig, env.signed_part())
+
+    def _placed_by(self, host_key: bytes, game_id: bytes, env: Envelope) -> bool:
+        """Whether the host's placement signature of ``env`` holds in the log of ``game_id``."""
+        return self._holds(host_key, env.placed, placement_message(game_id, env.seq, env.hash(game_id)))
+
+    def _holds(self, public_key: bytes, sig: bytes, message: bytes) -> bool:
+        """Whether ``sig`` is ``public_key``'s signature of ``message``: checked once per process
+        when seats share ``checked`` (every message is domain-separated, so one record serves all)."""
+        if self._checked is None:
+            return verify_signature(public_key, sig, message)
+        parts = (public_key, message, sig)
+        return self._checked.check("signature", parts, verify_signature, public_key, sig, message)
 
     def _check_owed(self, c: _Core, env: Envelope) -> None:
         """Refuse any entry but one that is owed now, answering the point it was owed at.
 
+        The anchor is a point of this log (:meth:`_check_anchor`), so the author saw this log up to
+        there, and what it owes from there is what this seat's rules say: a refusal is the author's.
         The host's ``abort`` may come at any point of the game, answering the entry before it.
         """
         owed = c.owed if c.seq else self._owed(c)
         if not owed:
             raise RemoteProtocolError(f"{env.kind} after the end of the game", seat=env.seat)
         if env.kind == ABORT and c.header is not None:
-            if env.anchor != c.last_hash:
+            if env.anchor_seq != c.seq - 1:
                 raise RemoteProtocolError("an abort must answer the entry before it", seat=env.seat)
             return  # _on_abort checks that it is the host's
         w = next((w for w in owed if w.seat == env.seat), None)
@@ -475,16 +654,12 @@ class Session:
         if env.kind not in w.kinds:
             kinds = " or ".join(sorted(w.kinds))
             raise RemoteProtocolError(f"{env.kind} refused: this seat owes {w.what} ({kinds})", seat=env.seat)
-        anchor = c.anchors.get(env.seat, c.last_hash) if c.seq else GENESIS
-        if env.anchor != anchor:
+        if c.seq and env.anchor_seq != c.anchors.get(env.seat, c.seq - 1):
             raise RemoteProtocolError(
                 f"{env.kind} answers another point of the log than the one it is owed at", seat=env.seat
             )
 
-    def _on_header(self, c: _Core, env: Envelope) -> None:
-        header = Header.from_body(env.game_id, env.body)
-        if not env.verify(header.seats[HOST].identity):
-            raise RemoteProtocolError("bad signature on the header", seat=HOST)
+    def _on_header(self, c: _Core, header: Header, env: Envelope) -> None:
         if header.game != self.game.name:
             raise RemoteProtocolError(f"the header is for {header.game}, not {self.game.name}", seat=HOST)
         try:
@@ -625,6 +800,22 @@ class Session:
         if held[1] == other.writing():
             raise bad(f"does not differ from seat {blame}'s own entry {held[0]}")
 
+    def _end_body(self, c: _Core) -> dict[str, Any]:
+        """What every seat signs when the game is over: the result as its own rules found it."""
+        r = c.result
+        assert r is not None
+        return {"winner": r.winner, "scores": list(r.scores), "reason": clean_text(r.reason, MAX_REASON)}
+
+    def _on_end(self, c: _Core, env: Envelope) -> None:
+        """A seat says the game is over, with its result: the very one this seat's rules found."""
+        if pack(env.body) != pack(self._end_body(c)):  # exactly: true is not 1
+            raise RemoteProtocolError(
+                "its end of the game states another result than the rules", seat=env.seat
+            )
+        c.ended = c.ended | {env.seat}
+        if not self._owed(c):
+            c.phase = "done"
+
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None
         c.deck.receive(decode_deck(env.kind, env.seat, env.body))  # checks again that it is owed
@@ -656,7 +847,7 @@ class Session:
             if c.phase == "keys":
                 if deck.waiting_on():
                     return
-                deck.start(self.game.deck(config))
+                deck.start(self.game.deck_for(config))
                 c.phase = "shuffle"
             elif c.phase == "shuffle":
                 if deck.waiting_on():
@@ -697,7 +888,7 @@ class Session:
                 if deck.waiting_on():
                     return
                 c.verdict = self._audit_verdict(c, config)
-                c.phase = "done"
+                c.phase = END  # every seat still in the game signs the result
                 events.append(Audited(c.verdict))
                 return
             else:

@@ -8,17 +8,14 @@ cards the viewer knows (strict for the mover and for the all-seeing replay of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from fairdeal import (
     KING,
     Auto,
-    Card,
+    Bot,
     Chance,
     Config,
     Decide,
     Game,
-    Line,
     LocalProtocolError,
     Move,
     Option,
@@ -26,12 +23,10 @@ from fairdeal import (
     Result,
     Step,
     Table,
-    TableView,
-    Zone,
     ecarte_32,
 )
 
-from . import render
+from .bots import ClassicBot
 from .model import (
     DISCARDS,
     PENALTIES,
@@ -52,12 +47,10 @@ from .model import (
     won,
     zones,
 )
-from .text import RULES
-
-_PLAIN = frozenset({"stand", "propose", "accept", "refuse", "done"})
+from .view import EcarteView
 
 
-class Ecarte(Game[EcarteState]):
+class Ecarte(EcarteView, Game[EcarteState]):
     """Écarté for two, as RULES.md has it; a match to ``target`` points."""
 
     name = "ecarte"
@@ -70,22 +63,14 @@ class Ecarte(Game[EcarteState]):
         Option("penalty", "classic", "who is penalised after play without exchange", choices=PENALTIES),
         Option("trump_when_void", False, "a player who cannot follow suit must trump if able"),
     )
-    default_bot = "classic"
+    api = 2
+    deck = ecarte_32()
+    zones = tuple(zones())
+    deck_zone = TALON
+    bots = (Bot("classic", "the textbook player: jeux de règle, guarded suits", ClassicBot),)
     # Per deal at most 21 exchanges of 4 moves, 21 discards, 10 cards, 1 announcement and a
     # stand; at most 2 * 49 + 1 deals to 50 points.
     max_moves = 20_000
-
-    def rules_text(self) -> str:
-        return RULES
-
-    def deck(self, config: Config) -> Sequence[Card]:
-        return ecarte_32()
-
-    def zones(self, config: Config) -> Sequence[Zone]:
-        return zones()
-
-    def deck_zone(self, config: Config) -> str:
-        return TALON
 
     def setup(self, config: Config, table: Table) -> EcarteState:
         return EcarteState(table, rules=Rules.of(config))
@@ -93,12 +78,15 @@ class Ecarte(Game[EcarteState]):
     # -- what happens next -------------------------------------------------------------------------
     def next_step(self, state: EcarteState) -> Step:
         phase = state.phase
-        if phase is Phase.PLAY or phase is Phase.DISCARD:
-            return Decide(state.actor)
+        if phase is Phase.PLAY:
+            led = state.table.size(TRICK)
+            return Decide(state.actor, "to play to the trick" if led else "to lead")
+        if phase is Phase.DISCARD:
+            return Decide(state.actor, f"to discard (up to {limit(state)} more)")
         if phase is Phase.PROPOSE:
-            return Decide(state.elder)
+            return Decide(state.elder, "to stand or propose an exchange")
         if phase is Phase.ANSWER:
-            return Decide(state.dealer)
+            return Decide(state.dealer, "to accept or refuse the proposal")
         if phase is Phase.FIRST:
             return Chance(2, "first dealer")
         if phase is Phase.OVER:
@@ -148,10 +136,9 @@ class Ecarte(Game[EcarteState]):
         raise LocalProtocolError(f"ecarte: no automatic step in phase {s.phase}")
 
     # -- moves ---------------------------------------------------------------------------------------
-    def legal_moves(self, state: EcarteState, player: int) -> Sequence[Move]:
-        step = self.next_step(state)
-        if not isinstance(step, Decide) or step.player != player:
-            return []
+    def legal_moves(self, state: EcarteState, player: int) -> list[Move]:
+        """The moves of the phase; in play, the cards the follow rules allow of those this view
+        knows (a card it does not know never forbids one: ``fairdeal verify`` checks them all)."""
         t = state.table
         phase = state.phase
         if phase is Phase.PROPOSE:
@@ -175,45 +162,6 @@ class Ecarte(Game[EcarteState]):
             if may_play(card, (c for x, c in known if x != tok), led, state.trump, rw):
                 moves.append(Move("play", (tok,)))
         return moves
-
-    def is_legal(self, state: EcarteState, player: int, move: Move) -> bool:
-        step = self.next_step(state)
-        if not isinstance(step, Decide) or step.player != player:
-            return False
-        phase = state.phase
-        t = state.table
-        action, args = move.action, move.args
-        if action in _PLAIN:
-            if args:
-                return False
-            if phase is Phase.PROPOSE:
-                return action == "stand" or (action == "propose" and t.size(TALON) > 0)
-            if phase is Phase.ANSWER:
-                return action in ("accept", "refuse")
-            return (
-                phase is Phase.DISCARD
-                and action == "done"
-                and (player == state.dealer or state.discarded > 0)
-            )
-        if len(args) != 1 or not isinstance(args[0], int) or t.zone_of(args[0]) != hand(player):
-            return False
-        token = args[0]
-        card = t.card(token)
-        if action == "discard":
-            return phase is Phase.DISCARD and limit(state) > 0
-        if action == "announce":
-            # The move turns the card face up, so every seat checks it is the King of trumps.
-            return may_announce(state, player) and (
-                card is None or (card.rank == KING and card.suit is state.trump)
-            )
-        if action == "play":
-            if phase is not Phase.PLAY:
-                return False
-            if card is None:
-                return True  # this view cannot judge the card; `fairdeal verify` will
-            rest = (c for x, c in t.known(hand(player)) if x != token)
-            return may_play(card, rest, t.top_card(TRICK), state.trump, state.rules.trump_when_void)
-        return False
 
     def apply(self, state: EcarteState, player: int, move: Move) -> EcarteState:
         s = state.copy()
@@ -258,18 +206,6 @@ class Ecarte(Game[EcarteState]):
             f"seat {w} reached {_points(state.rules.target)}, the last for {state.why}",
             f"{state.scores[w]} to {state.scores[1 - w]} for seat {w} after {deals}",
         )
-
-    def describe(self, state: EcarteState, player: int, move: Move) -> str:
-        return render.describe(state, player, move)
-
-    def narrate(self, state: EcarteState, player: int, move: Move, name: str) -> str:
-        return render.narrate(state, player, move, name)
-
-    def render(self, state: EcarteState, viewer: int | None) -> Sequence[Line]:
-        return render.render(state, viewer)
-
-    def table_view(self, state: EcarteState, viewer: int | None) -> TableView:
-        return render.table_view(state, viewer)
 
 
 def _points(n: int) -> str:

@@ -15,8 +15,7 @@ from functools import cache
 
 from fairdeal import Card, Game, GameState, Move, Suit, snatch_32
 
-from .rules import PASS, SNATCH, decks_for
-from .state import SnatchState, next_after, pile, price, trick_cards, trump_of
+from .state import PASS, SNATCH, SnatchState, decks_for, next_after, pile, price, trick_cards, trump_of
 from .trick import strongest
 
 

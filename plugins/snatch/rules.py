@@ -10,36 +10,37 @@ view agrees on every step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from fairdeal import (
     Auto,
+    Bot,
     Card,
     Chance,
     Config,
     Decide,
     Game,
-    Line,
     Move,
     Over,
     Result,
     Step,
     Table,
-    TableView,
-    Visibility,
     Zone,
     snatch_32,
 )
 
-from . import render, text
+from .bots import NeverSnatch, Shrewd
 from .state import (
     ASIDE,
+    PASS,
     PLAYED,
+    SNATCH,
     THROWN,
     TRICK,
+    TURN,
     SnatchState,
     active,
+    decks_for,
     next_after,
     next_to_turn,
     pile,
@@ -49,18 +50,10 @@ from .state import (
     trump_of,
 )
 from .trick import strongest
-
-TURN = Move("turn")
-SNATCH = Move("snatch")
-PASS = Move("pass")
+from .view import SnatchView, standing
 
 
-def decks_for(players: int) -> int:
-    """One 32-card deck up to five players, two above."""
-    return 2 if players > 5 else 1
-
-
-class SnatchGame(Game[SnatchState]):
+class SnatchGame(SnatchView, Game[SnatchState]):
     """Snatch!: turn cards blind, snatch trump with your weakest card, be first to run out."""
 
     name = "snatch"
@@ -68,27 +61,25 @@ class SnatchGame(Game[SnatchState]):
     summary = "Turn your hidden pile card by card; snatch trump at a rising price; empty it first."
     min_players = 2
     max_players = 10
-    default_bot = "shrewd"
+    api = 2
+    bots = (
+        Bot("shrewd", "snatches when the price leaves it cards and the trick is safe", Shrewd),
+        Bot("never-snatch", "turns its cards and never snatches", NeverSnatch),
+    )
     max_moves = 400  # at most 64 turns and as many snatch choices
 
-    def rules_text(self) -> str:
-        return text.RULES
-
-    def deck(self, config: Config) -> Sequence[Card]:
+    def deck(self, config: Config) -> tuple[Card, ...]:
         return snatch_32(decks_for(config.players))
 
-    def zones(self, config: Config) -> Sequence[Zone]:
-        piles = [Zone(pile(p), Visibility.HIDDEN, p, "pile") for p in range(config.players)]
+    def zones(self, config: Config) -> list[Zone]:
+        piles = [Zone.hidden(pile(p), "pile", p) for p in range(config.players)]
         return [
             *piles,
-            Zone(ASIDE, Visibility.HIDDEN, title="set aside"),
-            Zone(TRICK, Visibility.PUBLIC, title="the trick"),
-            Zone(PLAYED, Visibility.PUBLIC, title="finished tricks"),
-            Zone(THROWN, Visibility.HIDDEN, title="thrown away"),
+            Zone.hidden(ASIDE, "set aside"),  # the deck is shuffled here; what the deal leaves stays
+            Zone.public(TRICK, "the trick"),
+            Zone.public(PLAYED, "finished tricks"),
+            Zone.hidden(THROWN, "thrown away"),
         ]
-
-    def deck_zone(self, config: Config) -> str:
-        return ASIDE  # what is left after the deal stays there, face down
 
     def setup(self, config: Config, table: Table) -> SnatchState:
         n = config.players
@@ -105,18 +96,15 @@ class SnatchGame(Game[SnatchState]):
         if state.winner is not None or state.ended:
             return Over(self.result(state))
         if snatch_open(state):
-            return Decide(state.order[-1])
+            return Decide(state.order[-1], "may snatch")
         seat = next_to_turn(state)
-        return Auto() if seat is None else Decide(seat)
+        return Auto() if seat is None else Decide(seat, "to turn a card")
 
     def on_chance(self, state: SnatchState, value: int) -> SnatchState:
         return replace(state.copy(), opener=value)
 
-    def legal_moves(self, state: SnatchState, player: int) -> Sequence[Move]:
+    def legal_moves(self, state: SnatchState, player: int) -> list[Move]:
         """``turn`` on your turn; ``snatch`` or ``pass`` right after turning a card that may snatch."""
-        step = self.next_step(state)
-        if not isinstance(step, Decide) or step.player != player:
-            return []
         return [SNATCH, PASS] if snatch_open(state) else [TURN]
 
     # -- moves --------------------------------------------------------------------------------------
@@ -192,26 +180,16 @@ class SnatchGame(Game[SnatchState]):
     def result(self, state: SnatchState) -> Result:
         """The winner scores 1, everybody else 0; no winner: all 0."""
         n = state.table.players
-        standing = render.standing(state)
         if state.winner is not None:
             w = state.winner
             scores = tuple(1 if p == w else 0 for p in range(n))
             return Result(
-                w, scores, f"seat {w} emptied the pile and the last card did not take its trick", standing
+                w,
+                scores,
+                f"seat {w} emptied the pile and the last card did not take its trick",
+                standing(state),
             )
-        return Result(None, (0,) * n, state.ended, standing)
-
-    def describe(self, state: SnatchState, player: int, move: Move) -> str:
-        return render.describe(state, player, move)
-
-    def narrate(self, state: SnatchState, player: int, move: Move, name: str) -> str:
-        return render.narrate(state, player, move, name)
-
-    def render(self, state: SnatchState, viewer: int | None) -> Sequence[Line]:
-        return render.table_lines(state, viewer)
-
-    def table_view(self, state: SnatchState, viewer: int | None) -> TableView:
-        return render.table_view(state, viewer)
+        return Result(None, (0,) * n, state.ended, standing(state))
 
 
 __all__ = ["PASS", "SNATCH", "TURN", "SnatchGame", "decks_for"]

@@ -12,14 +12,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fairdeal import Card, GameState, Suit
+from fairdeal import Card, GameState, Move, Suit
 
 from .trick import may_snatch
+
+TURN = Move("turn")
+SNATCH = Move("snatch")
+PASS = Move("pass")
 
 ASIDE = "aside"
 TRICK = "trick"
 PLAYED = "played"
 THROWN = "thrown"
+
+
+def decks_for(players: int) -> int:
+    """One 32-card deck up to five players, two above."""
+    return 2 if players > 5 else 1
 
 
 def pile(seat: int) -> str:

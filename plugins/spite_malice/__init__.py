@@ -1,31 +1,14 @@
-"""Spite & Malice for fairdeal: the plugin module registered under the ``spite-malice`` entry point."""
+"""Spite & Malice for fairdeal: the entry point ``spite-malice`` names :class:`SpiteMalice`.
+
+Modules: :mod:`.layout` (zones and the building rule), :mod:`.state`, :mod:`.rules` (the
+engine), :mod:`.view` (words and the table), :mod:`.bots` (the planner); ``rules.txt``
+holds the rules in English.
+"""
 
 from __future__ import annotations
-
-from fairdeal import BotSpec, Game, hookimpl
 
 from .bots import Planner
 from .rules import MOVE_LIMIT, SpiteMalice
 from .state import GameRecord, Phase, SpiteState
 
-__all__ = [
-    "MOVE_LIMIT",
-    "GameRecord",
-    "Phase",
-    "Planner",
-    "SpiteMalice",
-    "SpiteState",
-    "fairdeal_bots",
-    "fairdeal_games",
-]
-
-
-@hookimpl
-def fairdeal_games() -> list[Game]:
-    return [SpiteMalice()]
-
-
-@hookimpl
-def fairdeal_bots() -> list[BotSpec]:
-    summary = "searches its turn: payoff first, hand flowing, no gifts to the opponent"
-    return [BotSpec("spite-malice", "planner", summary, Planner)]
+__all__ = ["MOVE_LIMIT", "GameRecord", "Phase", "Planner", "SpiteMalice", "SpiteState"]

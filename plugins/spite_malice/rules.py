@@ -12,38 +12,33 @@ match with equal payoff tops is a ``Chance(2)``. A whole match is one engine run
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from fairdeal import (
     Auto,
+    Bot,
     Card,
     Chance,
     Config,
     Decide,
     Game,
-    Line,
     Move,
     Option,
     Over,
     Result,
     Step,
     Table,
-    TableView,
-    Zone,
     standard_52,
 )
 
-from . import render as _render
+from .bots import Planner
 from .layout import (
     ALL_ZONES,
-    CENTRE_INDEX,
     CENTRES,
     COMPLETE,
     HAND_SIZE,
     PAYOFF_SIZE,
     PLAYERS,
-    SIDE_INDEX,
     SIDES,
     STOCK,
     fits,
@@ -52,7 +47,7 @@ from .layout import (
     zones,
 )
 from .state import GameRecord, Phase, SpiteState
-from .text import RULES
+from .view import SpiteView, standing
 
 #: Safety rule: a game that reaches this many moves without ending is drawn. Real games use
 #: a few hundred at most; it only guarantees that every game ends.
@@ -60,7 +55,7 @@ MOVE_LIMIT = 2_000
 MAX_GAMES_LIMIT = 1_000
 
 
-class SpiteMalice(Game[SpiteState]):
+class SpiteMalice(SpiteView, Game[SpiteState]):
     """Spite & Malice for two, as RULES.md plays it, over a match to ``target`` points."""
 
     name = "spite-malice"
@@ -78,20 +73,14 @@ class SpiteMalice(Game[SpiteState]):
             maximum=MAX_GAMES_LIMIT,
         ),
     )
-    default_bot = "planner"
+    api = 2
+    deck = standard_52(2)
+    zones = tuple(zones())
+    deck_zone = STOCK
+    bots = (
+        Bot("planner", "searches its turn: payoff first, hand flowing, no gifts to the opponent", Planner),
+    )
     max_moves = MOVE_LIMIT * MAX_GAMES_LIMIT
-
-    def rules_text(self) -> str:
-        return RULES
-
-    def deck(self, config: Config) -> Sequence[Card]:
-        return standard_52(2)
-
-    def zones(self, config: Config) -> Sequence[Zone]:
-        return zones()
-
-    def deck_zone(self, config: Config) -> str:
-        return STOCK
 
     def setup(self, config: Config, table: Table) -> SpiteState:
         _deal(table)
@@ -149,9 +138,9 @@ class SpiteMalice(Game[SpiteState]):
         return replace(state, phase=Phase.PLAY, turn=value, starter=value, filled=False)
 
     # -- moves -------------------------------------------------------------------------------------
-    def legal_moves(self, state: SpiteState, player: int) -> Sequence[Move]:
-        if self.next_step(state) != Decide(player):
-            return []
+    def legal_moves(self, state: SpiteState, player: int) -> list[Move]:
+        """Plays of the payoff top, the side-stack tops and the hand cards that fit a centre stack
+        (a card this view does not know may fit any), then the discards that end the turn."""
         t = state.table
         values = [t.size(c) for c in CENTRES]
         sources: list[tuple[int, Card | None]] = []
@@ -169,27 +158,6 @@ class SpiteMalice(Game[SpiteState]):
         ]
         moves.extend(Move("discard", (tok, z)) for tok in held for z in SIDES[player])
         return moves
-
-    def is_legal(self, state: SpiteState, player: int, move: Move) -> bool:
-        if len(move.args) != 2:
-            return False
-        token, dest = move.args
-        if not isinstance(token, int) or isinstance(token, bool) or not isinstance(dest, str):
-            return False
-        t = state.table
-        src = t.zone_of(token)
-        if src is None or self.next_step(state) != Decide(player):
-            return False
-        if move.action == "discard":
-            return src == hand(player) and SIDE_INDEX.get(dest, (-1, -1))[0] == player
-        if move.action != "play" or dest not in CENTRE_INDEX:
-            return False
-        if src != hand(player) and not (
-            (src == payoff(player) or src in SIDES[player]) and t.top(src) == token
-        ):
-            return False
-        card = t.card(token)
-        return card is None or fits(card.rank, t.size(dest))  # an unseen hand card: cannot tell here
 
     def apply(self, state: SpiteState, player: int, move: Move) -> SpiteState:
         s = state.copy()
@@ -213,19 +181,6 @@ class SpiteMalice(Game[SpiteState]):
         if moves >= MOVE_LIMIT:
             return _end_game(s, None, f"the game reached {MOVE_LIMIT} moves: drawn (safety rule)")
         return s
-
-    # -- words and pictures -------------------------------------------------------------------------
-    def describe(self, state: SpiteState, player: int, move: Move) -> str:
-        return _render.describe(state, player, move)
-
-    def narrate(self, state: SpiteState, player: int, move: Move, name: str) -> str:
-        return _render.narrate(state, player, move, name)
-
-    def render(self, state: SpiteState, viewer: int | None) -> Sequence[Line]:
-        return _render.render(state, viewer)
-
-    def table_view(self, state: SpiteState, viewer: int | None) -> TableView:
-        return _render.table_view(state, viewer)
 
 
 # -- helpers ----------------------------------------------------------------------------------------
@@ -264,14 +219,14 @@ def _match_over(s: SpiteState) -> bool:
 
 def _match_result(s: SpiteState) -> Result:
     a, b = s.scores
-    standing = _render.standing(s)
+    standing_now = standing(s)
     if max(a, b) >= s.target:
         w = 0 if a >= s.target else 1
         points = "1 point" if s.target == 1 else f"{s.target} points"
-        return Result(w, s.scores, f"seat {w} reached {points}", standing)
+        return Result(w, s.scores, f"seat {w} reached {points}", standing_now)
     if a == b:
         return Result(
-            None, s.scores, f"{len(s.history)} games played (safety rule): level, drawn match", standing
+            None, s.scores, f"{len(s.history)} games played (safety rule): level, drawn match", standing_now
         )
     w = 0 if a > b else 1
-    return Result(w, s.scores, f"{len(s.history)} games played (safety rule): seat {w} leads", standing)
+    return Result(w, s.scores, f"{len(s.history)} games played (safety rule): seat {w} leads", standing_now)

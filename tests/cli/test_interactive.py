@@ -75,7 +75,7 @@ def test_play_several_turns_try_help_and_nonsense_then_quit(tmp_path: Path) -> N
         screen = plain(first)
         assert "Écarté — your turn" in screen
         assert "You (Ann) · Bot 1 (classic)" in screen
-        assert "Your hand:" in screen and "Your moves:" in screen and " 1. " in screen
+        assert "Hand: " in screen and "Your moves:" in screen and " 1. " in screen
         assert max(len(line) for line in screen.split("\n")) <= 80
 
         child.sendline("help")

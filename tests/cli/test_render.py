@@ -17,7 +17,7 @@ from rich.text import Text
 from fairdeal import registry
 from fairdeal.cli.console import UI, StatusLine, describe_waiting, is_interrupt, wants_plain
 from fairdeal.cli.outcome import summary_lines
-from fairdeal.cli.render import card_token, line_rich, line_text, styled, to_ascii
+from fairdeal.cli.render import card_token, line_rich, line_text, styled, table_lines, to_ascii
 from fairdeal.cli.terminal import help_text, interpret
 from fairdeal.core.cards import Card, Suit
 from fairdeal.core.dealer import Finding, Verdict
@@ -159,8 +159,11 @@ def test_every_game_table_renders_within_80_columns() -> None:
 
         def draw(ev: Any, replicas: Any, game: Any = game, ui: UI = ui) -> None:
             if ev.kind == "move":
-                for line in game.render(replicas[0].state, 0):
-                    ui.line(line)
+                view = game.table_view(replicas[0].state, 0)
+                names = {0: "You"}.get
+                ui.print(
+                    *table_lines(view, 0, lambda s: names(s) or "Bot 10 (shrewd)", ui.width - 2), indent=2
+                )
 
         with contextlib.suppress(GameTooLong):  # forty moves are enough to look at
             play_game(
@@ -428,7 +431,8 @@ def test_options_are_written_as_typed_on_the_command_line() -> None:
 
 def test_rules_text_flows_to_the_width_there_is() -> None:
     from fairdeal.cli.render import reflow
-    from fairdeal.plugins.spite_malice.text import RULES
+
+    RULES = registry.load().game("spite-malice").rules_text()
 
     for width in (40, 60, 100):
         lines = reflow(RULES, width)

@@ -143,3 +143,63 @@ def test_fairdeal_play_checks_each_pass_once_and_verify_checks_them_all(
     # verify checks every pass once; play, with five seats in the process, no more than that.
     assert verified > 0
     assert played == verified
+
+
+def test_fairdeal_play_checks_each_signature_once_and_every_seat_refuses_a_bad_one(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five seats in one process: each entry's signatures are checked once, not by every seat: its
+    author's and the host's placement (the placement an entry's anchor quotes was checked with the
+    entry it places)."""
+    from click.testing import CliRunner
+
+    from fairdeal.cli.main import cli
+    from fairdeal.core.session import envelope as envelope_module
+    from fairdeal.core.session import session as session_module
+    from fairdeal.core.session.logfile import parse_log
+
+    spy = Spy(envelope_module.verify_signature)
+    monkeypatch.setattr(envelope_module, "verify_signature", spy)  # Envelope.verify's
+    monkeypatch.setattr(session_module, "verify_signature", spy)
+    monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path / "home"))
+    log = tmp_path / "snatch.fdlog"
+    seats = ["--seat", "bot"] * 5
+    res = CliRunner().invoke(cli, ["play", "snatch", *seats, "--seed", "3", "--log", str(log), "--json"])
+    assert res.exit_code == 0, res.output
+    entries = len(parse_log(log.read_bytes()).entries)
+    assert entries > 50
+    assert spy.calls == 2 * entries  # twice an entry, not twice by each of the five seats
+
+
+def test_a_badly_signed_entry_is_refused_by_every_seat_that_shares_checks() -> None:
+    """A signature that failed is never recorded: every seat checks it, and refuses it."""
+    from fairdeal import registry
+    from fairdeal.core.session.envelope import decode_envelope
+    from fairdeal.testing import seat_sessions
+
+    game = registry.load().game("snatch")
+    checked = CheckedProofs()
+    table = seat_sessions(
+        game, 3, 4, make_session=lambda g_, i, ident, rng: _session(g_, i, ident, rng, checked)
+    )
+    header = table.sessions[0].start(table.header)
+    for s in table.sessions:
+        s.receive(header, peer="host")
+    entry = table.sessions[0].due()
+    assert entry is not None
+    env = decode_envelope(entry)
+    # The author's signature broken, the entry placed again by the host: only the author's fails.
+    bad = replace(env, sig=bytes([env.sig[0] ^ 1]) + env.sig[1:])
+    forged = bad.place(env.seq, env.prev, table.identities[0], table.header.game_id).encode()
+    for s in table.sessions[1:]:
+        for _ in range(2):  # and again: a refusal is never remembered
+            with pytest.raises(RemoteProtocolError, match="did not sign"):
+                s.receive(forged, peer="host")
+    for s in table.sessions[1:]:
+        s.receive(entry, peer="host")  # the real one still goes in
+
+
+def _session(game: Any, seat: int, identity: Any, rng: Any, checked: CheckedProofs) -> Any:
+    from fairdeal.core.session.session import Session
+
+    return Session(game, seat, identity, rng, checked)

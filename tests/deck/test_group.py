@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from fairdeal.core.cards import standard_52
 from fairdeal.core.deck import _group as g
@@ -160,6 +162,47 @@ def test_rfc9380_hash_to_curve_vectors() -> None:
             assert _h2c.iso_map(*_h2c.map_to_curve_sswu(ui)) == (int(q["x"], 16), int(q["y"], 16))
         want = (int(v["P"]["x"], 16), int(v["P"]["y"], 16))
         assert ec.encode(_h2c.hash_to_curve(msg, dst)) == compressed(want)
+
+
+def _rfc_steps(u: int) -> bytes:
+    """The RFC's own steps, as _h2c writes them (checked against the RFC's Q0 and Q1 above)."""
+    return ec.encode(ec.from_xy(*_h2c.iso_map(*_h2c.map_to_curve_sswu(u))))
+
+
+#: u = 0 and u with u² = −1/Z make SSWU's tv zero (its exceptional case); p − 1 is the largest u.
+_EXCEPTIONAL_U = (0, _h2c._sqrt(pow(-_h2c.Z, -1, P)), P - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=P - 1))
+@example(_EXCEPTIONAL_U[0])
+@example(_EXCEPTIONAL_U[1])
+@example(P - _EXCEPTIONAL_U[1])
+@example(_EXCEPTIONAL_U[2])
+def test_the_fast_map_is_the_rfcs(u: int) -> None:
+    """hash_to_curve's lift through libsecp256k1 gives the RFC's point for every u, both branches."""
+    (fast,) = _h2c._images([u])
+    assert ec.encode(fast) == _rfc_steps(u)
+
+
+def test_the_fast_map_takes_both_branches_and_both_signs() -> None:
+    """Over many u, x1 and x2 are both taken, and the lift's y both kept and negated."""
+    branches, prefixes = set(), set()
+    for u in range(1, 41):
+        n, d = _h2c._candidates(u)[0]
+        x1 = n * pow(d, -1, P) % P
+        branches.add(_h2c._sqrt((pow(x1, 3, P) + _h2c.A_ISO * x1 + _h2c.B_ISO) % P) is not None)
+        (pt,) = _h2c._images([u])
+        assert ec.encode(pt) == _rfc_steps(u)
+        prefixes.add(ec.encode(pt)[0])
+    assert branches == {True, False}
+    assert prefixes == {2, 3}
+
+
+def test_the_fast_map_needs_no_denominator_to_be_zero() -> None:
+    """A zero in the batch of inversions is reported, not divided by (the caller takes the RFC's path)."""
+    assert _h2c._inverses([3, 0, 5]) is None
+    assert _h2c._inverses([3, 5]) == [pow(3, -1, P), pow(5, -1, P)]
 
 
 def test_expand_message_refuses_what_the_rfc_refuses() -> None:

@@ -11,11 +11,12 @@ from fairdeal.testing import play_with_protocol
 
 def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -> None:
     """While the host's player decides, the host listens to its guests; when that move ends the
-    game, the guests close their links at once, and what the host heard meanwhile must not
-    abort a game that is over (it did: "abort after the end of the game")."""
+    game, the guests sign its end and close their links at once, and what the host heard meanwhile
+    must not abort a game that is over (it did: "abort after the end of the game")."""
     reg = registry.load()
-    played = play_with_protocol(reg.game("snatch"), 4, 4, {}, [reg.bot("snatch").make() for _ in range(4)])
-    last = decode_envelope(parse_log(played.log).entries[-1])
-    assert (last.seat, last.kind) == (0, "move")  # this seed's game ends on the host's move
+    played = play_with_protocol(reg.game("snatch"), 4, 10, {}, [reg.bot("snatch").make() for _ in range(4)])
+    entries = [decode_envelope(e) for e in parse_log(played.log).entries]
+    last = [e for e in entries if e.kind != "end"][-1]
+    assert (last.seat, last.kind) == (0, "move")  # this seed's game ends on the host's move (then the ends)
     assert all(o.error is None and o.session.finished and o.session.aborted is None for o in played.outcomes)
     assert verify_log(played.log, reg.game).verdict == FAIR

@@ -238,8 +238,9 @@ class _Altering:
         env = decode_envelope(data)
         if not self.done and env.seat == 1 and env.kind == "move":
             self.done = True
-            forged = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, env.anchor, 1, "resign", {})
-            data = forged.signed(self.identity).encode()
+            point = (env.anchor_seq, env.anchor, env.anchor_sig)
+            forged = Envelope(FORMAT_VERSION, env.game_id, 1, "resign", {}, *point).signed(self.identity)
+            data = forged.place(env.seq, env.prev, self.identity).encode()  # placed by the host, as it is
         await self.link.send_entry(data)
 
     async def receive_entry(self) -> bytes:
@@ -268,7 +269,7 @@ def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
     relayed = decode_envelope(bytes.fromhex(evidence["relayed_instead"]))
     header = decode_envelope(parse_log(guest.log.read_bytes()).entries[0])
     identity = header.body["seats"][1]["identity"]
-    assert sent.seat == relayed.seat == 1 and sent.seq == relayed.seq
+    assert sent.seat == relayed.seat == 1 and sent.anchor == relayed.anchor
     assert sent.kind == "move" and relayed.kind == "resign"
     assert sent.verify(identity) and not relayed.verify(identity)
     # The guest's log holds only what it accepted, and verify does not blame it.
@@ -276,6 +277,11 @@ def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
     assert all(decode_envelope(e).kind != "resign" for e in entries)
     report = verify_log(guest.log.read_bytes(), _reg().game)
     assert report.verdict == "undecided" and all(f.seat != 1 for f in report.findings)
+    # With the evidence, anyone can see the host placed what seat 1 never signed.
+    evidence_file = Path(f"{guest.log}.evidence.json")
+    proven = verify_log(guest.log.read_bytes(), _reg().game, [evidence_file.read_bytes()])
+    assert proven.verdict == "cheating" and proven.findings[0].seat == 0, proven.findings
+    assert "did not sign" in proven.findings[0].reason
 
 
 class _Thinking:

@@ -136,6 +136,7 @@ class _Cheater:
     def __init__(self, link: NetLink, nth: int, how: str, identity: Identity) -> None:
         self.link, self.nth, self.how, self.identity = link, nth, how, identity
         self.sent = 0
+        self.heard: list[bytes] = []
 
     async def send_entry(self, data: bytes) -> None:
         self.sent += 1
@@ -144,13 +145,21 @@ class _Cheater:
                 return
             env = decode_envelope(data)
             if self.how == "signature":
-                data = data[:-1] + bytes([data[-1] ^ 1])
-            else:  # a properly signed entry that answers another point of the log
-                data = replace(env, anchor=bytes(32)).signed(self.identity).encode()
+                data = replace(env, sig=bytes([env.sig[0] ^ 1]) + env.sig[1:]).encode()
+            else:  # a properly signed entry that answers another point of the log (an earlier one,
+                # which no entry of this seat answers: else it would be two entries for one point)
+                answered = {env.anchor} | {
+                    e.anchor for e in map(decode_envelope, self.heard) if e.seat == env.seat
+                }
+                old = next(e for e in map(decode_envelope, reversed(self.heard)) if e.hash() not in answered)
+                point = {"anchor_seq": old.seq, "anchor": old.hash(), "anchor_sig": old.placed}
+                data = replace(env, **point).signed(self.identity).encode()
         await self.link.send_entry(data)
 
     async def receive_entry(self) -> bytes:
-        return await self.link.receive_entry()
+        data = bytes(await self.link.receive_entry())
+        self.heard.append(data)
+        return data
 
 
 async def _cheat(invite: Invite, how: str) -> GuestSession:

@@ -320,7 +320,8 @@ def test_an_equivocating_guest_is_blamed_with_the_other_entry_as_evidence() -> N
     assert a.evidence == sent_moves[1] and sent_moves[0] != sent_moves[1]
     report = verify_log(bytes(t.seats[0].log), lambda name: t.game)
     assert report.verdict == "cheating" and report.findings[0].seat == 1
-    assert report.findings[0].entry == decode_envelope(sent_moves[0]).seq
+    first = decode_envelope(sent_moves[0])
+    assert report.findings[0].entry == t.seats[0].session.written_at(1, first.anchor)
 
 
 def test_a_stale_or_forged_last_entry_is_refused_and_changes_nothing() -> None:

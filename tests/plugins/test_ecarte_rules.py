@@ -70,13 +70,13 @@ def tok(state: EcarteState, text: str) -> int:
 
 def play(state: EcarteState, seat: int, text: str) -> EcarteState:
     move = Move("play", (tok(state, text),))
-    assert GAME.is_legal(state, seat, move), f"{text} should be legal for seat {seat}"
+    assert GAME.allows(state, seat, move), f"{text} should be legal for seat {seat}"
     return settle(GAME.apply(state, seat, move))
 
 
 def do(state: EcarteState, seat: int, action: str, *args: int) -> EcarteState:
     move = Move(action, args)
-    assert GAME.is_legal(state, seat, move), f"{move} should be legal for seat {seat}"
+    assert GAME.allows(state, seat, move), f"{move} should be legal for seat {seat}"
     return settle(GAME.apply(state, seat, move))
 
 
@@ -97,7 +97,7 @@ def view(state: EcarteState, viewer: int | None) -> EcarteState:
 
 # -- cards and trick order --------------------------------------------------------------------------------
 def test_deck_is_32_cards_a_k_q_j_10_9_8_7() -> None:
-    deck = GAME.deck(GAME.config(2))
+    deck = GAME.deck_for(GAME.config(2))
     assert len(deck) == len(set(deck)) == 32
     assert {c.rank for c in deck} == {1, 7, 8, 9, 10, 11, 12, 13}
     assert GAME.min_players == GAME.max_players == 2
@@ -218,7 +218,7 @@ def test_the_non_dealer_stands_or_proposes_and_the_dealer_answers() -> None:
     s = _propose_phase()
     assert GAME.next_step(s) == Decide(1)
     assert set(GAME.legal_moves(s, 1)) == {Move("stand"), Move("propose")}
-    assert not GAME.is_legal(s, 0, Move("propose"))  # the dealer does not propose
+    assert not GAME.allows(s, 0, Move("propose"))  # the dealer does not propose
     s = do(s, 1, "propose")
     assert GAME.next_step(s) == Decide(0)
     assert set(GAME.legal_moves(s, 0)) == {Move("accept"), Move("refuse")}
@@ -238,7 +238,7 @@ def test_accepting_lets_the_non_dealer_discard_1_to_5_then_the_dealer_0_to_5() -
     s = do(do(_propose_phase(), 1, "propose"), 0, "accept")
     assert GAME.next_step(s) == Decide(1)
     assert Move("done") not in GAME.legal_moves(s, 1)  # at least one card
-    assert not GAME.is_legal(s, 1, Move("done"))
+    assert not GAME.allows(s, 1, Move("done"))
     gone = tok(s, "7S")
     s = do(s, 1, "discard", gone)
     assert s.table.zone_of(gone) == DISCARDS and s.table.size(hand(1)) == 4
@@ -281,7 +281,7 @@ def test_repeated_exchanges_are_limited_by_the_talon() -> None:
     assert s.table.size(TALON) == 2 and GAME.next_step(s) == Decide(0)
     first = tok(s, "7H")
     s = do(s, 0, "discard", first)
-    assert GAME.is_legal(s, 0, Move("discard", (tok(s, "8H"),)))
+    assert GAME.allows(s, 0, Move("discard", (tok(s, "8H"),)))
     s = do(s, 0, "discard", tok(s, "8H"))  # the most it may discard: it draws at once
     assert s.table.size(TALON) == 0 and s.table.size(hand(0)) == 5
     # With the talon empty no proposal can be made: play begins, the non-dealer to lead.
@@ -297,14 +297,14 @@ def test_nobody_may_discard_more_than_the_talon_holds() -> None:
     assert s3.table.size(TALON) == 0 and s3.phase is Phase.PLAY
     # In a state that (wrongly) wanted a fourth, it is refused.
     over = replace(s, discarded=3)
-    assert not GAME.is_legal(over, 1, Move("discard", (tok(s, "9S"),)))
+    assert not GAME.allows(over, 1, Move("discard", (tok(s, "9S"),)))
     assert all(m.action != "discard" for m in GAME.legal_moves(over, 1))
 
 
 def test_no_proposal_with_an_empty_talon() -> None:
     s = _propose_phase(talon=0)
     assert GAME.legal_moves(s, 1) == [Move("stand")]
-    assert not GAME.is_legal(s, 1, Move("propose"))
+    assert not GAME.allows(s, 1, Move("propose"))
 
 
 def test_after_an_exchange_standing_or_refusing_carries_no_penalty() -> None:
@@ -344,7 +344,7 @@ def test_no_announcement_after_the_first_card() -> None:
     assert s.actor == 0
     s = play(s, 0, "7H")
     s = play(s, 1, "7C")  # seat 1 trumps, leads again: it has played a card already
-    assert not GAME.is_legal(s, 1, Move("announce", (tok(s, "KC"),)))
+    assert not GAME.allows(s, 1, Move("announce", (tok(s, "KC"),)))
     assert all(m.action != "announce" for m in GAME.legal_moves(s, 1))
 
 
@@ -360,7 +360,7 @@ def test_announcing_is_the_players_choice() -> None:
 def test_only_the_king_of_trumps_can_be_announced() -> None:
     s = scenario("7H 8D 9D 10D JD", "KS QC AD KD QD")
     for text in ("KS", "QC", "KD"):
-        assert not GAME.is_legal(s, 1, Move("announce", (tok(s, text),)))
+        assert not GAME.allows(s, 1, Move("announce", (tok(s, text),)))
     assert not any(m.action == "announce" for m in GAME.legal_moves(s, 1))
 
 
@@ -368,9 +368,8 @@ def test_a_false_announcement_is_refused_live_by_the_opponent() -> None:
     s = scenario("7H 8D 9D 10D JD", "KS QC AD KD QD")
     queen = tok(s, "QC")
     opponent = view(s, 0)
-    assert GAME.is_legal(opponent, 1, Move("announce", (queen,)))  # cannot see the card yet
     opponent.table.learn(Reveal(queen, None), C("QC"))  # the core shows it along with the move
-    assert not GAME.is_legal(opponent, 1, Move("announce", (queen,)))
+    assert not GAME.allows(opponent, 1, Move("announce", (queen,)))
 
 
 def test_an_announced_king_that_reaches_the_target_ends_the_game_at_once() -> None:
@@ -392,8 +391,8 @@ def test_the_second_player_must_follow_suit_and_win_if_able() -> None:
     s = scenario("JH 8D 9D 10D 7D", "QH 8H KS 7C 9S", actor=0)
     s = play(s, 0, "JH")
     assert playable(s, 1) == {"QH"}  # must follow, and win with the Queen
-    assert not GAME.is_legal(s, 1, Move("play", (tok(s, "8H"),)))
-    assert not GAME.is_legal(s, 1, Move("play", (tok(s, "7C"),)))  # no trumping while holding hearts
+    assert not GAME.allows(s, 1, Move("play", (tok(s, "8H"),)))
+    assert not GAME.allows(s, 1, Move("play", (tok(s, "7C"),)))  # no trumping while holding hearts
 
 
 def test_following_without_a_higher_card_any_card_of_the_suit() -> None:
@@ -415,7 +414,7 @@ def test_void_in_the_suit_led(trump_when_void: bool) -> None:
     s = play(s, 0, "JH")
     expected = {"7C"} if trump_when_void else {"KS", "7C", "9S", "AD", "QD"}
     assert playable(s, 1) == expected
-    assert GAME.is_legal(s, 1, Move("play", (tok(s, "KS"),))) is not trump_when_void
+    assert GAME.allows(s, 1, Move("play", (tok(s, "KS"),))) is not trump_when_void
 
 
 def test_trump_when_void_without_a_trump_allows_any_card() -> None:
@@ -433,9 +432,9 @@ def test_a_renege_passes_live_and_is_caught_by_the_all_seeing_view() -> None:
     opponent, public = view(s, 0), view(s, None)
     for v in (opponent, public):  # the core has revealed the card played
         v.table.learn(Reveal(spade, None), C("KS"))
-        assert GAME.is_legal(v, 1, move)  # cannot see seat 1's heart: accepted live
-    assert not GAME.is_legal(s, 1, move)  # the all-seeing replay (after the audit) refuses it
-    assert not GAME.is_legal(view(s, 1), 1, move)  # and so does the mover's own view
+        assert GAME.allows(v, 1, move)  # cannot see seat 1's heart: accepted live
+    assert not GAME.allows(s, 1, move)  # the all-seeing replay (after the audit) refuses it
+    assert not GAME.allows(view(s, 1), 1, move)  # and so does the mover's own view
     # The all-seeing replica of `fairdeal verify` names the reneging seat.
     config = GAME.config(2)
     Replica(GAME, config, opponent, 0).check_move(1, move)
@@ -448,9 +447,11 @@ def test_unknown_cards_never_forbid_a_move() -> None:
     s = scenario("JH 8D 9D 10D 7D", "QH KS 7C 9S AD", actor=0)
     s = play(s, 0, "JH")
     opponent = view(s, 0)
-    hidden = tok(s, "9S")
-    assert opponent.table.card(hidden) is None
-    assert GAME.is_legal(opponent, 1, Move("play", (hidden,)))
+    spade = tok(s, "9S")
+    opponent.table.learn(Reveal(spade, None), C("9S"))  # the core shows it along with the move
+    assert opponent.table.card(tok(s, "QH")) is None
+    assert GAME.allows(opponent, 1, Move("play", (spade,)))  # the Q♥ it does not see cannot forbid it
+    assert not GAME.allows(s, 1, Move("play", (spade,)))  # knowing every card (verify): a renege
 
 
 # -- scoring -------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def scenario(*piles: str, steps: str, opener: int = 0) -> SnatchState:
     """Piles written top first; ``steps`` as ``seat:move`` or ``judge``, run in order."""
     n = len(piles)
     contents = {pile(p): cards(text)[::-1] for p, text in enumerate(piles)}
-    state = SnatchState(build_table(GAME.zones(GAME.config(n)), n, contents), opener=opener)
+    state = SnatchState(build_table(GAME.zones_for(GAME.config(n)), n, contents), opener=opener)
     for what in steps.split():
         if what == "judge":
             state = settle(GAME.advance(state))
@@ -105,7 +105,7 @@ def midtrick(played: str, first: str) -> SnatchState:
         pile(1): cards("8C 9C 10C"),
         pile(2): cards("JC"),
     }
-    table = build_table(GAME.zones(GAME.config(3)), 3, contents)
+    table = build_table(GAME.zones_for(GAME.config(3)), 3, contents)
     return SnatchState(table, opener=0, order=(0, 1), window=True, first=table.tokens(PLAYED)[0], count=0)
 
 

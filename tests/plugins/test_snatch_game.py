@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from fairdeal import (
     SUITS,
     Card,
-    Line,
     Move,
     Over,
     Policy,
@@ -24,7 +23,7 @@ from fairdeal import (
     parse_card,
     registry,
 )
-from fairdeal.cli.render import line_text
+from fairdeal.cli.render import table_text
 from fairdeal.core.dealer import PlainDealer, Reveal
 from fairdeal.core.replica import NeedReveals, Replica
 from fairdeal.core.rng import SeededRng
@@ -113,7 +112,7 @@ def replay(players: int, seed: int, played: Played) -> None:
     with every card known, every reveal is one the rules asked for, the result is the same."""
     config = GAME.config(players)
     dealer = PlainDealer(players, SeededRng(seed))
-    tokens = dealer.start(GAME.deck(config))
+    tokens = dealer.start(GAME.deck_for(config))
     cards = {t: c for t in tokens if (c := dealer.card(t)) is not None}
     r: Replica = Replica.start(GAME, config, tokens, EVERYONE, cards)
     for ev in played.events:
@@ -272,7 +271,7 @@ def test_strongest_and_weakest_follow_trump_rank_then_playing_order(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 10), st.integers(0, 2**32))
 def test_random_games_keep_every_card_and_end_properly(players: int, seed: int) -> None:
-    deck = len(GAME.deck(GAME.config(players)))
+    deck = len(GAME.deck_for(GAME.config(players)))
 
     def observe(ev: Event, replicas: dict[int | None, Replica]) -> None:
         s: SnatchState = replicas[EVERYONE].state
@@ -290,15 +289,14 @@ def test_random_games_keep_every_card_and_end_properly(players: int, seed: int) 
 
 
 # -- The table as a player sees it -------------------------------------------------------------------
-def _text(lines: Sequence[Line], viewer: int | None = 2) -> str:
-    """The lines as line mode prints them, seats named "You" and "Seat N"."""
-    return "\n".join(
-        line_text(line, names=lambda seat: "You" if seat == viewer else f"Seat {seat}") for line in lines
-    )
+def _text(state: SnatchState, viewer: int | None = 2) -> str:
+    """The table as line mode prints it for ``viewer``, seats named "You" and "Seat N"."""
+    mine = state.with_table(state.table.masked(viewer))
+    return table_text(GAME, mine, viewer, lambda seat: "You" if seat == viewer else f"Seat {seat}")
 
 
-def test_render_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_out() -> None:
-    zones = GAME.zones(GAME.config(3))
+def test_line_mode_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_out() -> None:
+    zones = GAME.zones_for(GAME.config(3))
     contents = {
         pile(0): cards("9D 8D QH AS"),
         pile(1): cards("JD 7H"),
@@ -307,22 +305,21 @@ def test_render_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_out
     state = SnatchState(build_table(zones, 3, contents), opener=0)
     for seat, move in [(0, TURN), (1, TURN), (1, SNATCH)]:  # A♠ sets trump; 7♥ snatches, pays it all
         state = settle(GAME.apply(state, seat, move))
-    text = _text(GAME.render(state, 2))
-    assert "Trump: ♥ hearts" in text and "First suit: ♠ spades" in text
+    text = _text(state)
+    assert "trump ♥ hearts · first suit ♠ · snatch costs 2 cards (1 for ♠) · aside 0" in text
     assert "Trick: Seat 0 A♠, Seat 1 7♥ (snatched)" in text
-    assert "Snatch price: 2 cards (1 card to bring back ♠)" in text
-    assert "Seat 0: [?]×3 3 cards in the pile" in text
-    assert "Seat 1: 0 cards in the pile  out: paid with their whole pile" in text
-    assert "You: [?]×5 5 cards in the pile  <- to turn a card" in text
-    assert "Thrown away: 1 card" in text
+    assert "Seat 0  Pile: 3 cards face down" in text
+    assert "Seat 1  Pile: empty — out: paid with their whole pile" in text
+    assert "You ◀   Pile: 5 cards face down" in text and text.endswith("You to turn a card")
+    assert "thrown 1" in text
     state = settle(GAME.apply(state, 2, TURN))
-    assert "<- may snatch" in _text(GAME.render(state, 2))  # 7♣ is the weakest, not a trump
-    public = _text(GAME.render(state, None), None)
-    assert "Seat 2: [?]×4 4 cards" in public and "You" not in public
+    assert _text(state).endswith("You may snatch")  # 7♣ is the weakest, not a trump
+    public = _text(state, None)
+    assert "Seat 2 ◀  Pile: 4 cards face down" in public and "You" not in public
 
 
 def test_moves_in_words() -> None:
-    zones = GAME.zones(GAME.config(2))
+    zones = GAME.zones_for(GAME.config(2))
     contents = {
         pile(0): cards("9D AS"),
         pile(1): cards("QD JD 8D 7H"),

@@ -46,7 +46,7 @@ def cards(text: str) -> list[Card]:
 def start(*piles: str, opener: int = 0, aside: str = "") -> SnatchState:
     """A game after the first opener was chosen, with each seat's pile stacked as written."""
     n = len(piles)
-    deck = list(GAME.deck(GAME.config(n)))
+    deck = list(GAME.deck_for(GAME.config(n)))
     named = [parse_card(c) for text in (*piles, aside) for c in text.split() if c != "xx"]
     spare = [c for c in deck if c not in named]
     contents: dict[str, list[Card]] = {}
@@ -54,7 +54,7 @@ def start(*piles: str, opener: int = 0, aside: str = "") -> SnatchState:
         cards = [parse_card(c) if c != "xx" else spare.pop() for c in text.split()]
         contents[pile(p)] = cards[::-1]  # bottom first: the first written is on top
     contents[ASIDE] = [parse_card(c) for c in aside.split()]
-    table = build_table(GAME.zones(GAME.config(n)), n, contents)
+    table = build_table(GAME.zones_for(GAME.config(n)), n, contents)
     fresh = SnatchState(table)
     step = GAME.next_step(fresh)
     assert isinstance(step, Chance) and step.n == n
@@ -101,7 +101,7 @@ def result(state: SnatchState) -> Result:
 # -- Cards -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", range(2, 11))
 def test_deck_is_32_cards_per_deck_two_decks_above_five_players(players: int) -> None:
-    deck = GAME.deck(GAME.config(players))
+    deck = GAME.deck_for(GAME.config(players))
     copies = 2 if players > 5 else 1
     assert len(deck) == 32 * copies
     want = {(r, s): copies for r in (ACE, QUEEN, JACK, 10, 9, 8, 7, 2) for s in SUITS}
@@ -122,9 +122,9 @@ def test_strength_is_a_q_j_10_9_8_7_2() -> None:
 @pytest.mark.parametrize("players", range(2, 11))
 def test_every_card_is_dealt_evenly_face_down_and_the_leftovers_go_aside(players: int) -> None:
     config = GAME.config(players)
-    deck = GAME.deck(config)
-    table = Table(GAME.zones(config), players, EVERYONE)
-    table.place(GAME.deck_zone(config), list(range(len(deck))))
+    deck = GAME.deck_for(config)
+    table = Table(GAME.zones_for(config), players, EVERYONE)
+    table.place(GAME.deck_zone_for(config), list(range(len(deck))))
     state = GAME.setup(config, table)
     t = state.table
     each = len(deck) // players
@@ -140,15 +140,15 @@ def test_every_card_is_dealt_evenly_face_down_and_the_leftovers_go_aside(players
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_the_first_trick_is_opened_by_a_joint_random_choice(players: int) -> None:
     config = GAME.config(players)
-    table = Table(GAME.zones(config), players, EVERYONE)
-    table.place(GAME.deck_zone(config), list(range(len(GAME.deck(config)))))
+    table = Table(GAME.zones_for(config), players, EVERYONE)
+    table.place(GAME.deck_zone_for(config), list(range(len(GAME.deck_for(config)))))
     state = GAME.setup(config, table)
     assert GAME.next_step(state) == Chance(players, "who opens the first trick")
     for value in range(players):
         chosen = GAME.on_chance(state, value)
         assert GAME.next_step(chosen) == Decide(value)
         assert GAME.legal_moves(chosen, value) == [TURN]
-        assert all(not GAME.legal_moves(chosen, p) for p in range(players) if p != value)
+        assert all(not GAME.allows(chosen, p, TURN) for p in range(players) if p != value)
 
 
 def test_play_goes_on_in_seat_order_from_the_opener() -> None:

@@ -4,7 +4,6 @@ matches with the plain dealer, the table as a player sees it, and the planner bo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
@@ -12,14 +11,13 @@ from fairdeal import (
     Card,
     ConfigError,
     IllegalMove,
-    Line,
     Move,
     Policy,
     RandomPolicy,
     parse_card,
     registry,
 )
-from fairdeal.cli.render import line_text
+from fairdeal.cli.render import table_text
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
@@ -160,7 +158,7 @@ def test_a_move_the_rules_refuse_is_refused_by_the_runner() -> None:
 
 # -- the table as a player sees it ----------------------------------------------------------------------
 def _table_state() -> SpiteState:
-    zones = list(GAME.zones(GAME.config(2)))
+    zones = list(GAME.zones_for(GAME.config(2)))
     c = [parse_card(x) for x in ["AH", "2H", "KS", "9C", "7D", "QS", "4C", "3S", "10H", "JD", "5S", "6S"]]
     contents = {
         hand(0): [c[3], c[4]],
@@ -178,26 +176,17 @@ def _table_state() -> SpiteState:
     return settle(state)
 
 
-def _text(lines: Sequence[Line], viewer: int | None = 0) -> str:
-    """The lines as line mode prints them, seats named "You" and "Bob" (or "Ann" and "Bob")."""
-
-    def names(seat: int) -> str:
-        return "You" if seat == viewer else ("Ann", "Bob")[seat]
-
-    return "\n".join(line_text(line, names=names) for line in lines)
-
-
-def test_render_shows_what_a_player_sees() -> None:
+def test_line_mode_shows_what_a_player_sees() -> None:
     s = _table_state()
-    mine = _text(GAME.render(s.with_table(s.table.masked(0)), 0))
-    assert "You 12, Bob 30" in mine and "game 3" in mine
-    assert "Stock: 6 cards" in mine
-    assert "Centre 1: K♠ (King = 3), takes 4" in mine and "Centre 2: empty" in mine
-    assert "You — payoff pile 2 cards, top 3♠" in mine and "Bob — payoff pile 2 cards, top J♦" in mine
-    assert "hand: 7♦ 9♣" in mine and "hand: [?]" in mine
-    assert "side 1: 5♠ 6♠" in mine and "<- to play" in mine
-    public = _text(GAME.render(s.with_table(s.table.masked(None)), None), None)
-    assert "Ann 12, Bob 30" in public and "9♣" not in public and "Q♠" not in public
+    mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, {0: "You", 1: "Bob"}.get)
+    assert "game 3 · match to 50" in mine and "Points: You 12 · Bob 30" in mine
+    assert "Stock: 6 cards face down" in mine
+    assert "Centre 1: K♠ (3 cards), K=3, takes 4" in mine and "Centre 2: empty, takes A" in mine
+    assert "You ◀  Payoff: 3♠ (2 cards) · Hand: 7♦ 9♣ · Side 1: 5♠ 6♠" in mine
+    assert "Bob    Payoff: J♦ (2 cards) · Hand: 1 card face down" in mine
+    assert mine.endswith("You to play")
+    public = table_text(GAME, s.with_table(s.table.masked(None)), None, {0: "Ann", 1: "Bob"}.get)
+    assert "Ann 12 · Bob 30" in public and "9♣" not in public and "Q♠" not in public
 
 
 def test_describe_and_narrate() -> None:
@@ -230,7 +219,7 @@ def _bot_state(
     sides0: tuple[str, ...] = ("", "", "", ""),
 ) -> SpiteState:
     """Seat 0's own view, in the middle of its turn."""
-    zones = list(GAME.zones(GAME.config(2)))
+    zones = list(GAME.zones_for(GAME.config(2)))
     parse = _parse
     contents = {
         hand(0): parse(hand0),

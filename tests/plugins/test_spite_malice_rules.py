@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal import Auto, Card, Chance, Decide, Move, Over, Visibility, parse_card
+from fairdeal.cli.render import table_text
 from fairdeal.core.table import EVERYONE, Table
 from fairdeal.plugins.spite_malice import MOVE_LIMIT, GameRecord, Phase, SpiteMalice, SpiteState
 from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, STOCK, hand, payoff
@@ -18,7 +19,7 @@ from fairdeal.testing import build_table, settle
 
 GAME = SpiteMalice()
 CONFIG = GAME.config(2)
-ZONES = list(GAME.zones(CONFIG))
+ZONES = list(GAME.zones_for(CONFIG))
 
 
 def cards(text: str) -> list[Card]:
@@ -28,7 +29,7 @@ def cards(text: str) -> list[Card]:
 
 def filler(n: int) -> list[Card]:
     """``n`` cards for a stock whose identity the test does not care about."""
-    deck = [c for c in GAME.deck(CONFIG) if c.rank == 7]
+    deck = [c for c in GAME.deck_for(CONFIG) if c.rank == 7]
     return [deck[i % len(deck)] for i in range(n)]
 
 
@@ -74,7 +75,7 @@ def token_of(state: SpiteState, zone: str, text: str) -> int:
 
 def play(state: SpiteState, player: int, action: str, token: int, dest: str) -> SpiteState:
     move = Move(action, (token, dest))
-    assert GAME.is_legal(state, player, move), f"{move} should be legal"
+    assert GAME.allows(state, player, move), f"{move} should be legal"
     return settle(GAME.apply(state, player, move))
 
 
@@ -89,7 +90,7 @@ def centre_values(state: SpiteState) -> list[int]:
 
 def fresh_game(seed: int = 0) -> SpiteState:
     """A real first deal from a shuffled 104-card deck, settled, all-seeing."""
-    deck = list(GAME.deck(CONFIG))
+    deck = list(GAME.deck_for(CONFIG))
     random.Random(seed).shuffle(deck)
     table = Table(ZONES, 2, EVERYONE)
     table.place(STOCK, list(range(len(deck))))
@@ -100,7 +101,7 @@ def fresh_game(seed: int = 0) -> SpiteState:
 
 # -- cards and setup --------------------------------------------------------------------------------
 def test_two_standard_decks_no_jokers() -> None:
-    deck = GAME.deck(CONFIG)
+    deck = GAME.deck_for(CONFIG)
     assert len(deck) == 104
     assert Counter((c.rank, c.suit) for c in deck) == Counter({(c.rank, c.suit): 2 for c in deck})
     assert len(set(deck)) == 104  # two physical copies of each card
@@ -115,7 +116,7 @@ def test_zones_have_the_visibility_of_a_real_table() -> None:
         assert all(spec[z].visibility is Visibility.PUBLIC for z in SIDES[p])
     assert len(CENTRES) == 3 and all(spec[c].visibility is Visibility.PUBLIC for c in CENTRES)
     assert spec[STOCK].visibility is Visibility.HIDDEN
-    assert GAME.deck_zone(CONFIG) == STOCK
+    assert GAME.deck_zone_for(CONFIG) == STOCK
 
 
 def test_setup_deals_payoff_piles_hands_and_stock() -> None:
@@ -206,7 +207,7 @@ def test_play_payoff_top_and_the_next_card_turns_up() -> None:
 def test_play_side_stack_top_only() -> None:
     s = scenario(sides=(("AS 3C", "2D", "", ""), ("", "", "", "")), centres=("AH", "", ""), hands=("9C", ""))
     under = token_of(s, SIDES[0][0], "AS")
-    assert not GAME.is_legal(s, 0, Move("play", (under, CENTRES[1])))  # not the top card
+    assert not GAME.allows(s, 0, Move("play", (under, CENTRES[1])))  # not the top card
     s = play(s, 0, "play", token_of(s, SIDES[0][1], "2D"), CENTRES[0])
     s = play(s, 0, "play", token_of(s, SIDES[0][0], "3C"), CENTRES[0])
     s = play(s, 0, "play", under, CENTRES[1])
@@ -225,8 +226,8 @@ def test_no_play_from_payoff_pile_or_side_stack_to_a_side_stack() -> None:
     pay, top = s.table.top(payoff(0)), token_of(s, SIDES[0][0], "6H")
     for token in (pay, top):
         for dest in SIDES[0]:
-            assert not GAME.is_legal(s, 0, Move("discard", (token or -1, dest)))
-            assert not GAME.is_legal(s, 0, Move("play", (token or -1, dest)))
+            assert not GAME.allows(s, 0, Move("discard", (token or -1, dest)))
+            assert not GAME.allows(s, 0, Move("play", (token or -1, dest)))
     assert not any(m.args[0] in (pay, top) and m.action == "discard" for m in GAME.legal_moves(s, 0))
 
 
@@ -242,15 +243,15 @@ def test_empty_hand_draws_five_at_once_and_the_turn_goes_on() -> None:
 def test_turn_ends_with_a_discard_on_an_own_side_stack() -> None:
     s = scenario(hands=("9C 9S", "2D"), sides=(("", "", "KH", ""), ("", "", "", "")))
     tok = token_of(s, hand(0), "9C")
-    assert not GAME.is_legal(s, 0, Move("discard", (tok, SIDES[1][0])))  # not the opponent's stack
-    assert not GAME.is_legal(s, 1, Move("discard", (tok, SIDES[0][0])))  # not out of turn
+    assert not GAME.allows(s, 0, Move("discard", (tok, SIDES[1][0])))  # not the opponent's stack
+    assert not GAME.allows(s, 1, Move("discard", (tok, SIDES[0][0])))  # not out of turn
     assert {m.args[1] for m in GAME.legal_moves(s, 0) if m.action == "discard"} == set(SIDES[0])
     s = play(s, 0, "discard", tok, SIDES[0][2])  # any card, on any stack, empty or not
     assert s.table.cards(SIDES[0][2]) == cards("KH 9C")
     assert (s.turn, s.filled) == (1, False) and GAME.next_step(s) == Auto()
     s = auto(s)
     assert s.table.size(hand(1)) == 5 and GAME.next_step(s) == Decide(1)
-    assert GAME.legal_moves(s, 0) == []
+    assert not any(GAME.allows(s, 0, m) for m in GAME.legal_moves(s, 1))  # seat 0's turn is over
 
 
 # -- centre stacks ----------------------------------------------------------------------------------
@@ -262,10 +263,10 @@ def test_empty_centre_stack_takes_an_ace_only() -> None:
 
 def test_centre_stack_takes_the_next_rank_whatever_the_suit() -> None:
     s = scenario(hands=("4D 5C 6S", ""), centres=("AH 2H 3H", "", ""))
-    assert not GAME.is_legal(s, 0, Move("play", (token_of(s, hand(0), "5C"), CENTRES[0])))
+    assert not GAME.allows(s, 0, Move("play", (token_of(s, hand(0), "5C"), CENTRES[0])))
     s = play(s, 0, "play", token_of(s, hand(0), "4D"), CENTRES[0])
     s = play(s, 0, "play", token_of(s, hand(0), "5C"), CENTRES[0])
-    assert not GAME.is_legal(s, 0, Move("play", (token_of(s, hand(0), "6S"), CENTRES[1])))
+    assert not GAME.allows(s, 0, Move("play", (token_of(s, hand(0), "6S"), CENTRES[1])))
     assert centre_values(s) == [5, 0, 0]
 
 
@@ -273,17 +274,17 @@ def test_king_is_the_card_needed_next() -> None:
     s = scenario(hands=("KS 5C 6C", ""), centres=("AH 2H 3H 4H", "", ""))
     s = play(s, 0, "play", token_of(s, hand(0), "KS"), CENTRES[0])
     assert centre_values(s) == [5, 0, 0]
-    assert not GAME.is_legal(s, 0, Move("play", (token_of(s, hand(0), "5C"), CENTRES[0])))
-    assert GAME.is_legal(s, 0, Move("play", (token_of(s, hand(0), "6C"), CENTRES[0])))
-    text = " ".join(str(seg) for line in GAME.render(s, None) for seg in line)
-    assert "King = 5" in text  # the value a King stands for is shown to everyone
+    assert not GAME.allows(s, 0, Move("play", (token_of(s, hand(0), "5C"), CENTRES[0])))
+    assert GAME.allows(s, 0, Move("play", (token_of(s, hand(0), "6C"), CENTRES[0])))
+    text = table_text(GAME, s.with_table(s.table.masked(None)), None)
+    assert "K♠ (5 cards), K=5, takes 6" in text  # the value a King stands for is shown to everyone
 
 
 def test_king_on_an_empty_stack_is_an_ace() -> None:
     s = scenario(hands=("KS AC 2C", ""))
     s = play(s, 0, "play", token_of(s, hand(0), "KS"), CENTRES[1])
     assert centre_values(s) == [0, 1, 0]
-    assert not GAME.is_legal(s, 0, Move("play", (token_of(s, hand(0), "AC"), CENTRES[1])))
+    assert not GAME.allows(s, 0, Move("play", (token_of(s, hand(0), "AC"), CENTRES[1])))
     s = play(s, 0, "play", token_of(s, hand(0), "2C"), CENTRES[1])
     assert centre_values(s) == [0, 2, 0]
 
@@ -391,10 +392,10 @@ def test_safety_rule_draws_a_game_at_the_move_limit() -> None:
 def test_views_agree_and_unknown_hand_cards_never_forbid_a_move() -> None:
     s = scenario(hands=("5C AC", "2D"))
     bad = Move("play", (token_of(s, hand(0), "5C"), CENTRES[0]))
-    assert not GAME.is_legal(s, 0, bad)  # the all-seeing view (and seat 0's) refuses it
-    assert not GAME.is_legal(s.with_table(s.table.masked(0)), 0, bad)
+    assert not GAME.allows(s, 0, bad)  # the all-seeing view (and seat 0's) refuses it
+    assert not GAME.allows(s.with_table(s.table.masked(0)), 0, bad)
     theirs = s.with_table(s.table.masked(1))
-    assert GAME.is_legal(theirs, 0, bad)  # seat 1 cannot see the card: `verify` judges it later
+    assert GAME.allows(theirs, 0, bad)  # seat 1 cannot see the card: `verify` judges it later
     for view in (None, 0, 1):
         assert GAME.next_step(s.with_table(s.table.masked(view))) == GAME.next_step(s)
 

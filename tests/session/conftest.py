@@ -51,9 +51,20 @@ class Stepper:
         return [*self.seats, self.watcher]
 
     def deliver(self, data: bytes) -> None:
+        """Give ``data`` to every session, placed by the host first if it is not yet."""
+        data = self.placed(data)
         for s in self.everyone:
             s.receive(data)  # type: ignore[attr-defined]
         self.log.append(data)
+
+    def placed(self, data: bytes) -> bytes:
+        """``data`` as the host places it (an entry the host wrote is placed already)."""
+        from fairdeal.core.session.envelope import NO_SIG, decode_envelope
+
+        env = decode_envelope(data)
+        if env.placed != NO_SIG:
+            return data
+        return self.seats[0].place(data, env.seat)  # type: ignore[no-any-return]
 
     def step(self) -> bytes | None:
         """The next owed entry (not yet delivered), or None when the game is over."""
@@ -88,24 +99,14 @@ class Stepper:
         raise AssertionError("the game did not end")
 
     def forge(self, seat: int, kind: str, body: object, *, prev: bytes | None = None) -> bytes:
-        """An entry of ``kind`` signed by ``seat``, at the current position (or with ``prev``),
-        answering the point of the log where ``seat`` owes now (or the last entry)."""
-        from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
+        """An entry of ``kind`` signed by ``seat``, answering the point of the log where ``seat`` owes
+        now (or the last entry), placed by the host at the end of the log (after ``prev``, if given)."""
+        from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
 
         s = self.seats[0]
-        last = entry_hash(self.log[-1])
-        anchor = last if kind == "abort" else s._c.anchors.get(seat, last)
-        env = Envelope(
-            FORMAT_VERSION,
-            self.header.game_id,
-            s.seq,
-            last if prev is None else prev,
-            anchor,
-            seat,
-            kind,
-            body,
-        )
-        return env.signed(self.ids[seat]).encode()
+        point = s.point(None if kind == "abort" else seat)
+        env = Envelope(FORMAT_VERSION, self.header.game_id, seat, kind, body, *point).signed(self.ids[seat])
+        return env.place(s.seq, s.last_hash if prev is None else prev, self.ids[0]).encode()
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,7 @@ from fairdeal.core.session.envelope import decode_envelope, entry_hash
 def placed(t: Any, data: bytes) -> bytes:
     """``data`` as the host puts it: at the end of the log (its author's signature holds)."""
     s = t.seats[0]
-    return decode_envelope(data).placed(s.seq, s.last_hash).encode()
+    return decode_envelope(data).place(s.seq, s.last_hash, t.ids[0]).encode()
 
 
 def owing(t: Any) -> list[Any]:
@@ -117,7 +117,12 @@ def test_an_entry_answering_another_point_of_the_log_is_refused(stepper: Any) ->
     t.run_until(lambda t: len(owing(t)) > 1 and len(t.log) > 5)
     built = written_at_once(t)
     seat = sorted(built)[-1]
-    moved = replace(decode_envelope(built[seat]), anchor=entry_hash(t.log[-2])).signed(t.ids[seat])
+    host = t.seats[0]
+    k = host.seq - 2  # a point of this log, but not the one the entry is owed at
+    env = decode_envelope(built[seat])
+    moved = replace(env, anchor_seq=k, anchor=host.hashes[k], anchor_sig=host._placements[k]).signed(
+        t.ids[seat]
+    )
     for s in t.everyone:
         if s is t.seats[seat]:
             continue

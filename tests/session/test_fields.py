@@ -13,13 +13,15 @@ from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, decode_envelope
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT, PROTOCOL, Header
 
-FIELDS = ("version", "game_id", "seq", "prev", "anchor", "seat", "kind", "body", "sig")
+FIELDS = ("version", "game_id", "seat", "kind", "body", "anchor_seq", "anchor", "anchor_sig", "sig",
+          "seq", "prev", "placed")  # fmt: skip
 
 
 def _raw_envelope(**change: Any) -> bytes:
-    """An envelope's bytes with fields changed (decoding does not check the signature)."""
-    fields = {"version": FORMAT_VERSION, "game_id": bytes(16), "seq": 5, "prev": bytes(32),
-              "anchor": bytes(32), "seat": 1, "kind": "move", "body": {}, "sig": bytes(64)}  # fmt: skip
+    """An envelope's bytes with fields changed (decoding does not check the signatures)."""
+    fields = {"version": FORMAT_VERSION, "game_id": bytes(16), "seat": 1, "kind": "move", "body": {},
+              "anchor_seq": 4, "anchor": bytes(32), "anchor_sig": bytes(64), "sig": bytes(64), "seq": 5,
+              "prev": bytes(32), "placed": bytes(64)}  # fmt: skip
     fields.update(change)
     return msgpack.packb([fields[f] for f in FIELDS], use_bin_type=True)
 
@@ -46,6 +48,13 @@ def _raw_envelope(**change: Any) -> bytes:
         ({"kind": b"move"}, "bad kind"),
         ({"sig": "s" * 64}, "bad signature field"),
         ({"sig": bytes(63)}, "bad signature field"),
+        ({"anchor_seq": -1}, "bad anchor sequence number"),
+        ({"anchor_seq": 2**32}, "bad anchor sequence number"),
+        ({"anchor_seq": False}, "bad anchor sequence number"),
+        ({"anchor_sig": bytes(65)}, "bad anchor signature field"),
+        ({"anchor_sig": "s" * 64}, "bad anchor signature field"),
+        ({"placed": bytes(63)}, "bad placement signature field"),
+        ({"placed": None}, "bad placement signature field"),
     ],
 )
 def test_an_envelope_field_out_of_range_is_refused(change: dict[str, Any], reason: str) -> None:
@@ -63,6 +72,8 @@ def test_an_envelope_field_out_of_range_is_refused(change: dict[str, Any], reaso
         {"kind": "k" * 32},
         {"seat": 0},
         {"seat": 63},
+        {"anchor_seq": 0},
+        {"anchor_seq": 2**32 - 1},
     ],
 )
 def test_an_envelope_field_at_its_limit_decodes(change: dict[str, Any]) -> None:
@@ -71,11 +82,23 @@ def test_an_envelope_field_at_its_limit_decodes(change: dict[str, Any]) -> None:
     assert getattr(env, name) == value
 
 
-def test_an_envelope_is_a_list_of_exactly_nine_fields() -> None:
+def test_an_envelope_is_a_list_of_exactly_twelve_fields() -> None:
     whole = msgpack.unpackb(_raw_envelope(), raw=False)
-    for obj in (whole[:8], [*whole, 0], {"fields": whole}):
-        with pytest.raises(RemoteProtocolError, match="a list of 9 fields"):
+    for obj in (whole[:11], [*whole, 0], {"fields": whole}):
+        with pytest.raises(RemoteProtocolError, match="a list of 12 fields"):
             decode_envelope(msgpack.packb(obj, use_bin_type=True))
+
+
+def test_an_envelope_not_in_its_canonical_form_is_refused() -> None:
+    """The same fields in a longer encoding (a sequence number as a 64-bit integer, the kind as a
+    str 8): the bytes a signature and every peer's log hold are the canonical ones only."""
+    canonical = _raw_envelope()
+    decode_envelope(canonical)
+    tail = 2 + 32 + 2 + 64  # prev and placed, after the one byte of seq 5
+    long_seq = canonical[: -(tail + 1)] + b"\xcf" + (5).to_bytes(8, "big") + canonical[-tail:]
+    assert msgpack.unpackb(long_seq, raw=False) == msgpack.unpackb(canonical, raw=False)
+    with pytest.raises(RemoteProtocolError, match="canonical form"):
+        decode_envelope(long_seq)
 
 
 def test_an_envelope_of_another_version_says_so_whatever_its_layout() -> None:

@@ -32,8 +32,13 @@ def _header_entry(options: dict[str, Any]) -> bytes:
         options,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)),
     )
-    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body())
-    return env.signed(HOST).encode()
+    return _placed(header)
+
+
+def _placed(header: Header) -> bytes:
+    """The header entry as the host writes it: signed, and placed at 0."""
+    env = Envelope(FORMAT_VERSION, header.game_id, 0, HEADER, header.to_body()).signed(HOST)
+    return env.place(0, GENESIS, HOST).encode()
 
 
 FULL = dict(GAME.config(2).options)
@@ -72,14 +77,12 @@ def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
         b"g" * 16, "ecarte", "ecarte", "fairdeal", "0", FULL,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)), protocol=1,
     )  # fmt: skip
-    entry = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body()).signed(
-        HOST
-    )
-    report = verify_log(MAGIC + record(entry.encode()), lambda name: GAME)
+    entry = _placed(header)
+    report = verify_log(MAGIC + record(entry), lambda name: GAME)
     assert report.verdict == "undecided"
     assert "written with protocol 1" in report.findings[0].reason
     with pytest.raises(RemoteProtocolError, match="unsupported protocol 1"):
-        Session(GAME, None).receive(entry.encode())
+        Session(GAME, None).receive(entry)
 
 
 def test_a_log_of_the_first_envelope_format_is_undecided_and_says_so() -> None:
@@ -87,3 +90,13 @@ def test_a_log_of_the_first_envelope_format_is_undecided_and_says_so() -> None:
     old = msgpack.packb([1, b"g" * 16, 0, bytes(32), 0, "header", {}, bytes(64)], use_bin_type=True)
     report = verify_log(MAGIC + record(old), lambda name: GAME)
     assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason
+
+
+def test_a_log_of_the_second_envelope_format_is_undecided_and_says_so() -> None:
+    # format 2 envelopes had 9 fields: seq and prev unsigned by anyone, no placement signature
+    old = msgpack.packb(
+        [2, b"g" * 16, 0, bytes(32), bytes(32), 0, "header", {"protocol": 2}, bytes(64)], use_bin_type=True
+    )
+    report = verify_log(MAGIC + record(old), lambda name: GAME)
+    assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason
+    assert f"this one reads format {FORMAT_VERSION}" in report.findings[0].reason

@@ -33,8 +33,8 @@ from fairdeal.core.deck._wire import (
 )
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.rules import Move
-from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, entry_hash
-from fairdeal.core.session.session import ABORT, HEADER, MOVE, RESIGN, Session
+from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
+from fairdeal.core.session.session import ABORT, END, HEADER, MOVE, RESIGN, Session
 from fairdeal.testing import seat_sessions
 
 KINDS = (
@@ -48,6 +48,7 @@ KINDS = (
     KIND_FINAL,
     MOVE,
     RESIGN,
+    END,
     ABORT,
 )
 
@@ -93,6 +94,10 @@ class Forger:
             return {"move": self._move().to_wire(), "shares": None}
         if kind == RESIGN:
             return {}
+        if kind == END:  # the end of the game as this seat sees it now
+            r = s.result
+            scores = list(r.scores) if r else [0] * s.header.players
+            return {"winner": r.winner if r else None, "scores": scores, "reason": "over"}
         assert kind == ABORT
         return {"blame": None, "reason": "forged"}
 
@@ -151,13 +156,15 @@ class Forger:
         return Move("pass")
 
 
-def _forge(session: Session, forger: Forger, kind: str, seq: int, prev: bytes) -> bytes:
-    assert session.seat is not None
-    anchor = session._c.anchors.get(session.seat, prev)  # where its seat owes now, else the last entry
+def _forge(session: Session, forger: Forger, kind: str, host: Session) -> bytes:
+    """An entry of ``kind`` signed by ``session``'s seat, answering where it owes now (or the last
+    entry), placed by the host at the end of the log: well formed, signed and placed."""
+    assert session.seat is not None and session.identity is not None and host.identity is not None
     game_id = session.header.game_id
-    env = Envelope(FORMAT_VERSION, game_id, seq, prev, anchor, session.seat, kind, forger.body(kind))
-    assert session.identity is not None
-    return env.signed(session.identity).encode()
+    env = Envelope(
+        FORMAT_VERSION, game_id, session.seat, kind, forger.body(kind), *session.point(session.seat)
+    )
+    return env.signed(session.identity).place(host.seq, host.last_hash, host.identity, game_id).encode()
 
 
 def _snapshot(s: Session) -> tuple[Any, ...]:
@@ -187,11 +194,9 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
     rng = random.Random(3)
     tried = refused = 0
     data = seats[0].start(header)
-    last_hash = b""
     for step in range(5000):
         for s in everyone:
             s.receive(data)
-        last_hash = entry_hash(data)
         w = seats[0].waiting()
         if w is None:
             break
@@ -204,7 +209,7 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
                     continue
                 if attacker.seat == 0 and kind == ABORT:
                     continue  # the host may end the game at any point: that is not an attack
-                forged = _forge(attacker, forgers[attacker.seat], kind, seats[0].seq, last_hash)
+                forged = _forge(attacker, forgers[attacker.seat], kind, seats[0])
                 for victim in everyone:
                     if victim is attacker:
                         continue
@@ -224,6 +229,8 @@ def test_every_entry_that_is_not_owed_is_refused_at_every_point(
             due = owner.due()
             assert due is not None
             data = due
+        if w.seat != 0:
+            data = seats[0].place(data, w.seat)
     else:
         raise AssertionError("the game did not end")
     # every seat attacked every other session with about every kind, at every entry of the game

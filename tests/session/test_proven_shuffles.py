@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
-from fairdeal.core.session.envelope import Envelope, decode_envelope
+from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
 from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import CHEATING, FAIR, UNDECIDED, verify_log
@@ -90,10 +91,9 @@ def test_a_log_that_holds_a_bad_pass_is_cheating_with_the_seat_and_the_entry() -
     env = decode_envelope(entries[at])
     # Seat 1's own key signs the bad pass: only its proof gives it away.
     seat1 = Identity.generate(SeededRng(SEED).fork("identity-1"))
-    forged = Envelope(
-        env.version, env.game_id, env.seq, env.prev, env.anchor, 1, env.kind, _swapped(env.body)
-    )
-    log = MAGIC + b"".join(record(e) for e in entries[:at]) + record(forged.signed(seat1).encode())
+    host = Identity.generate(SeededRng(SEED).fork("identity-0"))
+    forged = replace(env, body=_swapped(env.body)).signed(seat1).place(env.seq, env.prev, host)
+    log = MAGIC + b"".join(record(e) for e in entries[:at]) + record(forged.encode())
     report = verify_log(log, reg.game)
     assert report.verdict == CHEATING and report.exit_code == 1
     (finding,) = report.findings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import pytest
@@ -11,8 +12,8 @@ from fairdeal.core.errors import IllegalMove, RemoteProtocolError
 from fairdeal.core.rules import Move
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
-from fairdeal.core.session.session import MOVE, Session
-from fairdeal.core.session.verify import CHEATING, FAIR, UNDECIDED, verify_log
+from fairdeal.core.session.session import MOVE, DamagedEntry, HostCheated, Session
+from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, UNDECIDED, verify_log
 from fairdeal.testing import play_with_protocol
 
 
@@ -58,7 +59,27 @@ def test_same_seed_gives_byte_identical_logs(eights: Any, two_player: Any) -> No
     assert play_with_protocol(eights, 2, seed=12).log != two_player.log
 
 
-def test_flipping_any_byte_of_any_entry_is_named(eights: Any, two_player: Any) -> None:
+def identity(seat: int) -> Any:
+    """Seat ``seat``'s identity in ``two_player`` (as play_with_protocol made it)."""
+    from fairdeal.core.identity import Identity
+    from fairdeal.core.rng import SeededRng
+
+    return Identity.generate(SeededRng(11).fork(f"identity-{seat}"))
+
+
+def written(at: Session, seat: int, kind: str, body: Any, *, author: Any = None) -> bytes:
+    """An entry of ``kind`` by ``seat`` (signed by ``author``, default its own identity) answering
+    where ``seat`` owes in ``at``, placed by the host at the end of ``at``'s log."""
+    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
+
+    env = Envelope(FORMAT_VERSION, at.header.game_id, seat, kind, body, *at.point(seat))
+    signed = env.signed(author or identity(seat))
+    return signed.place(at.seq, at.last_hash, identity(0), at.header.game_id).encode()
+
+
+def test_flipping_any_byte_of_any_entry_is_found_and_blames_nobody(eights: Any, two_player: Any) -> None:
+    """Every byte of an entry is covered by the host's placement signature: a flipped one makes
+    the log damaged at that entry, and no seat is named (no signature says who flipped it)."""
     log = two_player.log
     offsets = entry_offsets(log)
     rng = random.Random(3)
@@ -69,8 +90,9 @@ def test_flipping_any_byte_of_any_entry_is_named(eights: Any, two_player: Any) -
         damaged = bytearray(log)
         damaged[pos] ^= 1 << rng.randrange(8)
         report = verify_log(bytes(damaged), resolver(eights))
-        assert report.verdict == CHEATING and report.exit_code == 1
+        assert report.verdict == DAMAGED and report.exit_code == 1
         assert report.findings[0].entry == index, (index, pos, report.findings)
+        assert report.findings[0].seat is None
 
 
 @pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9, 0.999])
@@ -88,7 +110,7 @@ def test_a_cut_log_is_undecided_and_checked_up_to_the_cut(
     start, end = entry_offsets(log)[whole // 2]
     damaged = bytearray(log[:cut])
     damaged[(start + end) // 2] ^= 0x40
-    assert verify_log(bytes(damaged), resolver(eights)).verdict == CHEATING
+    assert verify_log(bytes(damaged), resolver(eights)).verdict == DAMAGED
 
 
 def test_refused_entries_leave_the_session_unchanged(eights: Any, two_player: Any) -> None:
@@ -97,18 +119,23 @@ def test_refused_entries_leave_the_session_unchanged(eights: Any, two_player: An
     for e in entries[:20]:
         watcher.receive(e)
     seq = watcher.seq
-    with pytest.raises(RemoteProtocolError, match="sequence number"):
+    with pytest.raises(DamagedEntry, match="out of place"):
         watcher.receive(entries[19])  # a replay
-    with pytest.raises(RemoteProtocolError, match="sequence number"):
+    with pytest.raises(DamagedEntry, match="out of place"):
         watcher.receive(entries[21])  # out of order
     forged = bytearray(entries[20])
-    forged[-3] ^= 1  # inside the signature
-    with pytest.raises(RemoteProtocolError, match="bad signature") as err:
+    forged[-3] ^= 1  # inside the host's placement signature
+    with pytest.raises(DamagedEntry, match="not placed by the host") as damaged:
         watcher.receive(bytes(forged))
-    # The seat the entry claims did not sign it: it is not blamed (whoever forged it is).
-    assert err.value.seat is None
-    assert f"not signed by seat {decode_envelope(entries[20]).seat}" in err.value.reason
-    with pytest.raises(RemoteProtocolError, match="not msgpack"):
+    assert damaged.value.seat is None
+    # The host placed what its author did not sign: the host's signature says so, not the author's.
+    env = decode_envelope(entries[20])
+    author = env.seat
+    bad = replace(env, sig=bytes(64)).place(env.seq, env.prev, identity(0)).encode()
+    with pytest.raises(HostCheated, match=f"an entry that seat {author} did not sign") as err:
+        watcher.receive(bad)
+    assert err.value.seat == 0 and err.value.evidence == (bad,)
+    with pytest.raises(DamagedEntry, match="not msgpack"):
         watcher.receive(b"\xc1garbage")
     assert watcher.seq == seq
     for e in entries[20:]:
@@ -121,15 +148,18 @@ def test_an_entry_signed_by_the_wrong_seat_is_refused(eights: Any, two_player: A
     s1 = two_player.outcomes[1].session
     watcher = Session(eights, None)
     watcher.receive(entries[0])
-    # Seat 1 writes an entry claiming to be seat 0.
-    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
-
+    # Seat 1 writes an entry claiming to be seat 0; the host (seat 0 itself) places it.
     env = decode_envelope(entries[1])
-    fake = Envelope(FORMAT_VERSION, env.game_id, env.seq, env.prev, env.anchor, 0, env.kind, env.body).signed(
-        s1.identity
-    )
-    with pytest.raises(RemoteProtocolError, match="bad signature"):
-        watcher.receive(fake.encode())
+    fake = written(watcher, 0, env.kind, env.body, author=s1.identity)
+    with pytest.raises(HostCheated, match="an entry that seat 0 did not sign"):
+        watcher.receive(fake)
+    # The host places nothing a seat did not sign: it refuses it, naming the connection's seat.
+    host = Session(eights, 0, identity(0))
+    host.receive(entries[0])
+    unplaced = replace(decode_envelope(fake), seq=0, prev=bytes(32), placed=bytes(64)).encode()
+    with pytest.raises(RemoteProtocolError, match="in the name of seat 0") as err:
+        host.place(unplaced, 1)
+    assert err.value.seat == 1
 
 
 @pytest.mark.parametrize("rules", ["sound", "fragile", "careless"])
@@ -149,10 +179,6 @@ def test_a_hostile_move_is_refused_not_a_crash(
         def is_legal(self, state: Any, player: int, move: Move) -> bool:
             return move.action == "play" and len(move.args) == 1 and isinstance(move.args[0], int)
 
-    from fairdeal.core.identity import Identity
-    from fairdeal.core.rng import SeededRng
-    from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope
-
     entries = parse_log(two_player.log).entries
     watcher = Session({"sound": eights, "fragile": Fragile(), "careless": Careless()}[rules], None)
     i = 0
@@ -162,23 +188,10 @@ def test_a_hostile_move_is_refused_not_a_crash(
         w = watcher.waiting()
         if w is not None and w.decision:
             break
-    mover = Identity.generate(SeededRng(11).fork(f"identity-{w.seat}"))  # as play_with_protocol made it
-    last = decode_envelope(entries[i - 1])
-    from fairdeal.core.session.envelope import entry_hash
-
-    env = Envelope(
-        FORMAT_VERSION,
-        last.game_id,
-        i,
-        entry_hash(entries[i - 1]),
-        entry_hash(entries[i - 1]),
-        w.seat,
-        MOVE,
-        {"move": ["play", list(args)], "shares": None},
-    ).signed(mover)
+    entry = written(watcher, w.seat, MOVE, {"move": ["play", list(args)], "shares": None})
     seq = watcher.seq
     with pytest.raises(RemoteProtocolError) as err:
-        watcher.receive(env.encode())
+        watcher.receive(entry)
     assert err.value.seat == w.seat
     assert watcher.seq == seq
     watcher.receive(entries[i])  # the real move still goes through

@@ -8,6 +8,7 @@ blamed, and that the session is left as it was.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from fairdeal.core.deck._reveals import share_context
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import MAGIC, record
+from fairdeal.core.session.session import DamagedEntry, HostCheated
 from fairdeal.core.session.verify import CHEATING, verify_log
 
 
@@ -52,8 +54,11 @@ def test_an_entry_that_breaks_only_the_hash_chain_is_refused(ecarte: Any) -> Non
     t = ecarte
     t.run_until(_owes("shuffle pass", 1))
     honest = decode_envelope(t.step())
+    # Placed by the host after another entry than the last of this log: the host's placement
+    # signature proves it showed someone another log; the author, who signed only its anchor, is
+    # not to blame.
     forged = t.forge(1, honest.kind, honest.body, prev=hashlib.sha256(b"another past").digest())
-    _refused(t, forged, 1, "previous-entry hash")
+    _refused(t, forged, 0, "forked the log", f"entry {t.seats[0].seq - 1}")
     t.deliver(t.step())
 
 
@@ -62,14 +67,12 @@ def test_verify_names_a_host_that_re_signs_its_own_entry_with_another_past(ecart
     t.finish()
     k = next(i for i, e in enumerate(t.log) if i > 3 and decode_envelope(e).seat == 0)
     env = decode_envelope(t.log[k])
-    forged = Envelope(
-        FORMAT_VERSION, env.game_id, env.seq, bytes(32), env.anchor, 0, env.kind, env.body
-    ).signed(t.ids[0])
+    forged = env.place(env.seq, bytes(32), t.ids[0])
     log = [*t.log[:k], forged.encode(), *t.log[k + 1 :]]
     report = verify_log(MAGIC + b"".join(record(e) for e in log), lambda name: t.game)
     assert report.verdict == CHEATING
     assert (report.findings[0].seat, report.findings[0].entry) == (0, k)
-    assert "previous-entry hash" in report.findings[0].reason
+    assert "forked the log" in report.findings[0].reason
 
 
 def test_only_the_host_may_record_an_abort(ecarte: Any) -> None:
@@ -173,7 +176,7 @@ def test_an_abort_proves_equivocation_with_the_other_signed_entry(ecarte: Any) -
     report = verify_log(MAGIC + b"".join(record(e) for e in t.log), lambda name: t.game)
     assert report.verdict == CHEATING
     f = report.findings[0]
-    assert (f.seat, f.entry) == (seat, decode_envelope(first).seq) and "equivocation" in f.reason
+    assert (f.seat, f.entry) == (seat, decode_envelope(t.log[-2]).seq) and "equivocation" in f.reason
 
 
 def test_evidence_that_proves_nothing_is_the_hosts_fault(ecarte: Any) -> None:
@@ -185,14 +188,15 @@ def test_evidence_that_proves_nothing_is_the_hosts_fault(ecarte: Any) -> None:
     def signed(**change: Any) -> bytes:
         fields = {"anchor": env.anchor, "seat": env.seat, "game_id": env.game_id, **change}
         by = t.ids[fields.pop("by", fields["seat"])]
-        e = Envelope(FORMAT_VERSION, fields["game_id"], env.seq, env.prev, fields["anchor"], fields["seat"],
-                     env.kind, env.body)  # fmt: skip
+        e = replace(env, game_id=fields["game_id"], seat=fields["seat"], anchor=fields["anchor"])
         return e.signed(by).encode()
 
     def abort(blame: Any, evidence: Any) -> bytes:
         return t.forge(0, "abort", {"blame": blame, "reason": "equivocation", "evidence": evidence})
 
-    placed_elsewhere = decode_envelope(first).placed(99, bytes(32)).encode()  # the same writing, moved
+    placed_elsewhere = (
+        decode_envelope(first).place(99, bytes(32), t.ids[0]).encode()
+    )  # the same writing, moved
     cases = [
         (abort([seat], first), "does not differ"),  # the very entry the log holds
         (abort([seat], placed_elsewhere), "does not differ"),  # the same entry as written, placed elsewhere
@@ -293,13 +297,11 @@ def test_a_header_that_gives_a_seat_another_identity_is_refused(stepper: Any) ->
 
 
 def test_a_seats_own_entry_may_come_back_placed_after_others(ecarte: Any) -> None:
-    from fairdeal.core.session.envelope import entry_hash
-
     t = ecarte  # after the header, every seat owes its key at once
     mine = t.seats[1].due()
     t.seats[1].sent(mine)
     t.deliver(t.seats[0].due())  # the host's key reached the log first
-    placed = decode_envelope(mine).placed(t.seats[0].seq, entry_hash(t.log[-1])).encode()
+    placed = t.seats[0].place(mine, 1)
     assert placed != mine
     t.deliver(placed)  # the same writing at another place: taken as this seat's own entry
     assert t.seats[1].outstanding is None and all(s.seq == 3 for s in t.everyone)
@@ -332,13 +334,14 @@ def test_the_first_entry_must_be_the_hosts_header() -> None:
     header = decode_envelope(table.sessions[0].start(table.header))
 
     def entry(seat: int, kind: str, body: object) -> bytes:
-        e = Envelope(FORMAT_VERSION, header.game_id, 0, header.prev, header.anchor, seat, kind, body)
-        return e.signed(table.identities[seat]).encode()
+        e = Envelope(FORMAT_VERSION, header.game_id, seat, kind, body).signed(table.identities[seat])
+        return e.place(0, bytes(32), table.identities[0]).encode()
 
-    for data, blamed in ((entry(1, "header", header.body), 1), (entry(0, "resign", {}), 0)):
-        with pytest.raises(RemoteProtocolError) as info:
+    # Nothing before the header says whose keys sign: such a log is no game's, nobody is named.
+    for data in (entry(1, "header", header.body), entry(0, "resign", {})):
+        with pytest.raises(DamagedEntry) as info:
             table.sessions[1].receive(data)
-        assert info.value.seat == blamed and "the first entry must be the host's header" in info.value.reason
+        assert info.value.seat is None and "its first entry is not the host's header" in info.value.reason
         assert table.sessions[1].seq == 0
 
 
@@ -391,10 +394,10 @@ def test_an_entry_from_a_seat_the_table_does_not_have_is_refused(ecarte: Any) ->
     t = ecarte
     t.run_until(_owes("to move"))
     s = t.seats[0]
-    env = Envelope(FORMAT_VERSION, t.header.game_id, s.seq, s._c.last_hash, s._c.last_hash, 2, "resign", {})
-    data = env.signed(t.ids[1]).encode()
-    for x in t.everyone:
-        with pytest.raises(RemoteProtocolError, match="no seat 2"):
+    env = Envelope(FORMAT_VERSION, t.header.game_id, 2, "resign", {}, *s.point(None)).signed(t.ids[1])
+    data = env.place(s.seq, s.last_hash, t.ids[0]).encode()
+    for x in t.everyone:  # only the host can have placed it there
+        with pytest.raises(HostCheated, match="seat 2, which this game does not have"):
             x.receive(data)
 
 

@@ -65,8 +65,8 @@ def _header(**changes: Any) -> Header:
 
 
 def _entry(header: Header) -> bytes:
-    env = Envelope(FORMAT_VERSION, header.game_id, 0, GENESIS, GENESIS, 0, HEADER, header.to_body())
-    return env.signed(HOST).encode()
+    env = Envelope(FORMAT_VERSION, header.game_id, 0, HEADER, header.to_body())
+    return env.signed(HOST).place(0, GENESIS, HOST).encode()
 
 
 def _seats(name: str = "Host", kind: str = "player") -> tuple[SeatInfo, ...]:
@@ -117,7 +117,7 @@ def test_a_move_or_an_entry_kind_with_such_text_is_refused(bad: str) -> None:
         Move.from_wire([bad, []], seat=1)
     with pytest.raises(RemoteProtocolError, match="malformed move argument"):
         Move.from_wire(["play", [bad]], seat=1)
-    env = Envelope(FORMAT_VERSION, b"g" * 16, 1, GENESIS, GENESIS, 1, bad, {}).signed(GUEST)
+    env = Envelope(FORMAT_VERSION, b"g" * 16, 1, bad, {}).signed(GUEST)
     with pytest.raises(RemoteProtocolError, match="bad kind"):
         decode_envelope(env.encode())
 
@@ -133,11 +133,12 @@ def test_an_abort_is_written_with_a_clean_reason_and_a_dirty_one_is_refused(bad:
     guest.receive(written)
     assert guest.aborted is not None and shows_as_is(guest.aborted.reason, 200)
     honest = decode_envelope(written)
-    forged = replace(honest, body={**honest.body, "reason": f"seat 1 said {bad}"}).signed(HOST).encode()
+    forged = replace(honest, body={**honest.body, "reason": f"seat 1 said {bad}"}).signed(HOST)
+    forged_entry = forged.place(forged.seq, forged.prev, HOST).encode()
     late = Session(GAME, 1, GUEST, SeededRng(5))
     late.receive(header_entry)
     with pytest.raises(RemoteProtocolError, match="malformed abort entry"):
-        late.receive(forged)
+        late.receive(forged_entry)
 
 
 @given(st.text(max_size=60))

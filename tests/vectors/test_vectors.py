@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
+import itertools
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,7 @@ import pytest
 
 from fairdeal.core.deck import _group as g
 from fairdeal.core.identity import Identity
-from fairdeal.core.session.envelope import Envelope, decode_envelope, entry_hash
+from fairdeal.core.session.envelope import Envelope, decode_envelope, entry_hash, placed_by, placement_message
 from fairdeal.net import wire
 from fairdeal.net.invite import Endpoint, Invite, decode_invite
 
@@ -109,22 +113,39 @@ def test_shuffle_proofs(case: dict[str, Any]) -> None:
     )
 
 
-@pytest.mark.parametrize("case", load("envelopes.json"), ids=lambda c: c["kind"])
+@pytest.mark.parametrize("case", load("envelopes.json"), ids=lambda c: f"{c['seq']}-{c['kind']}")
 def test_envelopes(case: dict[str, Any]) -> None:
-    identity = Identity.from_seed(b(case["identity_seed"]))
-    assert identity.public_key == b(case["public_key"])
+    author = Identity.from_seed(b(case["author_seed"]))
+    assert author.public_key == b(case["author_key"])
     body = msgpack.unpackb(b(case["body"]), raw=False)
-    place = (case["version"], b(case["game_id"]), case["seq"], b(case["prev"]), b(case["anchor"]))
-    env = Envelope(*place, case["seat"], case["kind"], body)
+    point = (case["anchor_seq"], b(case["anchor"]), b(case["anchor_sig"]))
+    env = Envelope(case["version"], b(case["game_id"]), case["seat"], case["kind"], body, *point)
     assert env.signed_part() == b(case["signed_part"])
-    signed = env.signed(identity)
+    signed = env.signed(author)
     assert signed.sig == b(case["sig"])
-    assert signed.encode() == b(case["encoded"])
-    assert entry_hash(b(case["encoded"])) == b(case["hash"])
+    assert signed.writing() == b(case["writing"])
     decoded = decode_envelope(b(case["encoded"]))
-    assert decoded == signed and decoded.verify(identity.public_key)
-    # The host places an entry: where it puts it changes no signature.
-    assert decoded.placed(case["seq"] + 7, bytes(32)).verify(identity.public_key)
+    assert decoded.encode() == b(case["encoded"]) and decoded.same_writing(signed)
+    assert (decoded.seq, decoded.prev) == (case["seq"], b(case["prev"]))
+    assert entry_hash(b(case["encoded"])) == decoded.hash() == b(case["hash"])
+    assert placement_message(b(case["game_id"]), case["seq"], b(case["hash"])) == b(case["placement_message"])
+    assert decoded.placed == b(case["placed"])
+    assert decoded.verify(author.public_key) and decoded.placed_by(b(case["host_key"]), b(case["game_id"]))
+    # Where the host puts an entry changes nothing its author signed, and its placement covers it.
+    moved = replace(decoded, seq=case["seq"] + 7)
+    assert moved.verify(author.public_key) and not moved.placed_by(b(case["host_key"]), b(case["game_id"]))
+
+
+def test_envelopes_chain_and_answer_earlier_entries() -> None:
+    cases = load("envelopes.json")
+    host = b(cases[0]["host_key"])
+    for prev, case in itertools.pairwise(cases):
+        assert b(case["prev"]) == b(prev["hash"])
+        answered = cases[case["anchor_seq"]]
+        assert b(case["anchor"]) == b(answered["hash"]) and b(case["anchor_sig"]) == b(answered["placed"])
+        assert placed_by(
+            host, b(case["game_id"]), case["anchor_seq"], b(case["anchor"]), b(case["anchor_sig"])
+        )
 
 
 def _fields(v: Any) -> Any:
@@ -187,3 +208,124 @@ def test_a_whole_game() -> None:
     n = about["players"]
     played = play_with_protocol(game, n, about["seed"], about["options"], [bot.make() for _ in range(n)])
     assert played.log == data
+
+
+# -- the worked example (example.md): the document's formulas against the real bytes --------------------
+ROOT = HERE.parents[1]
+
+
+def _blocks(text: str) -> dict[str, bytes]:
+    """Every ```hex NAME block of the example, as bytes."""
+    found = re.findall(r"```hex (\S+)\n(.*?)```", text, flags=re.DOTALL)
+    blocks = {name: bytes.fromhex("".join(body.split())) for name, body in found}
+    assert len(blocks) == len(found), "two blocks share a name"
+    return blocks
+
+
+def _frame(tag: bytes, *parts: bytes | int | str) -> bytes:
+    """docs/protocol.md 10.1, written from the text."""
+    out = len(tag).to_bytes(2, "big") + tag
+    for p in parts:
+        if isinstance(p, int):
+            out += b"i" + p.to_bytes(8, "big")
+        else:
+            data = p.encode() if isinstance(p, str) else p
+            out += (b"s" if isinstance(p, str) else b"b") + len(data).to_bytes(4, "big") + data
+    return out
+
+
+def _items(envelope: bytes) -> list[tuple[int, int]]:
+    u = msgpack.Unpacker(raw=False)
+    u.feed(envelope)
+    assert u.read_array_header() == 12
+    spans = []
+    for _ in range(12):
+        start = u.tell()
+        u.skip()
+        spans.append((start, u.tell()))
+    return spans
+
+
+def test_the_worked_example_is_what_the_script_writes_of_the_log() -> None:
+    spec = importlib.util.spec_from_file_location("example", ROOT / "scripts" / "example.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = (HERE / "game.fdlog").read_bytes()
+    assert module.worked_example(log, load("game.json")) == (HERE / "example.md").read_text()
+
+
+def test_the_worked_example_checks_out_by_the_documents_formulas_alone() -> None:
+    """Every hash, signature and framed input the example shows, recomputed from game.fdlog with
+    hashlib, msgpack and PyNaCl only, as docs/protocol.md 8.2 and 10.1 say."""
+    from nacl.signing import VerifyKey
+
+    blocks = _blocks((HERE / "example.md").read_text())
+    log = (HERE / "game.fdlog").read_bytes()
+    assert log[:7] == b"FDLOG1\n"
+    records, pos = [], 7
+    while pos < len(log):
+        n = int.from_bytes(log[pos : pos + 4], "big")
+        records.append(log[pos + 4 : pos + 4 + n])
+        pos += 4 + n
+    assert pos == len(log)
+    fields = [msgpack.unpackb(r, raw=False) for r in records]
+    header = fields[0][4]
+    gid, keys = fields[0][1], [s["identity"] for s in header["seats"]]
+    assert blocks["G"] == gid and all(blocks[f"key-{s}"] == k for s, k in enumerate(keys))
+    hashes: list[bytes] = []
+    placements: list[bytes] = []
+    for i, (data, f) in enumerate(zip(records, fields, strict=True)):
+        seat, anchor_seq, anchor, anchor_sig, sig, seq, prev, placed = f[2], *f[5:]
+        spans = _items(data)
+        signed = b"fairdeal/envelope/v3\x00" + b"\x98" + data[spans[0][0] : spans[7][1]]
+        assert msgpack.packb(f[:8], use_bin_type=True) == b"\x98" + data[spans[0][0] : spans[7][1]]
+        VerifyKey(keys[seat]).verify(signed, sig)
+        writing = hashlib.sha256(b"fairdeal/writing/v1\x00" + signed + sig).digest()
+        pre = b"fairdeal/entry/v3\x00" + gid + seq.to_bytes(4, "big") + prev + writing
+        h = hashlib.sha256(pre).digest()
+        placement = b"fairdeal/placement/v1\x00" + gid + seq.to_bytes(4, "big") + h
+        VerifyKey(keys[0]).verify(placement, placed)
+        assert seq == i and prev == (hashes[-1] if hashes else bytes(32))
+        if i:  # the anchor: a point of this log, with the host's own placement of it
+            assert anchor_seq < i and anchor == hashes[anchor_seq] and anchor_sig == placements[anchor_seq]
+        else:
+            assert (anchor_seq, anchor, anchor_sig) == (0, bytes(32), bytes(64))
+        hashes.append(h)
+        placements.append(placed)
+        shown = {k.split(".", 1)[1]: v for k, v in blocks.items() if k.startswith(f"e{i}.")}
+        if not shown:
+            continue
+        body = f[4]
+        expected = {
+            "S": signed,
+            "sig": sig,
+            "W": writing,
+            "Hin": pre,
+            "H": h,
+            "P": placement,
+            "placed": placed,
+        }
+        for name, value in expected.items():
+            assert shown.get(name, value) == value, (i, name)
+        assert shown.get("envelope", data) == data
+        assert data.startswith(shown.get("head", b"")) and data.endswith(shown.get("tail", b""))
+        if f[3] == "deck.shuffle":
+            k = sum(1 for g in fields[:i] if g[3] == "deck.shuffle" and g[4]["round"] == body["round"])
+            assert shown["context"] == _frame(b"shuffle-pass", gid, seat, body["round"], k)
+            assert shown["deck0"] == body["deck"][0]
+        if f[3] in ("deck.shares", "deck.final-reveal"):
+            token, to = body["shares"][0][:2]
+            purpose = "public" if to is None else f"to seat {to}"
+            assert shown["context"] == _frame(b"share", gid, seat, token, shown["ct"], purpose)
+        if f[3] == "deck.random-reveal":
+            framed = shown["commit-frame"]
+            commit = next(
+                g[4]
+                for g in fields
+                if g[3] == "deck.random-commit" and (g[2], g[4]["index"]) == (seat, body["index"])
+            )
+            tag = b"fairdeal/deck/random-commit/v1"
+            assert framed == _frame(tag, gid, seat, body["index"], commit["n"], body["value"])
+            assert hashlib.sha256(framed).digest() == shown["commitment"] == commit["commitment"]
+    assert sum(1 for name in blocks if name.endswith(".placed")) >= 8  # the example shows enough
