@@ -11,9 +11,11 @@ each other: every game goes through the relay, as between homes behind routers.
 RST), packets to it are lost. :meth:`Home.up` brings it back with the same address;
 :meth:`Home.move` brings the home back on its other network, with another address.
 
-Every name carries a random tag, so runs side by side never meet. :meth:`Internet.close` ends
-every process still running in the namespaces (the relay included) and deletes them; use the
-object as a context manager, so it happens when a test fails too.
+Every name carries the creating process's id and a random tag, so runs side by side never
+meet. :meth:`Internet.close` ends every process still running in the namespaces (the relay
+included) and deletes them; use the object as a context manager, so it happens when a test
+fails too. A run that was killed cannot clean up: the next one deletes the empty namespaces
+of creators that are gone.
 """
 
 from __future__ import annotations
@@ -58,6 +60,20 @@ def why_not() -> str | None:
     if shutil.which("ip") is None:
         return "the ip command (iproute2) is not installed"
     return None
+
+
+_OURS = re.compile(r"fd(\d+)x[0-9a-f]{4}(?:pub|h\d+)")
+
+
+def _sweep() -> None:
+    """Delete the namespaces left by runs that were killed: named by a creator that is gone, and empty."""
+    for line in _ip("netns", "list", check=False).stdout.splitlines():
+        name = line.split()[0] if line.split() else ""
+        m = _OURS.fullmatch(name)
+        if m is None or os.path.exists(f"/proc/{m.group(1)}"):
+            continue
+        if not _ip("netns", "pids", name, check=False).stdout.split():
+            _ip("netns", "del", name, check=False)
 
 
 @dataclass
@@ -111,7 +127,8 @@ class Internet:
         reason = why_not()
         if reason is not None:
             raise NoNamespaces(reason)
-        self.tag = secrets.token_hex(3)
+        _sweep()
+        self.tag = f"{os.getpid()}x{secrets.token_hex(2)}"
         self.public = f"fd{self.tag}pub"
         self.homes: list[Home] = []
         self._made: list[str] = []
