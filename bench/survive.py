@@ -1,6 +1,7 @@
 """What surviving a dropped link costs: the time until play goes on, and whole games with drops.
 
     python bench/survive.py [--every 10,25] [--seed 1] [--repeat 3] [--games ecarte:2,snatch:4] [--quick]
+    python bench/survive.py --silent [--downs 10,45,90] [--seats 2,4,10]     (root: network namespaces)
 
 Every game runs through the real stacks (``host_game`` and ``join_game``: Noise over TCP on
 loopback, one task per seat in one process), each joiner behind a proxy that can cut its
@@ -17,6 +18,14 @@ joiners come back by themselves (``rejoin``, catch-up) and the game goes on. It 
 * ``on ms``: from a cut to the next entry the host accepts from a seat that was cut,
   that is play going on (median / worst; a cut while the host's own seat owes the next
   entries is not waiting on anybody, and shows as small figures here).
+
+With ``--silent`` (or after the rows above, where network namespaces can be made) it
+plays Snatch! through a real transit relay, every seat a process in a home of its own
+(``bench/_silent.py``), with the default heartbeat (a ping every 5 s, a peer silent for
+15 s dropped), step timeout (30 s) and grace (120 s), and takes the last seat's home
+offline — its interface down, nothing sent — for each ``--downs`` seconds after the third
+move. It reports ``back s``, from the link coming back to the next entry the host accepts
+from that seat, and the game's wall time against the same seeded game with no drop.
 
 Figures go with the machine they were measured on; compare rows of one run.
 """
@@ -165,7 +174,13 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat", type=int, default=3, help="runs of each game; the median wall time is shown"
     )
     parser.add_argument("--quick", action="store_true", help="Écarté only, a drop every 10 entries, one run")
+    parser.add_argument("--silent", action="store_true", help="only the silent-link rows")
+    parser.add_argument("--no-silent", action="store_true", help="no silent-link rows")
+    parser.add_argument("--downs", default="10,45,90", help="silent links: seconds offline (list)")
+    parser.add_argument("--seats", default="2,4,10", help="silent links: seats at the table (list)")
     args = parser.parse_args(argv)
+    if args.silent:
+        return silent_rows(args)
     everies = [int(x) for x in args.every.split(",")]
     games = GAMES
     repeat = max(1, args.repeat)
@@ -201,6 +216,48 @@ def main(argv: list[str] | None = None) -> int:
     print("game, every seat writing the same entries, which the script checks).")
     print("back: from a cut to every seat back at the host; on: to the next entry from a seat that was cut")
     print("(median / worst).")
+    if not args.no_silent and not args.quick:
+        print()
+        return silent_rows(args)
+    return 0
+
+
+def silent_rows(args: argparse.Namespace) -> int:
+    """The silent-link rows (see the module)."""
+    from _silent import GAME, Homes, NoNamespaces, unavailable
+
+    why = unavailable()
+    if why is not None:
+        print(f"silent-link rows skipped: {why}")
+        return 0
+    downs = [float(x) for x in args.downs.split(",")]
+    seats = [int(x) for x in args.seats.split(",")]
+    try:
+        homes = Homes(max(seats))
+    except NoNamespaces as exc:
+        print(f"silent-link rows skipped: {exc}")
+        return 0
+    print(f"silent link: {GAME} through a relay, one home offline after the third move "
+          "(heartbeat 5 s / 15 s, step 30 s, grace 120 s)")  # fmt: skip
+    head = f"{'seats':>5}{'down s':>8}{'entries':>8}{'wall s':>8}{'×':>8}{'+ s':>7}{'back s':>8}"
+    print(head)
+    print("-" * len(head))
+    try:
+        for n in seats:
+            base = homes.play(n, args.seed, None)
+            print(f"{n:>5}{'-':>8}{base.entries:>8}{base.wall:>8.1f}{1.0:>8.2f}{'-':>7}{'-':>8}", flush=True)
+            for down in downs:
+                run = homes.play(n, args.seed, down)
+                assert run.kinds == base.kinds or sorted(run.kinds) == sorted(base.kinds), "not the same game"
+                back = "-" if run.back is None else f"{run.back:.2f}"
+                print(f"{'':>5}{down:>8g}{run.entries:>8}{run.wall:>8.1f}{run.wall / base.wall:>8.1f}"
+                      f"{run.wall - base.wall - down:>7.1f}{back:>8}", flush=True)  # fmt: skip
+    finally:
+        homes.close()
+    print()
+    print("wall: from the header to the last entry, at the host; ×: against the same seeded game with no")
+    print("drop; + s: the wall time beyond the drop itself; back: from the link coming back to the next")
+    print("entry the host accepts from that seat.")
     return 0
 
 

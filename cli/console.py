@@ -34,6 +34,36 @@ from fairdeal.core.session.session import Session
 
 from .render import Namer, line_rich, styled
 
+
+def read_line() -> str:
+    """One line of standard input, without its line ending; EOFError at its end.
+
+    On a terminal (or a stand-in for stdin) this is ``input()``. From a pipe or a file the
+    bytes are read from the file descriptor itself, one at a time, so that no more than the
+    line is taken and a thread blocked here holds no lock of Python's buffered stdin: line
+    mode reads in a thread, and a game can end while it waits, and the interpreter must
+    then shut down (``input()`` there ends in "Fatal Python error: _enter_buffered_busy").
+    """
+    stdin = sys.stdin
+    try:
+        fd = stdin.fileno() if stdin is sys.__stdin__ and stdin is not None else -1
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        fd = -1
+    if fd < 0 or os.isatty(fd):
+        return input()
+    line = bytearray()
+    while True:
+        byte = os.read(fd, 1)
+        if not byte:
+            if not line:
+                raise EOFError
+            break
+        if byte == b"\n":
+            break
+        line += byte
+    return line.decode(stdin.encoding or "utf-8", errors="replace").removesuffix("\r")
+
+
 MAX_WIDTH = 80
 #: Seconds a wait must last before the waiting line appears.
 WAIT_DELAY = 0.4
@@ -173,7 +203,7 @@ class UI:
         """Read one line after ``prompt`` (blocking). Raises EOFError at the end of input."""
         self.console.print(self.text(prompt, "bold"), end="")
         self.console.file.flush()
-        return input()
+        return read_line()
 
     def close(self) -> None:
         """Stop the waiting line for good, leaving no piece of it on a terminal's line."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -58,3 +59,17 @@ look_option = click.option(
     show_default=True,
     help="With no code: seconds to look for games on the local network.",
 )
+heartbeat_option = click.option(
+    "--heartbeat",
+    type=click.FloatRange(0.05, 60),
+    default=None,
+    hidden=True,
+    help="Seconds between pings on the links (tests; a peer silent for three is dropped).",
+)
+
+
+def keepalive(heartbeat: float | None) -> Any:
+    """The links' :class:`~fairdeal.net.link.Keepalive` for ``--heartbeat`` (None: the default)."""
+    from fairdeal.net.link import Keepalive
+
+    return Keepalive() if heartbeat is None else Keepalive.every(heartbeat)

@@ -27,7 +27,9 @@ from .console import wants_table
 from .flags import (
     ascii_option,
     connect_timeout_option,
+    heartbeat_option,
     json_option,
+    keepalive,
     log_option,
     look_option,
     name_option,
@@ -147,6 +149,7 @@ from .seats import parse_seat
 @ascii_option
 @plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@heartbeat_option
 @friendly_errors
 def host(
     game: str,
@@ -170,6 +173,7 @@ def host(
     ascii: bool,
     plain: bool,
     seed: int | None,
+    heartbeat: float | None,
 ) -> None:
     """Host GAME over the network: print an invite code, wait for the players, play.
 
@@ -249,6 +253,7 @@ def host(
         timeouts=Timeouts(
             obligation=timeout, move=move_timeout if move_timeout is not None else float("inf")
         ),
+        keepalive=keepalive(heartbeat),
         rng=master,
         open_log=log.open,
         grace=grace,
@@ -308,6 +313,7 @@ def _valid_advertise(text: str) -> bool:
 @ascii_option
 @plain_option
 @click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@heartbeat_option
 @friendly_errors
 def join(
     code: str | None,
@@ -320,6 +326,7 @@ def join(
     ascii: bool,
     plain: bool,
     seed: int | None,
+    heartbeat: float | None,
 ) -> None:
     """Join a game from the invite CODE the host gave you, and play.
 
@@ -361,7 +368,7 @@ def join(
         from .resume import run_resume
 
         say(f"This profile has an unfinished game at this table: going on with it ({unfinished}).")
-        run_resume(unfinished, None, as_json, ascii, plain)
+        run_resume(unfinished, None, as_json, ascii, plain, heartbeat=heartbeat)
         return
     master: Rng | None = SeededRng(seed) if seed is not None else None
     log = SeatLog(log_path)
@@ -399,6 +406,7 @@ def join(
         identity=identity,
         prepare=prepare,
         connect_timeout=connect_timeout,
+        keepalive=keepalive(heartbeat),
         extra_direct=extra,
         rng=master,
         open_log=log.open,

@@ -1,6 +1,7 @@
 """What ``host``, ``join``, ``watch`` and ``resume`` share: the terminal's observer of a network
 seat, its log, running a seat in line mode or at the full-screen table, and the end of a game."""
 
+import atexit
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ from fairdeal.net.driver import Agent
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, parse_endpoint
 from fairdeal.net.lobby import Joiner
 from fairdeal.net.netplay import NetObserver, NetOutcome
+from fairdeal.seatlock import SeatLock, lock_seat
 from fairdeal.seedfile import seed_path
 from fairdeal.storage import LogWriter, default_log_path, unique_log_path
 
@@ -213,6 +215,10 @@ class TerminalNetObserver(NetObserver):
         self.say(f"Reached the host again {how}: the game goes on.")
         self.ui.status.refresh()
 
+    def host_left(self) -> None:
+        self.ui.status.absences.seats.clear()
+        self.say("The host left the game: it stops here (this seat can go on if the host resumes it).")
+
     def watcher_joined(self, watchers: int) -> None:
         self.say(f"A watcher joined ({watchers} watching now).")
 
@@ -259,9 +265,15 @@ def _write_atomically(path: Path, text: str) -> None:
 # -- shared pieces ------------------------------------------------------------------------------------
 class SeatLog:
     """Opens the game's log when the header is known (``--log`` or the default path); with
-    ``reopen``, goes on appending to the log of a resumed game."""
+    ``reopen``, goes on appending to the log of a resumed game.
 
-    def __init__(self, path: Path | None, *, reopen: bool = False, suffix: str = "") -> None:
+    With ``lock`` (a seat's log, not a watcher's) the seat is locked for this process as its log
+    is made (:mod:`fairdeal.seatlock`); a resumed seat takes the lock first (:meth:`lock_now`),
+    before anything is written. The lock goes when the process ends."""
+
+    def __init__(
+        self, path: Path | None, *, reopen: bool = False, suffix: str = "", lock: bool = True
+    ) -> None:
         if path is not None and path.exists() and not reopen:
             raise ConfigError(f"the log file {path} exists already; choose another --log")
         self.wanted = path
@@ -269,9 +281,32 @@ class SeatLog:
         self.suffix = suffix
         self.path: Path | None = path if reopen else None
         self.header: Header | None = None
+        self.locking = lock
+        self.lock: SeatLock | None = None
 
     def where(self) -> tuple[Path | None, Header | None]:
         return self.path, self.header
+
+    def lock_now(self, say: Say) -> None:
+        """Lock the seat of this log for this process (SeatBusy when another process plays it); says
+        so when a process that crashed had left its lock."""
+        if self.lock is not None or self.path is None or not self.locking:
+            return
+        self.lock = lock_seat(self.path)
+        atexit.register(self.lock.release)
+        if self.lock.took_over is not None:
+            say(
+                f"The fairdeal process that played this seat before (pid {self.lock.took_over}) ended "
+                "without letting go of it: this process takes the seat over."
+            )
+
+    def _made(self, writer: LogWriter) -> LogWriter:
+        try:
+            self.lock_now(lambda text: None)
+        except BaseException:
+            writer.close()
+            raise
+        return writer
 
     def open(self, header: Header) -> LogWriter:
         self.header = header
@@ -279,7 +314,7 @@ class SeatLog:
             return LogWriter.reopen(self.wanted)
         if self.wanted is not None:
             self.path = self.wanted
-            return LogWriter(self.wanted)
+            return self._made(LogWriter(self.wanted))
         path = default_log_path(header.game, header.game_id)
         if self.suffix:
             path = path.with_name(f"{path.stem}-{self.suffix}{path.suffix}")
@@ -290,7 +325,7 @@ class SeatLog:
             except FileExistsError:  # another process took the name just now
                 continue
             self.path = path
-            return writer
+            return self._made(writer)
         raise ConfigError(f"cannot create a log file next to {path}")
 
 

@@ -28,7 +28,7 @@ from fairdeal.seedfile import SeedFile, delete_seed, read_seed, unfinished_logs
 from fairdeal.storage import load_identity
 
 from .console import UI, wants_table
-from .flags import ascii_option, json_option, plain_option
+from .flags import ascii_option, heartbeat_option, json_option, keepalive, plain_option
 from .keeping import SeedKeeper
 from .lan import lan_interfaces
 from .main import cli, friendly_errors, load_registry
@@ -96,8 +96,11 @@ def _pick(ui: UI) -> Path:
 @json_option
 @ascii_option
 @plain_option
+@heartbeat_option
 @friendly_errors
-def resume(log: Path | None, wait: float | None, as_json: bool, ascii: bool, plain: bool) -> None:
+def resume(
+    log: Path | None, wait: float | None, as_json: bool, ascii: bool, plain: bool, heartbeat: float | None
+) -> None:
     """Go on with an unfinished game: adjourned, or stopped by a crash or a lost connection.
 
     With no LOG, the unfinished games of this profile are listed and you pick one by
@@ -116,7 +119,7 @@ def resume(log: Path | None, wait: float | None, as_json: bool, ascii: bool, pla
     """
     ui = make_ui(ascii, as_json)
     path = log if log is not None else _pick(ui)
-    run_resume(path, wait, as_json, ascii, plain)
+    run_resume(path, wait, as_json, ascii, plain, heartbeat=heartbeat)
 
 
 def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
@@ -156,9 +159,14 @@ def _identity(seed: SeedFile, header: Header) -> Identity:
     return identity
 
 
-def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain: bool) -> None:
+def run_resume(
+    log: Path, wait: float | None, as_json: bool, ascii: bool, plain: bool, *, heartbeat: float | None = None
+) -> None:
     """Resume the seat of ``log`` (``host``/``join`` call it too) and exit as they do."""
     seed, entries, header = _load(log)
+    ui = make_ui(ascii, as_json)
+    out = SeatLog(log, reopen=True)
+    out.lock_now(ui.say)  # one seat, one process: before anything is written
     identity = _identity(seed, header)
     reg = load_registry()
     if header.game not in reg.games:
@@ -167,13 +175,11 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
     if entry.version != header.version:
         click.echo(f"warning: the game was played with {header.game} {header.version}; "
                    f"this is {entry.version}", err=True)  # fmt: skip
-    ui = make_ui(ascii, as_json)
     say = ui.say
     kind = parse_seat(seed.kind, header.game, reg)
     table = table_player(kind.human and wants_table(plain, as_json))
     name = header.seats[seed.seat].name
     agent, human, _ = seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
-    out = SeatLog(log, reopen=True)
     keeper = SeedKeeper(
         seed.role,
         seed.kind,
@@ -205,6 +211,7 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
                 advertise=h.advertise, relay=invite.relay, doors=invite.doors or None,  # the invite's
                 announce=h.announce and lan_on, lan_interfaces=interfaces,
                 timeouts=Timeouts(h.timeout, h.move_timeout if h.move_timeout is not None else float("inf")),
+                keepalive=keepalive(heartbeat),
                 open_log=out.open, grace=float(seed.grace), watchers=h.watchers, keeper=keeper,
                 resume=HostResume(entries, invite, seed.seed, seed.chat), auto_adjourn=not kind.human,
             )  # fmt: skip
@@ -224,7 +231,7 @@ def run_resume(log: Path, wait: float | None, as_json: bool, ascii: bool, plain:
             patience = wait or float(max(seed.grace, 30))
             plan2 = JoinPlan(
                 invite=invite, identity=identity, prepare=prepare, extra_direct=extra, open_log=out.open,
-                keeper=keeper, auto_adjourn=not kind.human,
+                keeper=keeper, auto_adjourn=not kind.human, keepalive=keepalive(heartbeat),
                 resume=GuestResume(entries, seed.seat, seed.seed, seed.sent, patience, seed.chat),
             )  # fmt: skip
             if table is not None:

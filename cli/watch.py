@@ -118,7 +118,7 @@ def watch(
             raise with_hint(exc) from None
         say(f"Watching the game at {invite.address} ...")
     reg = load_registry()
-    log = SeatLog(log_path, suffix="watch")
+    log = SeatLog(log_path, suffix="watch", lock=False)
     table = table_player(wants_table(plain, as_json))
     observer = TerminalNetObserver(ui, source="the invite" if code else "the announcement")
     spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))

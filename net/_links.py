@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from fairdeal.core.errors import FairdealError
 
@@ -17,3 +17,19 @@ class Link(Protocol):
     async def send_entry(self, data: bytes) -> None: ...
 
     async def receive_entry(self) -> bytes: ...
+
+
+@runtime_checkable
+class Heartbeat(Protocol):
+    """A link whose peer pings (a :class:`~fairdeal.net.link.NetLink`): when the peer was last heard,
+    since when it has been heard steadily (None: quiet now), entries waiting to be taken."""
+
+    heard_at: float
+
+    @property
+    def pending(self) -> int: ...
+
+    @property
+    def ping_interval(self) -> float: ...
+
+    def present_since(self) -> float | None: ...

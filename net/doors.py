@@ -19,11 +19,18 @@ Whatever happens, a door opens at most :data:`DOOR_BURST` relay connections at o
 host's doors as fast as it can (a code holder on the joiners' side that closes at once)
 costs the host at most ``doors × (DOOR_BURST + DOOR_RATE × t)`` relay connections in ``t``
 seconds, and a joiner waiting on a door is still paired within about one reopening.
+
+A waiting door says nothing, so nothing tells the host when its network changed under it
+(another Wi-Fi, a phone hotspot: the relay still holds the old connections, which lead
+nowhere now). :meth:`DoorBell.ring` opens every door again at once, on a new connection
+(the host rings it when a seat goes away); a door whose attempt fails at once (no network)
+is tried again every second, so the doors are back as soon as the network is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Final
 
 import trio
@@ -45,6 +52,30 @@ TAKEN_QUIET: Final = 60.0
 """Seconds without a door taken under the host before a new one is reported again."""
 
 Offer = Callable[[trio.abc.Stream, str], None]
+AT_ONCE: Final = 0.2
+"""An attempt that failed within this many seconds sent nothing (no network): no back-off."""
+
+
+class DoorBell:
+    """Asks every door to open again now, on a new connection (the old ones may lead nowhere)."""
+
+    def __init__(self) -> None:
+        self._waiting: set[trio.CancelScope] = set()
+
+    def ring(self) -> None:
+        for scope in list(self._waiting):
+            scope.cancel()
+
+    @contextlib.contextmanager
+    def waiting(self) -> Iterator[trio.CancelScope]:
+        """A scope that a ring cancels (what is waited for in it is given up)."""
+        scope = trio.CancelScope()
+        self._waiting.add(scope)
+        try:
+            with scope:
+                yield scope
+        finally:
+            self._waiting.discard(scope)
 
 
 class DoorsObserver:
@@ -103,15 +134,18 @@ class _Status:
                 self.observer.relay_ready(self.relay)
 
 
-async def keep_doors(invite: Invite, offer: Offer, observer: DoorsObserver | None = None) -> None:
-    """Keep every door of ``invite`` open until cancelled, offering each paired connection."""
+async def keep_doors(
+    invite: Invite, offer: Offer, observer: DoorsObserver | None = None, bell: DoorBell | None = None
+) -> None:
+    """Keep every door of ``invite`` open until cancelled, offering each paired connection; ``bell``
+    opens them all again at once when rung."""
     if invite.relay is None:
         return
     status = _Status(str(invite.relay), invite.doors, observer or DoorsObserver())
     async with trio.open_nursery() as nursery:
         nursery.start_soon(status.watch)
         for door in range(invite.doors):
-            nursery.start_soon(_door, invite, door, offer, status)
+            nursery.start_soon(_door, invite, door, offer, status, bell or DoorBell())
 
 
 class _Bucket:
@@ -133,7 +167,7 @@ class _Bucket:
         self.tokens -= 1
 
 
-async def _door(invite: Invite, door: int, offer: Offer, status: _Status) -> None:
+async def _door(invite: Invite, door: int, offer: Offer, status: _Status, bell: DoorBell) -> None:
     assert invite.relay is not None
     relay = invite.relay
     token, side = invite.relay_token(door), invite.relay_side("host")
@@ -148,10 +182,13 @@ async def _door(invite: Invite, door: int, offer: Offer, status: _Status) -> Non
             waited = True
             status.door_waiting(door)
 
+        started = trio.current_time()
+        stream: trio.abc.Stream | None = None
         try:
-            stream = await relay_connect(
-                relay, token, side, connect_timeout=CONNECT_TIMEOUT, on_waiting=waiting
-            )
+            with bell.waiting():
+                stream = await relay_connect(
+                    relay, token, side, connect_timeout=CONNECT_TIMEOUT, on_waiting=waiting
+                )
         except RelayError as exc:
             if exc.kind == "closed" and waited:
                 # The relay closed this waiting connection: it paired another one on this
@@ -160,12 +197,17 @@ async def _door(invite: Invite, door: int, offer: Offer, status: _Status) -> Non
                 status.door_taken(door)
                 continue
             status.door_failed(door, str(exc))
-            await trio.sleep(pause)
-            pause = min(RETRY_MAX, pause * 2)
+            quick = trio.current_time() - started < AT_ONCE
+            with bell.waiting():
+                await trio.sleep(RETRY_FIRST if quick else pause)
+            pause = RETRY_FIRST if quick else min(RETRY_MAX, pause * 2)
             continue
         pause = RETRY_FIRST
+        if stream is None:  # rung: this door is opened again at once, on a new connection
+            status.door_paired(door)
+            continue
         status.door_paired(door)
         offer(stream, f"relay {relay} (door {door})")
 
 
-__all__ = ["DOOR_BURST", "DOOR_RATE", "DoorsObserver", "keep_doors"]
+__all__ = ["DOOR_BURST", "DOOR_RATE", "DoorBell", "DoorsObserver", "keep_doors"]

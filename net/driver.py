@@ -72,6 +72,18 @@ class SeatOutcome:
     adjourned: bool = False
 
 
+LEAVING = "leaving"
+"""What a seat says when it leaves the game on purpose (its person stopped it)."""
+
+
+def _left(gone: Gone) -> str:
+    """The abort's reason for a seat that left: its own words when they say more than that it left."""
+    if gone.left:
+        said = gone.said.strip()
+        return "left the game" if said in ("", LEAVING) else f"left the game ({said})"
+    return f"left the game ({gone.reason})" if gone.reason else "left the game"
+
+
 async def _produce(session: Session, agent: Agent) -> bytes | None:
     """The entry this seat must write now, if any (its obligation may be one of several)."""
     data = session.due()
@@ -244,19 +256,33 @@ async def run_host(
         return (result[0] if result else None), (heard[0] if heard else None)
 
     def deadline(owing: Sequence[Waiting]) -> tuple[float, list[int]]:
-        """When the oldest guest obligation runs out, and every guest seat owing by then (a seat
-        that is away is not timed: its grace period is)."""
+        """When to look again, and the guest seats to blame now for a step they owe.
+
+        A step's time counts only while its seat is present: not while it is away (its grace
+        period runs instead), not while its link is quiet; back, or heard again after a quiet
+        gap, the seat has the step's full time again. A seat is blamed only once its link has
+        been heard after its time ran out with nothing of its waiting to be settled: a link that
+        died in the meantime is left to the heartbeat, which drops it, and the seat is away.
+        """
         now = trio.current_time()
-        ends: dict[int, float] = {}
+        wake = math.inf
+        late: list[int] = []
         for w in owing:
             if w.seat == session.seat or roster.is_away(w.seat):
                 continue
             start = since.setdefault((w.seat, session.anchor(w.seat)), now)
-            ends[w.seat] = start + (timeouts.move if w.decision else timeouts.obligation)
-        if not ends:
-            return math.inf, []
-        first = min(ends.values())
-        return first, sorted(s for s, end in ends.items() if end <= first)
+            p = roster.presence(w.seat)
+            if p.since is None:  # quiet: not timed until it is heard again, or dropped
+                wake = min(wake, now + p.poll)
+                continue
+            end = max(start, p.since) + (timeouts.move if w.decision else timeouts.obligation)
+            if end > now:
+                wake = min(wake, end)
+            elif p.heard >= end and not p.pending:
+                late.append(w.seat)
+            else:  # its time ran out: blamed once it is heard from, unless what it sent is waiting
+                wake = min(wake, now + p.poll)
+        return wake, sorted(set(late))
 
     async def settle(item: Item) -> str | None:
         """Act on what the inbox brought: None to go on, "stop" when the game ended (or was
@@ -272,7 +298,7 @@ async def run_host(
             await abort(item.seat, f"did not come back within {roster.grace:g} s ({item.reason})")
             return "stop"
         if isinstance(item, Gone):  # it said goodbye, or there is no grace period: gone is gone
-            await abort(item.seat, f"left the game ({item.reason})" if item.reason else "left the game")
+            await abort(item.seat, _left(item))
             return "stop"
         assert isinstance(item, Heard)
         seat, data = item.seat, item.data
@@ -314,12 +340,15 @@ async def run_host(
                 elif ordered and first.seat in held:
                     item = Heard(first.seat, None, held.pop(first.seat))
                 else:
-                    end, late = deadline(owing)
-                    with trio.move_on_at(end) as scope:
+                    wake, late = deadline(owing)
+                    if late:
+                        what = next(w.what for w in owing if w.seat == late[0])
+                        await abort(late, f"timed out waiting for {what}")
+                        break
+                    with trio.move_on_at(wake) as scope:
                         item = await roster.inbox.receive()
                     if scope.cancelled_caught:
-                        await abort(late, f"timed out waiting for {first.what}")
-                        break
+                        continue  # look again: a step's time ran out, or a seat's link is quiet
                 if session.finished:
                     break  # what came while the host's own entry ended the game changes nothing
                 verdict = await settle(item)
@@ -335,6 +364,7 @@ async def run_host(
 
 
 __all__ = [
+    "LEAVING",
     "RESIGN",
     "Agent",
     "BotAgent",

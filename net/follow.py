@@ -39,14 +39,19 @@ from fairdeal.core.session.session import (
 from . import wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY, Connected, connect_host
-from .driver import Agent, PeerGone, run_guest
+from .driver import LEAVING, Agent, PeerGone, run_guest
 from .errors import NetError
 from .invite import Endpoint, Invite
 from .link import Keepalive, LinkStats, NetLink
 from .stream import PeerClosed, SecureStream
 
+HOST_LEFT: Final = "the host left the game"
+"""Why a guest stops when the host says goodbye before the game's end (its person stopped it)."""
 BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
 """Seconds between attempts to reach the host again (the last one repeats), each ±20 %."""
+AT_ONCE: Final = 0.2
+ONCE_STEP: Final = 2
+"""An attempt that fails within ``AT_ONCE`` seconds is tried again after ``BACKOFF[ONCE_STEP]``."""
 
 
 class Keeper(Protocol):
@@ -77,6 +82,8 @@ class FollowObserver(Protocol):
     def host_lost(self, reason: str, seconds: float) -> None: ...
 
     def host_back(self, path: str, via: str, entries: int) -> None: ...
+
+    def host_left(self) -> None: ...
 
     def away(self, seat: int, name: str, seconds: float) -> None: ...
 
@@ -170,24 +177,29 @@ async def come_back(
     the game is over) is final and raised as :class:`Refusal`.
     """
     rng = rng or random.Random()
-    for attempt in range(100_000):
+    step = 0
+    for _ in range(1_000_000):
         left = deadline - trio.current_time()
         if left <= 0:
             return None
-        pause = BACKOFF[min(attempt, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
+        pause = BACKOFF[min(step, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
         if pause:
             await trio.sleep(min(pause, left))
         left = deadline - trio.current_time()
         if left <= 0:
             return None
         c2 = replace(c, connect_timeout=min(c.connect_timeout, max(0.5, left)))
+        started = trio.current_time()
         with trio.move_on_at(deadline):
             try:
                 return await rejoin(c2, seat, session.seq, last_hash(session))
             except Refusal:
                 raise
             except (FairdealError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
-                continue
+                pass
+        # An attempt that failed at once (no network: no route, nothing sent) costs nothing: the next
+        # one comes soon, so a link that returns is used at once; one that had to wait backs off.
+        step = ONCE_STEP if trio.current_time() - started < AT_ONCE else step + 1
     return None  # pragma: no cover
 
 
@@ -360,7 +372,7 @@ class Follower:
             try:
                 await self._play(link, resend_at)
             finally:
-                bye = "the game is over" if self.session.finished else (self.error or "leaving")
+                bye = "the game is over" if self.session.finished else (self.error or LEAVING)
                 with trio.CancelScope(shield=True):
                     await link.aclose(bye)
         if self.session.finished or self.error is not None or self.adjourned:
@@ -374,6 +386,10 @@ class Follower:
             reason = await self.run_link(link, resend_at, started=started)
             started = False
             if reason is None:
+                break
+            if link.left:  # the host said goodbye: it left on purpose, this is no dropped link
+                self.error = HOST_LEFT
+                self.observer.host_left()
                 break
             if self.grace <= 0:
                 self.error = f"the host left the game ({reason})"
@@ -427,6 +443,7 @@ def refusal_text(
 
 __all__ = [
     "BACKOFF",
+    "HOST_LEFT",
     "Connector",
     "Follower",
     "Interruptible",

@@ -4,10 +4,17 @@ A :class:`NetLink` runs three tasks (start them with ``nursery.start(link.run)``
 
 * a reader that decodes every link message, answers pings, hands entries to
   :meth:`NetLink.receive_entry` and other messages (lobby updates) to ``on_control``;
-  a peer silent for ``Keepalive.silence`` seconds (60 by default) is dropped;
+  a peer silent for ``Keepalive.silence`` seconds (15 by default) is dropped;
 * a writer that sends queued messages in order, so a sender never waits on a slow
   peer; a peer that takes nothing for ``Keepalive.silence`` seconds is dropped too;
-* a pinger that sends a ``ping`` every ``Keepalive.interval`` seconds (15).
+* a pinger that sends a ``ping`` every ``Keepalive.interval`` seconds (5).
+
+Both ends ping, so a live peer is heard at least every ``interval`` seconds, and a link
+that dies without a word (Wi-Fi gone: no FIN, no RST) is noticed on both sides within
+``silence`` seconds, not after TCP's minutes of retransmission. Between the two, a peer
+not heard for ``Keepalive.quiet`` seconds is *quiet* (:meth:`NetLink.present_since` is
+None): the host does not time the steps it owes while it is quiet, and when it is heard
+again, after a gap longer than that, it is present anew from then.
 
 Any failure — the peer closed, went silent, sent a malformed or unexpected message, sent
 too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`) — closes the
@@ -45,11 +52,23 @@ MAX_BATCH: Final = 64
 
 @dataclass(frozen=True, slots=True)
 class Keepalive:
-    """Seconds between pings, of silence before a peer is dropped, to flush on close."""
+    """Seconds between pings, of silence before a peer is dropped, to flush on close.
 
-    interval: float = 15.0
-    silence: float = 60.0
+    A peer is *quiet* after ``quiet`` seconds without a message (two pings missed, and never
+    as long as ``silence``)."""
+
+    interval: float = 5.0
+    silence: float = 15.0
     close: float = 5.0
+
+    @classmethod
+    def every(cls, interval: float) -> Keepalive:
+        """A ping every ``interval`` seconds; a peer silent for three intervals is dropped."""
+        return cls(interval=interval, silence=3 * interval, close=max(1.0, min(5.0, interval)))
+
+    @property
+    def quiet(self) -> float:
+        return min(2 * self.interval, 0.75 * self.silence)
 
 
 def tcp_size(message: int) -> int:
@@ -131,8 +150,9 @@ class NetLink:
         self._pongs_due = 0
         self.stats = LinkStats()
         self.error: str | None = None
-        #: The peer said ``bye``: it left on purpose (not a dropped connection).
+        #: The peer said ``bye``: it left on purpose (not a dropped connection), with these words.
         self.left = False
+        self.said = ""
         self.closed = trio.Event()
         self._game_started = role == "guest"
         self._entries_in, self._entries_out = trio.open_memory_channel[bytes](math.inf)
@@ -143,6 +163,9 @@ class NetLink:
         self._pong_queued = False
         self._activity = trio.Event()
         self._pings = 0
+        #: When the peer was last heard (any message), and since when without a quiet gap (trio time).
+        self.heard_at = trio.current_time()
+        self._present_from = self.heard_at
 
     # -- for the driver ---------------------------------------------------------------------------
     async def send_entry(self, data: bytes) -> None:
@@ -164,6 +187,22 @@ class NetLink:
                 out.append(self._entries_out.receive_nowait())
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 return out
+
+    @property
+    def ping_interval(self) -> float:
+        return self.keepalive.interval
+
+    @property
+    def pending(self) -> int:
+        """Entries received and not yet taken."""
+        return self._entries_out.statistics().current_buffer_used
+
+    def present_since(self) -> float | None:
+        """Since when the peer has been heard with no gap longer than ``Keepalive.quiet`` (trio time);
+        None while it is quiet now, or once the link is closed."""
+        if self.error is not None or trio.current_time() - self.heard_at > self.keepalive.quiet:
+            return None
+        return self._present_from
 
     async def wait_activity(self) -> None:
         """Return once an entry is waiting to be taken or the link has closed."""
@@ -257,6 +296,10 @@ class NetLink:
             if timer.cancelled_caught:
                 self.fail(f"{self.peer} was silent for {silence:g} s")
                 return
+            now = trio.current_time()
+            if now - self.heard_at > self.keepalive.quiet:
+                self._present_from = now  # back from a quiet gap: present anew
+            self.heard_at = now
             msg = wire.decode(data, peer=self.peer)
             tag = _tag(msg)
             self.stats.received[tag] = self.stats.received.get(tag, 0) + 1
@@ -297,7 +340,7 @@ class NetLink:
             else:
                 self._useless("pongs to no ping")
         elif isinstance(msg, wire.Bye):
-            self.left = True
+            self.left, self.said = True, msg.reason
             self.fail(f"{self.peer} left: {msg.reason}")
         elif isinstance(msg, wire.Chat):
             if self.on_chat is None or self.on_chat(msg) is False:

@@ -44,10 +44,10 @@ from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, E
 from . import _fault, wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY
-from .doors import DoorsObserver, keep_doors
+from .doors import DoorBell, DoorsObserver, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
-from .follow import Connector, Follower, Keeper, come_back, expect, refusal_text
+from .follow import HOST_LEFT, Connector, Follower, Keeper, come_back, expect, refusal_text
 from .invite import MAX_DOORS, SECRET_BYTES, Endpoint, Invite, parse_endpoint
 from .lan import Announcement, LanAnnouncer
 from .link import Keepalive, LinkStats, NetLink
@@ -156,6 +156,9 @@ class NetObserver(LobbyObserver, DoorsObserver):
 
     def host_back(self, path: str, via: str, entries: int) -> None:
         """This joiner reached the host again (it holds ``entries`` entries)."""
+
+    def host_left(self) -> None:
+        """The host left the game on purpose (its person stopped it): this joiner stops too."""
 
     def watcher_joined(self, watchers: int) -> None:
         """A watcher came in (``watchers`` follow the game now)."""
@@ -532,8 +535,10 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
             on_change=(lambda lb: announcer.update(lb.players - lb.missing)) if announcer else None,
         )
 
+        bell = DoorBell()
+
         async def doors_source(offer: Offer) -> None:
-            await keep_doors(invite, offer, obs)
+            await keep_doors(invite, offer, obs, bell)
 
         sources = [doors_source] if invite.relay is not None and invite.doors else []
         async with trio.open_nursery() as links_nursery, trio.open_nursery() as accepting:
@@ -549,7 +554,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
                 await lobby.serve(listeners, links_nursery, sources, accepting)
             if plan.watchers <= 0:
                 lan_scope.cancel()  # the table is full and takes no watchers: withdraw the announcement
-            outcome = await _play_host(plan, obs, seated, lobby, session)
+            outcome = await _play_host(plan, obs, seated, lobby, session, bell)
             accepting.cancel_scope.cancel()
     finally:
         for listener in listeners:
@@ -605,6 +610,7 @@ class _Table:
         self.roster: Roster | None = None
         self.room: ChatRoom | None = None
         self.votes: set[int] = set()
+        self.bell: DoorBell | None = None
         self.voted_at: dict[int, float] = {}
 
     @property
@@ -624,6 +630,8 @@ class _Table:
 
     # -- the roster's reports --------------------------------------------------------------------------
     def away(self, seat: int, seconds: float, reason: str) -> None:
+        if self.bell is not None:  # the host's own network may have changed: new relay doors
+            self.bell.ring()
         self._tell(wire.Away(seat, int(seconds)), self.everyone())
         self.obs.away(seat, self.header.seats[seat].name, seconds)
 
@@ -728,12 +736,18 @@ class _Table:
         return True
 
 
+def _ended(session: Session) -> str:
+    """What the host says as it stops: the game ended (an abort), or it leaves a game not over."""
+    return "the game has ended" if session.finished else HOST_LEFT
+
+
 async def _play_host(
     plan: HostPlan,
     obs: NetObserver,
     seated: Mapping[int, tuple[Joiner, NetLink]],
     lobby: Lobby,
     resumed: Session | None = None,
+    bell: DoorBell | None = None,
 ) -> NetOutcome:
     g = plan.game
     keeper = plan.keeper or NoKeeper()
@@ -756,6 +770,7 @@ async def _play_host(
     links = {s: link for s, (_, link) in seated.items()}
     log = _Log(plan.open_log)
     table = _Table(plan, obs, session, header)
+    table.bell = bell
     roster = Roster(links, grace=plan.grace, watchers=plan.watchers, backlog=backlog, observer=table)
     table.roster = roster
     if resumed is not None:
@@ -810,7 +825,7 @@ async def _play_host(
         elif session.finished:
             keeper.finished()
         done = session.aborted is None and session.finished
-        why = "the game is adjourned" if adjourned else "the game is over" if done else "the game has ended"
+        why = "the game is adjourned" if adjourned else "the game is over" if done else _ended(session)
         every = {id(x): x for x in [*links.values(), *table.everyone()] if isinstance(x, NetLink)}
         with trio.CancelScope(shield=True):
             await _close_links(every, why)
@@ -989,6 +1004,9 @@ class _FollowReport:
 
     def host_back(self, path: str, via: str, entries: int) -> None:
         self.obs.host_back(path, via, entries)
+
+    def host_left(self) -> None:
+        self.obs.host_left()
 
     def away(self, seat: int, name: str, seconds: float) -> None:
         self.obs.away(seat, name, seconds)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
 import trio
@@ -32,7 +32,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
 from fairdeal.core.session.header import Header
 
-from ._links import Link, PeerGone
+from ._links import Heartbeat, Link, PeerGone
 
 NO_GRACE: Final = 0.0
 _BROKEN = (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError)
@@ -50,12 +50,13 @@ class Heard:
 @dataclass(frozen=True, slots=True)
 class Gone:
     """The link of seat ``seat`` closed (``reason``); ``left``: the seat said goodbye (it left on
-    purpose, so it is not held)."""
+    purpose, so it is not held), in the words ``said``."""
 
     seat: int
     link: Link
     reason: str
     left: bool = False
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,22 @@ class AdjournAgreed:
 
 
 Item = Heard | Gone | Back | Expired | AdjournAgreed
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """What the host knows of a seat's link for timing what the seat owes: ``since`` when it has been
+    heard steadily (None: it is quiet now, maybe gone), when it was last ``heard``, whether entries of
+    its wait to be settled (``pending``), and how often to look again while waiting on it (``poll``)."""
+
+    since: float | None
+    heard: float
+    pending: bool
+    poll: float
+
+
+#: A link with no heartbeat (in memory): always there, its entries in the inbox as they come.
+_ALWAYS = Presence(-math.inf, math.inf, False, math.inf)
 
 
 class RosterObserver(Protocol):
@@ -153,7 +170,8 @@ class Roster:
             try:
                 data = await link.receive_entry()
             except _BROKEN as exc:
-                self._send.send_nowait(Gone(seat, link, str(exc), bool(getattr(link, "left", False))))
+                left, said = bool(getattr(link, "left", False)), str(getattr(link, "said", ""))
+                self._send.send_nowait(Gone(seat, link, str(exc), left, said))
                 return
             self._send.send_nowait(Heard(seat, link, data))
 
@@ -213,6 +231,16 @@ class Roster:
     # -- seats ------------------------------------------------------------------------------------
     def is_away(self, seat: int) -> bool:
         return seat in self.away
+
+    def presence(self, seat: int) -> Presence:
+        """How seat ``seat``'s current link is heard (see :class:`Presence`); any entry already in the
+        inbox counts as pending for every seat, as it may be this one's."""
+        link = self.links.get(seat)
+        waiting = self.inbox.statistics().current_buffer_used > 0
+        if not isinstance(link, Heartbeat):
+            return replace(_ALWAYS, pending=waiting)
+        poll = max(0.05, link.ping_interval / 4)
+        return Presence(link.present_since(), link.heard_at, waiting or link.pending > 0, poll)
 
     def drop(self, seat: int, link: Link, reason: str) -> bool:
         """``link`` of ``seat`` closed. True when it was the seat's current link (now away)."""
@@ -336,6 +364,7 @@ __all__ = [
     "Gone",
     "Heard",
     "Item",
+    "Presence",
     "Roster",
     "RosterObserver",
     "stale",

@@ -181,6 +181,11 @@ class TableNetObserver(NetObserver):
             self.app.absences.host = None
             self._note("Reached the host again: the game goes on.")
 
+    def host_left(self) -> None:
+        if self.app is not None:
+            self.app.absences.seats.clear()
+        self._note("The host left the game: it stops here (this seat can go on if the host resumes it).")
+
     def watcher_joined(self, watchers: int) -> None:
         self._note(f"A watcher joined ({watchers} watching now).")
 

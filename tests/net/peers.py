@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -24,7 +25,9 @@ class Peer:
     ``prefix`` runs it under another command (``ip netns exec NAME``); ``stdin`` is typed in
     (as bytes of text); ``env`` adds variables; ``log`` False leaves out ``--log`` and ``--json``;
     ``stderr_file`` sends stderr to a file that can be read while the process runs; ``hold``
-    keeps stdin open and empty (a person who has not answered yet) until :meth:`release`.
+    keeps stdin open and empty (a person who has not answered yet) until :meth:`release`, and
+    :meth:`type` answers. The process takes SIGINT as at a terminal (:meth:`interrupt` is Ctrl-C),
+    even when the tests run with it ignored (``./test.sh &``).
     """
 
     def __init__(
@@ -54,6 +57,7 @@ class Peer:
             stderr=self._err or subprocess.PIPE,
             stdin=subprocess.PIPE if stdin is not None or hold else subprocess.DEVNULL,
             text=True,
+            preexec_fn=_sigint_as_at_a_terminal,
         )
         if stdin is not None:  # typed at once, as a person answering the prompt would
             assert self.proc.stdin is not None
@@ -61,6 +65,16 @@ class Peer:
             self.proc.stdin.close()
             self.proc.stdin = None  # communicate() must not touch it again
         self.out = self.err = ""
+
+    def type(self, text: str) -> None:
+        """Type ``text`` into a held stdin."""
+        assert self.proc.stdin is not None, "stdin is not held"
+        self.proc.stdin.write(text)
+        self.proc.stdin.flush()
+
+    def interrupt(self) -> None:
+        """Ctrl-C."""
+        self.proc.send_signal(signal.SIGINT)
 
     def release(self) -> None:
         """Close a held stdin: the end of input."""
@@ -102,6 +116,10 @@ class Peer:
         self.out = self.out or out or ""
         self._close_err()
         self.err = self._stderr() if self.stderr_file else self.err or err or ""
+
+
+def _sigint_as_at_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # an ignored signal stays ignored across exec
 
 
 def wait_for_code(path: Path, host: Peer, limit: float = 20) -> str:

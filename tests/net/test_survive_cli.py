@@ -17,9 +17,10 @@ import pytest
 
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
 from fairdeal.core.session.logfile import parse_log
+from fairdeal.seatlock import lock_path
 from fairdeal.seedfile import seed_path
 
-from .peers import Peer, check_logs, host, join
+from .peers import Peer, check_logs, flat, host, join
 from .proxy import ThreadedProxy
 
 pytestmark = pytest.mark.slow
@@ -65,8 +66,11 @@ def test_a_guest_killed_at_a_point_that_matters_resumes_and_the_game_finishes(
     g = join(tmp_path, "guest", code, "--seed", "12", env={"FAIRDEAL_CRASH": point})
     _killed(g)
     assert seed_path(g.log).exists(), "the seed file was kept"
+    assert lock_path(g.log).read_text().strip() == str(g.proc.pid), "the lock of a killed process stays"
     again = _resume(tmp_path, g, "guest-again")
     _finished(h, again)
+    assert f"played this seat before (pid {g.proc.pid}) ended without letting go of it" in flat(again.err)
+    assert not lock_path(g.log).exists(), "taken over, and let go at the end"
     assert not seed_path(g.log).exists() and not seed_path(h.log).exists(), (
         "seed files are deleted at the end"
     )

@@ -69,6 +69,10 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             await pilot.pause()
             panel = " ".join(app.query_one(SidePanel).render().plain.split())
             assert "adjourned after 57 entries" in panel
+            obs.host_left()  # leaving on purpose is told as such, never as a lost connection
+            await pilot.pause()
+            last = app.notes[-1].text.plain
+            assert last.startswith("The host left the game") and "trying to reach" not in last
             await pilot.press("ctrl+c")
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
 
