@@ -30,6 +30,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
@@ -171,6 +172,7 @@ class TableApp(App[None]):
 
     async def on_unmount(self) -> None:
         """The app is closing: the game must not outlive it (trio runs on this loop)."""
+        self._stop_refresh_timer()
         if self._trio_started and not self._trio_finished.is_set():
             self.interrupted = self.interrupted or self.outcome is None
             self.stop_game()
@@ -230,8 +232,11 @@ class TableApp(App[None]):
             self.game_title = to_ascii(game.title) if self.ascii else game.title
             self.rules_text = game.rules_text()
         self._take_news()
+        try:
+            side = self.query_one(SidePanel)
+        except NoMatches:  # a redraw that comes due while the app closes: nothing to draw on
+            return
         # In the lobby the table area takes the whole width: the invite code stays on one line.
-        side = self.query_one(SidePanel)
         display = not (self.lobby_lines and self.table_view() is None)
         if side.display != display:
             side.display = display
