@@ -21,17 +21,16 @@ the games that can be resumed, wherever their logs are.
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import json
 import os
-import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from fairdeal.core.errors import ConfigError
 
+from ._private import Secret, read_private
 from .storage import data_dir
 
 FORMAT: Final = "fairdeal-seed"
@@ -268,7 +267,7 @@ def read_seed(log: Path) -> SeedFile:
     """
     path = seed_path(log)
     try:
-        data = _read_private(path)
+        data = read_private(path, _SEED_FILE, MAX_FILE)
     except FileNotFoundError:
         raise ConfigError(
             f"there is no seed file next to {log} (expected {path.name}): without it this seat's secrets "
@@ -281,42 +280,9 @@ def read_seed(log: Path) -> SeedFile:
     return SeedFile.from_json(obj, path)
 
 
-_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _read_private(path: Path) -> bytes:
-    """The bytes of the seed file at ``path``, if it is a regular file that is its owner's alone
-    (FileNotFoundError if there is none)."""
-    try:
-        if path.is_symlink():  # also where O_NOFOLLOW does not exist
-            raise OSError(errno.ELOOP, "a symbolic link")
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ConfigError(
-                f"the seed file {path} is a symbolic link: a seat's secrets are read only from the file "
-                "itself. Put the file there in place of the link and resume again"
-            ) from None
-        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ConfigError(f"the seed file {path} is not a regular file; this seat cannot go on")
-        if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise ConfigError(
-                f"the seed file {path} can be read by other users: it holds this seat's secrets. "
-                f"Make it yours alone (chmod 600 {path}) and resume again"
-            )
-        if st.st_size > MAX_FILE:
-            raise ConfigError(f"the seed file {path} is damaged (too large); this seat cannot go on")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(MAX_FILE + 1)
-    except OSError as exc:
-        raise ConfigError(f"cannot read the seed file {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+_SEED_FILE: Final = Secret(
+    what="the seed file", holds="this seat's secrets", again="resume again", lost="this seat cannot go on"
+)
 
 
 def update_seed(log: Path, **changes: Any) -> SeedFile:

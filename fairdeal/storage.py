@@ -18,13 +18,15 @@ import re
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
 import platformdirs
 
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.logfile import MAGIC, record
+
+from ._private import Secret, read_private
 
 APP = "fairdeal"
 HOME_ENV = "FAIRDEAL_HOME"
@@ -73,14 +75,27 @@ def identity_path() -> Path:
     return config_dir() / "identity.key"
 
 
+_IDENTITY_BYTES: Final = 32
+_IDENTITY_FILE: Final = Secret(
+    what="the identity file",
+    holds="your identity's private key",
+    again="try again",
+    lost="move it away to make a new identity",
+)
+
+
 def load_identity(create: bool = True) -> tuple[Identity, bool]:
-    """The user's identity, created on first use; returns (identity, created_now)."""
+    """The user's identity, created on first use; returns (identity, created_now). The key file
+    is read only if it is private (see :mod:`fairdeal._private`)."""
     path = identity_path()
-    if path.exists():
-        data = path.read_bytes()
-        if len(data) != 32:
+    try:
+        data = read_private(path, _IDENTITY_FILE, _IDENTITY_BYTES)
+    except FileNotFoundError:
+        pass
+    else:
+        if len(data) != _IDENTITY_BYTES:
             raise ConfigError(
-                f"the identity file {path} is damaged (expected 32 bytes); move it away to "
+                f"the identity file {path} is damaged (expected {_IDENTITY_BYTES} bytes); move it away to "
                 "make a new identity"
             )
         return Identity.from_seed(data), False

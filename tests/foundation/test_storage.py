@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -27,11 +28,49 @@ def test_identity_is_created_once_and_kept_private(home: Path) -> None:
     assert first.fingerprint not in repr(path.read_bytes())
 
 
-def test_damaged_identity_is_a_clear_error() -> None:
-    storage.identity_path().parent.mkdir(parents=True)
-    storage.identity_path().write_bytes(b"short")
-    with pytest.raises(ConfigError, match="damaged"):
+def _private_file(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    path.chmod(0o600)
+
+
+@pytest.mark.parametrize("data", [b"short", bytes(33)])
+def test_damaged_identity_is_a_clear_error(data: bytes) -> None:
+    _private_file(storage.identity_path(), data)
+    with pytest.raises(ConfigError, match=r"identity file .* damaged.*move it away"):
         storage.load_identity()
+
+
+def test_identity_readable_by_others_is_refused_and_left_alone() -> None:
+    storage.load_identity()
+    path = storage.identity_path()
+    path.chmod(0o640)
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match=r"identity file .* can be read by other users.*chmod 600"):
+        storage.load_identity()
+    assert path.read_bytes() == before  # never replaced by a new identity
+
+
+def test_identity_through_a_link_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.key"
+    _private_file(target, bytes(range(32)))
+    path = storage.identity_path()
+    path.parent.mkdir(parents=True)
+    path.symlink_to(target)
+    with pytest.raises(ConfigError, match=r"identity file .* is a symbolic link"):
+        storage.load_identity()
+    target.unlink()  # a dangling link is refused too, not taken for "no identity yet"
+    with pytest.raises(ConfigError, match="is a symbolic link"):
+        storage.load_identity()
+
+
+def test_identity_that_is_not_a_file_is_refused() -> None:
+
+    path = storage.identity_path()
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path, 0o600)
+    with pytest.raises(ConfigError, match=r"identity file .* not a regular file"):
+        storage.load_identity()  # and does not block on the FIFO
 
 
 def test_log_writer_appends_and_flushes_each_entry(tmp_path: Path) -> None:
