@@ -284,15 +284,21 @@ class Follower:
             self.adjourned = True
             self.observer.adjourned(msg.entries)
 
-    def hear_vote(self, msg: wire.Adjourn) -> None:
-        """A vote on adjourning, relayed by the host (a bot seat agrees at once)."""
+    def hear_vote(self, msg: wire.Adjourn) -> bool:
+        """A vote on adjourning, relayed by the host (a bot seat agrees at once). False when it
+        changed nothing — a seat that had agreed already, a decline with no proposal standing, a
+        seat the table does not have — which the link counts (a host repeating votes floods)."""
         if self.session.seq == 0:
-            return
+            return False
         seats = self.session.header.seats
         if not 0 <= msg.seat < len(seats):
-            return
+            return False
         if msg.agree:
+            if msg.seat in self.votes:
+                return False
             self.votes.add(msg.seat)
+        elif not self.votes:
+            return False
         else:
             self.votes.clear()
         missing = [
@@ -301,6 +307,7 @@ class Follower:
         self.observer.adjourn_vote(msg.seat, seats[msg.seat].name, msg.agree, missing)
         if msg.agree and self.auto_adjourn and self.seat is not None and self.seat not in self.votes:
             self.vote(True)
+        return True
 
     def vote(self, agree: bool) -> bool:
         """This seat proposes (or agrees) to adjourn, or declines; False when it could not be sent."""

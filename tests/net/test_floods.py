@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,12 @@ from fairdeal.core.session.envelope import decode_envelope, entry_hash
 from fairdeal.net import wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.flood import LIMIT
-from fairdeal.net.follow import Connector, rejoin
+from fairdeal.net.follow import Connector, Follower, rejoin
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import Keepalive, NetLink
 from fairdeal.net.netplay import GuestSession
 from fairdeal.net.stream import secure_connect
+from fairdeal.testing import seat_sessions
 
 from .peers import LIMIT as PROCESS_LIMIT
 from .peers import flat, host
@@ -177,3 +179,71 @@ def test_a_guest_that_changes_its_vote_every_instant_is_heard_once_then_dropped(
     )
     assert all(o is not None and o.error is None and not o.adjourned for o in g.outcomes)
     g.check()
+
+
+def _follower(votes_heard: list[tuple[int, bool]]) -> Follower:
+    """Seat 1's follower of a real three-seat game, its header in."""
+    from fairdeal.net.invite import SECRET_BYTES, Endpoint
+
+    table = seat_sessions(registry.load().game("snatch"), 3, 5)
+    session = table.sessions[1]
+    session.receive(table.sessions[0].start(table.header))
+    invite = Invite(table.identities[0].fingerprint, bytes(SECRET_BYTES), (Endpoint("127.0.0.1", 9),))
+
+    class Heard:
+        def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
+            votes_heard.append((seat, agree))
+
+    return Follower(
+        session=session,
+        agent=None,
+        connector=Connector(invite, table.identities[1]),
+        grace=60,
+        observe=lambda s, e: None,
+        refuse=str,
+        observer=Heard(),  # type: ignore[arg-type]
+        keeper=None,  # type: ignore[arg-type]
+    )
+
+
+def test_a_guest_counts_the_votes_a_host_relays_that_change_nothing() -> None:
+    heard: list[tuple[int, bool]] = []
+    f = _follower(heard)
+    assert f.hear_vote(wire.Adjourn(2, True))
+    assert not f.hear_vote(wire.Adjourn(2, True))  # agreed already
+    assert not f.hear_vote(wire.Adjourn(7, True))  # no such seat
+    assert f.hear_vote(wire.Adjourn(0, False))  # declined: the proposal falls
+    assert not f.hear_vote(wire.Adjourn(0, False))  # nothing left to decline
+    assert heard == [(2, True), (0, False)]  # the screen is told of changes only
+
+
+@pytest.mark.trio
+async def test_a_host_that_repeats_votes_is_dropped_by_its_guest_with_one_line() -> None:
+    host_id, guest_id = Identity.generate(), Identity.generate()
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    heard: list[tuple[int, bool]] = []
+    follower = _follower(heard)
+    flooded: list[str] = []
+
+    async def accept(stream: trio.SocketStream) -> None:
+        secure = await secure_connect(stream, host_id, initiator=False)
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await secure.send_many([wire.encode(wire.Adjourn(2, True))] * 200)
+            await trio.sleep(30)
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as n:
+            n.start_soon(trio.serve_listeners, accept, listeners)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            secure = await secure_connect(stream, guest_id, initiator=True)
+            link = NetLink(secure, role="guest", peer="the host", keepalive=Keepalive(interval=60))
+            link.on_adjourn = follower.hear_vote
+            link.on_flood = flooded.append
+            with contextlib.suppress(PeerGone):
+                await link.run()
+            n.cancel_scope.cancel()
+    assert heard == [(2, True)]  # the first one counted, the rest changed nothing
+    assert flooded == [link.error]
+    assert f"the host sent {LIMIT + 1} messages that were ignored or refused" in flooded[0]
+    assert "votes that changed nothing" in flooded[0]
