@@ -57,14 +57,37 @@ def _placement(gid: bytes, seq: int, h: bytes) -> bytes:
     return b"fairdeal/placement/v1\x00" + gid + struct.pack(">I", seq) + h
 
 
-def resign(entries: list[Entry], seed: bytes = b"independent") -> list[Entry]:
+def signing_keys(seed: bytes = b"independent") -> list[SigningKey]:
+    """The keys ``resign`` gives seats 0..15."""
+    return [SigningKey(hashlib.sha256(seed + bytes([s])).digest()) for s in range(16)]
+
+
+def sign_unplaced(entry: Entry, key: SigningKey) -> bytes:
+    """``entry`` signed by ``key`` as its author sends it: seq 0, prev and placed zero."""
+    e = list(entry)
+    e[8] = key.sign(_signed(e)).signature
+    e[9], e[10], e[11] = 0, bytes(32), bytes(64)
+    return bytes(msgpack.packb(e, use_bin_type=True))
+
+
+def resign(
+    entries: list[Entry],
+    seed: bytes = b"independent",
+    seat_keys: list[int] | None = None,
+    alter_sig: dict[int, Callable[[bytes], bytes]] | None = None,
+) -> list[Entry]:
     """The same entries under fresh keys: seq renumbered, prev, anchors, sig and placed redone.
 
-    Each entry keeps the offset to its anchor as it was in the input (so an entry moved,
+    ``seat_keys`` maps seats to keys (two seats may share one); ``alter_sig`` changes the
+    author's signature of the entries it names before the host places them. Each entry keeps
+    the offset to its anchor as it was in the input (so an entry moved,
     dropped or added keeps answering the same distance back), unless ``e[5]`` was set to
     ``None``, which means "the entry before it".
     """
-    keys = [SigningKey(hashlib.sha256(seed + bytes([s])).digest()) for s in range(16)]
+    keys = signing_keys(seed)
+    if seat_keys is not None:  # seat s signs with key seat_keys[s]
+        keys = [keys[k] for k in seat_keys]
+    alter_sig = alter_sig or {}
     out: list[Entry] = []
     hashes: list[bytes] = []
     placed: list[bytes] = []
@@ -83,12 +106,23 @@ def resign(entries: list[Entry], seed: bytes = b"independent") -> list[Entry]:
         e[9] = i
         e[10] = hashes[i - 1] if i else bytes(32)
         e[8] = keys[e[2]].sign(_signed(e)).signature
+        if i in alter_sig:
+            e[8] = alter_sig[i](e[8])
         h = _hash(gid, e)
         e[11] = keys[0].sign(_placement(gid, i, h)).signature
         hashes.append(h)
         placed.append(e[11])
         out.append(e)
     return out
+
+
+L = 2**252 + 27742317777372353535851937790883648493  # the order of Ed25519's group
+
+
+def malleate(sig: bytes) -> bytes:
+    """The same Ed25519 signature with S + L: valid to a lax verifier, refused by a strict one."""
+    s = int.from_bytes(sig[32:], "little") + L
+    return sig[:32] + s.to_bytes(32, "little")
 
 
 def flip(b: bytes, at: int = 0, bit: int = 0) -> bytes:

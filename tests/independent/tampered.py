@@ -9,7 +9,9 @@ its author's and only the checks behind the signatures can find it.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import forge
+import msgpack
 import verifier
 from forge import Entry, first, flip
 
@@ -114,6 +117,22 @@ def _end_winner(entries: list[Entry]) -> None:
     end[4]["winner"] = 0 if end[4]["winner"] != 0 else 1
 
 
+def _reversed(d: dict[str, Any]) -> dict[str, Any]:
+    return dict(reversed(list(d.items())))
+
+
+def _abort_reordered(entries: list[Entry]) -> list[Entry]:
+    out = _abort([1])(entries)
+    out[-1][4] = _reversed(out[-1][4])
+    return out
+
+
+def _end_reason(entries: list[Entry]) -> None:
+    for e in entries:
+        if e[3] == "end":
+            e[4]["reason"] = "over\u2028and out"
+
+
 def _after_end(entries: list[Entry]) -> list[Entry]:
     extra = list(entries[first(entries, _kind("end", 0))])
     extra[5] = None
@@ -151,6 +170,45 @@ def _repeat_move(entries: list[Entry]) -> list[Entry]:
 def _extra_row(entries: list[Entry]) -> None:
     rows = entries[first(entries, _kind("deck.shares"))][4]["shares"]
     rows.append(list(rows[0]))
+
+
+def _abort(blame: list[int], evidence_by: int | None = None) -> Callable[[list[Entry]], list[Entry]]:
+    """The host aborts after entry 49; with ``evidence_by``, with a second entry of seat 1."""
+
+    def change(entries: list[Entry]) -> list[Entry]:
+        prefix = forge.resign(entries[:50])
+        body: dict[str, Any] = {"blame": blame, "reason": "testing"}
+        if evidence_by is not None:
+            k = max(i for i, e in enumerate(prefix) if e[2] == 1 and e[3] == "move")
+            other = list(prefix[k])
+            other[4] = dict(other[4], move=["refuse" if other[4]["move"][0] != "refuse" else "accept", []])
+            body["evidence"] = forge.sign_unplaced(other, forge.signing_keys()[evidence_by])
+        abort: Entry = [3, entries[0][1], 0, "abort", body, None, b"", b"", b"", 0, b"", b""]
+        return [*prefix, abort]
+
+    return change
+
+
+def _noncanonical(data: bytes) -> bytes:
+    """Entry 5's round index written as a 2-byte int, signed and placed as such."""
+    records = forge.read_records(forge.encode(forge.resign(forge.decode(data))))
+    keys = forge.signing_keys()
+    entries = forge.decode(forge.write_records(records))
+    e = entries[5]
+    assert e[3] == "deck.random-commit" and e[4]["index"] == 0
+    body = msgpack.packb(e[4], use_bin_type=True).replace(b"\xa5index\x00", b"\xa5index\xcd\x00\x00", 1)
+    head = msgpack.packb(e[:4], use_bin_type=True)[1:]
+    tail = msgpack.packb(e[5:8], use_bin_type=True)[1:]
+    items = b"\x98" + head + body + tail
+    signed = b"fairdeal/envelope/v3\x00" + items
+    sig = keys[e[2]].sign(signed).signature
+    gid = e[1]
+    w = hashlib.sha256(b"fairdeal/writing/v1\x00" + signed + sig).digest()
+    h = hashlib.sha256(b"fairdeal/entry/v3\x00" + gid + struct.pack(">I", 5) + e[10] + w).digest()
+    placed = keys[0].sign(b"fairdeal/placement/v1\x00" + gid + struct.pack(">I", 5) + h).signature
+    rest = msgpack.packb([sig, 5, e[10], placed], use_bin_type=True)[1:]
+    records[5] = b"\x9c" + items[1:] + rest
+    return forge.write_records(records[:6])
 
 
 CASES: list[Case] = [
@@ -226,6 +284,58 @@ CASES: list[Case] = [
         _resigned(_set([_kind("deck.shuffle", 2), 4, "proof", "s_prime", 0], flip)),
     ),
     ("re-signed: Snatch! a seat's share dropped", "S", _resigned(_drop(_kind("deck.shares", 2)))),
+    ("re-signed: the host aborts, blaming seat 1", "E", _resigned(_abort([1]))),
+    ("re-signed: an abort proving seat 1 signed twice", "E", _resigned(_abort([1], evidence_by=1))),
+    ("re-signed: an abort whose evidence seat 1 did not sign", "E", _resigned(_abort([1], evidence_by=0))),
+    ("a record of length 0 after the end", "E", lambda d: d + bytes(4)),
+    ("a record longer than 1 MiB after the end", "E", lambda d: d + b"\x00\x10\x00\x01" + bytes(64)),
+    ("the magic line and no entry", "E", lambda d: d[:7]),
+    (
+        "re-signed: an author signature with S + L",
+        "E",
+        lambda d: forge.encode(forge.resign(forge.decode(d), alter_sig={30: forge.malleate})),
+    ),
+    (
+        "re-signed: two seats with one identity",
+        "E",
+        lambda d: forge.encode(forge.resign(forge.decode(d), seat_keys=[0, 0])),
+    ),
+    (
+        "re-signed: options not sorted",
+        "E",
+        _resigned(_set([_kind("header"), 4, "options"], lambda o: dict(reversed(list(o.items()))))),
+    ),
+    ("re-signed: an int not in its shortest form", "E", _noncanonical),
+    ("re-signed: the header's fields reordered", "E", _resigned(_set([_kind("header"), 4], _reversed))),
+    (
+        "re-signed: a seat's fields reordered",
+        "E",
+        _resigned(_set([_kind("header"), 4, "seats", 1], _reversed)),
+    ),
+    ("re-signed: a key's fields reordered", "E", _resigned(_set([_kind("deck.key", 1), 4], _reversed))),
+    (
+        "re-signed: a proof's fields reordered",
+        "E",
+        _resigned(_set([_kind("deck.shuffle", 1), 4, "proof"], _reversed)),
+    ),
+    ("re-signed: a move's fields reordered", "E", _resigned(_set([_kind("move"), 4], _reversed))),
+    ("re-signed: an abort's fields reordered", "E", _resigned(_abort_reordered)),
+    (
+        "re-signed: extra not sorted",
+        "E",
+        _resigned(_set([_kind("header"), 4, "extra"], {"b": "1", "a": "2"})),
+    ),
+    (
+        "re-signed: a seat's name ends in a space",
+        "E",
+        _resigned(_set([_kind("header"), 4, "seats", 1, "name"], "Bot ")),
+    ),
+    (
+        "re-signed: a bidi override in a name",
+        "E",
+        _resigned(_set([_kind("header"), 4, "seats", 1, "name"], "B\u202eot")),
+    ),
+    ("re-signed: a line separator in an end's reason", "E", _resigned(_end_reason)),
     # -- valid alterations: both must accept ------------------------------------------------------
     ("re-signed: nothing changed", "E", _resigned(lambda e: None)),
     ("re-signed: two concurrent shares swapped", "E", _resigned(_swap_concurrent)),

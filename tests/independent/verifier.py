@@ -610,7 +610,8 @@ class Verifier:
                 break
             (length,) = struct.unpack(">I", data[pos : pos + 4])
             if not 1 <= length <= 1_048_576:
-                records.append(b"")  # damage at this entry
+                # What a crash can leave (a length never written whole, zeros): the log ends here.
+                torn = f"entry {len(records)} has an impossible length ({length})"
                 break
             if len(data) - pos - 4 < length:
                 torn = "a torn last record"
@@ -642,10 +643,10 @@ class Verifier:
                 )
             return
         if not records:
-            self.r.verdict, self.r.reason = "damaged", "the log holds no entry"
+            self.r.verdict, self.r.reason = "undecided", "the log is empty" + (f": {torn}" if torn else "")
             return
         if torn:
-            self.r.verdict, self.r.reason = "undecided", f"cut short: {torn} after entry {len(records) - 1}"
+            self.r.verdict, self.r.reason = "undecided", f"cut short after entry {len(records) - 1}: {torn}"
         elif not self.over:
             self.r.verdict = "undecided"
             self.r.reason = self.why_not_over()
@@ -1138,10 +1139,9 @@ class Verifier:
             why = self.evidence(body["evidence"], blame)
             if why:
                 raise self.fail(f"entry {seq}: the abort's evidence proves nothing: {why}", 0)
-            self.r.verdict = "cheating"
-            self.r.seat = blame[0]
             self.r.reason = (
-                f"seat {blame[0]} signed two entries for one obligation (the evidence of entry {seq})"
+                f"seat {blame[0]} signed entry {self.r.entry} and another entry for its obligation "
+                f"(the evidence of the abort, entry {seq})"
             )
             raise Refused("cheating", self.r.reason, blame[0])
         self.r.verdict = "undecided"
@@ -1161,6 +1161,7 @@ class Verifier:
         for e in self.envs:
             same_point = e.seat == ev.seat and (e.anchor_seq, e.anchor) == (ev.anchor_seq, ev.anchor)
             if same_point and e.writing != ev.writing:
+                self.r.entry = e.seq  # the entry it signed twice; the other is the evidence
                 return None
         return "the log holds no other entry of that seat for that obligation"
 
