@@ -72,7 +72,7 @@ class Chronicle:
         """Take in one accepted entry's events; True if anything changed."""
         view = session.view()
         moves = [ev for ev in events if isinstance(ev, MoveMade)]
-        names = [s.name for s in session.header.seats] if session.header is not None else []
+        names = session.header.names if session.header is not None else ()
         if view is None:
             for ev in moves:
                 self._add(Entry(named(ev.text, names, self.seat), ev.seat, ev.seat == self.seat))

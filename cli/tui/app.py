@@ -310,7 +310,7 @@ class TableApp(App[None]):
         if self._picker is None or self._picker_for is not p.moves:
             state, seat = p.view(), p.session.seat
             assert state is not None and seat is not None
-            names = [s.name for s in p.session.header.seats]
+            names = p.session.header.names
             self._picker = picker_for(p.session.game, state, seat, p.moves, ascii=self.ascii, names=names)
             self._picker_for = p.moves
         return self._picker

@@ -31,6 +31,7 @@ LIT = "bold black on green"
 TURN = "bold yellow"
 NAME_ROOM = 14  # a name in a region header
 WHO_ROOM = 8  # a name next to a card in a trick
+CAPTION_ROOM = 12  # a name under a card drawn as a box
 
 
 @dataclass(frozen=True)
@@ -254,32 +255,46 @@ def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block
     times = "×"
     items: list[tuple[list[Text], int | None, str]] = []  # (box lines, token, caption)
     count = ""
+    slot = 5
     if not pile.tokens:
         items.append((_box(None, None, marks, empty=True), None, ""))
     elif pile.spread is Spread.STACKED or (all(c is None for c in pile.cards) and not pile.who):
         items.append((_box(pile.cards[-1], pile.tokens[-1], marks), pile.tokens[-1], ""))
         count = f"{times}{pile.size}" if pile.size > 1 else ""
     else:
+        # Each card as wide as the longest name under the cards (a box at least), so no name is
+        # cut while the row has room: "Carol", "You", "Bot 2" in full, each under its card.
+        if pile.who:
+            longest = max(cell_len(names(w)) for w in pile.who)
+            fits = max(5, (room + 1) // max(1, len(pile.tokens)) - 1)
+            slot = max(5, min(longest, CAPTION_ROOM, fits))
         for i, (tok, card) in enumerate(zip(pile.tokens, pile.cards, strict=True)):
-            caption = _short(names(pile.who[i]), 5) if pile.who else ""
+            caption = _short(names(pile.who[i]), slot) if pile.who else ""
             if pile.tags and pile.tags[i]:
-                caption = (caption[:3] + "*") if caption else "*"
+                fits_tag = cell_len(caption) < slot
+                caption = (caption if fits_tag else caption[: slot - 2]) + "*" if caption else "*"
             items.append((_box(card, tok, marks), tok, caption))
     captions = any(c for _, _, c in items)
+    width = slot if captions else 5
     rows: list[_Line] = []
     band: list[_Line] = []
     gap = 1 if captions else 0  # names under the cards need a space between them
+    left = (width - 5) // 2
     for box, at, caption in items:
-        if not band or band[0].width + gap + 5 > room:
+        if not band or band[0].width + gap + width > room:
             band = [_Line() for _ in range(4 if captions else 3)]
             rows.extend(band)
         elif gap:
             for line in band:
                 line.add(" ")
         for r in range(3):
+            if left:
+                band[r].add(" " * left)
             band[r].add(box[r], token=at, zone=pile.zone)
+            if width - 5 - left:
+                band[r].add(" " * (width - 5 - left))
         if captions:
-            band[3].add(Text(caption.center(5)[:5], style=LABEL), token=at, zone=pile.zone)
+            band[3].add(Text(caption.center(width)[:width], style=LABEL), token=at, zone=pile.zone)
     middle = rows[1]
     if count:
         middle.add(Text(f" {count}", style=LABEL))

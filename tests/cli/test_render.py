@@ -134,8 +134,8 @@ def test_long_lines_wrap_within_80_columns() -> None:
 def test_seats_break_between_names() -> None:
     from fairdeal.cli.terminal import TerminalAgent
 
-    seats = tuple(SimpleNamespace(name=f"Bot {i} (shrewd)") for i in range(6))
-    session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(seats=seats))
+    names = tuple(f"Bot {i} (shrewd)" for i in range(6))
+    session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(names=names))
     agent = TerminalAgent(UI(plain=True, file=io.StringIO(), status=False))
     rows = [r.plain for r in agent._seats_lines(session)]
     assert rows == [
@@ -355,7 +355,8 @@ def test_help_gives_examples_from_the_moves() -> None:
 # -- the end -------------------------------------------------------------------------------------------
 def _fake_session(**kw: Any) -> Any:
     seats = (SimpleNamespace(name="Alice"), SimpleNamespace(name="Bob"))
-    base = dict(result=None, aborted=None, verdict=None, seat=0, header=SimpleNamespace(seats=seats))
+    header = SimpleNamespace(seats=seats, names=("Alice", "Bob"))
+    base = dict(result=None, aborted=None, verdict=None, seat=0, header=header)
     base.update(kw)
     return SimpleNamespace(**base)
 

@@ -160,3 +160,25 @@ def test_a_third_party_game_gets_the_table_from_its_description(
                     assert len(picker.action_keys(token)) == len(picker.actions(token))
     assert states
     del seen_eight_choice  # whether an eight came up depends on the deal
+
+
+def test_names_under_trick_cards_are_whole_when_there_is_room() -> None:
+    """Four cards in a trick, each with the name of who played it under it: at 120 and at 80
+    columns every name is there in full, under its card (not "Carol You You Play… Carol")."""
+    from fairdeal.core.cards import parse_card
+    from fairdeal.core.tableview import Pile, Region, Spread
+
+    cards = tuple(parse_card(c) for c in ("7h", "9h", "qh", "as"))
+    trick = Pile("Trick", (1, 2, 3, 4), cards, Spread.FANNED, who=(1, 2, 0, 3))
+    view = TableView((Region(None, (trick,)),))
+    names = {0: "You", 1: "Carol", 2: "Player 2", 3: "Bot 3 (random)"}
+    for width, height in ((120, 40), (80, 24)):
+        drawn = draw_table(view, 0, names.__getitem__, width, height)
+        text = [line.plain for line in drawn.lines]
+        captions = next(line for line in text if "Carol" in line)
+        assert captions.split() == ["Carol", "Player", "2", "You", "Bot", "3"], text
+        boxes = next(line for line in text if "7♥" in line)
+        for name, face in (("Carol", "7♥"), ("Player 2", "9♥"), ("You", "Q♥"), ("Bot 3", "A♠")):
+            # each name sits under its own card
+            at = captions.index(name) + len(name) // 2
+            assert abs(boxes.index(face) - at) <= 4, (name, boxes, captions)
