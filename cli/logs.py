@@ -100,7 +100,9 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
     r = report.result
     if r is not None and h is not None:
         who = "no winner" if r.winner is None else f"winner {h.names[r.winner]}"
-        click.echo(f"result: {who} — {r.reason}; scores {', '.join(map(str, r.scores))}")
+        click.echo(f"result: {who} — {named(r.reason, h.names)}; scores {', '.join(map(str, r.scores))}")
+        if r.standing:
+            click.echo(f"standing: {named(r.standing, h.names)}")
     if report.verdict == FAIR:
         click.echo("FAIR: every signature, shuffle, card and move checks out.")
     elif report.verdict == CHEATING:
@@ -197,9 +199,9 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         r = observer.result
         ui.blank()
         ui.rule("End")
-        ui.say(f"{r.reason.rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
+        ui.say(f"{named(r.reason, header.names).rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
         if r.standing:
-            ui.say(r.standing)
+            ui.say(named(r.standing, header.names))
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
     ui.blank()

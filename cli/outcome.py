@@ -152,9 +152,9 @@ def summary(
             if table is not None and len(table) == len(names):
                 shown, label = table, "Scores when the game stopped"
         scores = f"{dot} ".join(
-            f"{'You' if i == you else n} {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
+            f"{'You' if i == you else n}: {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
         )
-        out.append((f"{label}: {scores}", PLAIN))
+        out.append((f"{label} {dash} {scores}", PLAIN))
         if r.standing:
             out.append((f"Standing: {named(r.standing, names, you)}", PLAIN))
     v = session.verdict

@@ -42,7 +42,7 @@ from ..console import Absences, describe_waiting
 from ..render import reflow, to_ascii
 from . import choosing
 from .choosing import Choosing, Step
-from .layout import Drawn, Marks, draw_table, words_text
+from .layout import Drawn, Marks, draw_table, title_line, words_text
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
@@ -361,24 +361,7 @@ class TableApp(App[None]):
         return ascii_text(text, self.ascii)
 
     def _title_line(self, width: int) -> Text:
-        view = self.table_view()
-        left = Text(self.game_title, style="bold")
-        if view is not None:
-            for fact in view.facts:
-                left.append(" · ", style="dim")
-                left.append_text(words_text(fact, self.names, self.ascii))
-        right = Text()
-        if view is not None and view.scores is not None:
-            right.append(f"{view.score_name.capitalize()}: ", style="dim")
-            for seat, score in enumerate(view.scores):
-                if seat:
-                    right.append(" · ", style="dim")
-                right.append(f"{self.names(seat)} {score}", style="bold" if self.names(seat) == "You" else "")
-        room = max(0, width - 2 - right.cell_len - 2)
-        if left.cell_len > room:
-            left.truncate(room, overflow="ellipsis")
-        pad = max(1, width - 2 - left.cell_len - right.cell_len)
-        return left + Text(" " * pad) + right
+        return title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
 
     def _status_line(self) -> Text:
         p = self.player

@@ -19,7 +19,7 @@ from rich.text import Text
 from fairdeal.core.cards import Card
 from fairdeal.core.tableview import Pile, Region, Seat, Spread, TableView, Words
 
-from ..render import to_ascii
+from ..render import score_words, to_ascii
 
 Namer = Callable[[int], str]
 
@@ -157,6 +157,35 @@ def _short(name: str, room: int) -> str:
     return name if cell_len(name) <= room else name[: max(1, room - 1)] + "…"
 
 
+def title_line(title: str, view: TableView | None, names: Namer, width: int, ascii: bool) -> Text:
+    """The title bar in ``width`` cells: the game, its facts on the left, the scores on the right.
+
+    When it is too long the names in it are shortened (a remark in brackets goes first, then
+    the name is cut), then the scores lose their label (``Points —``), and only then is the end
+    of the facts cut.
+    """
+    tries = [(room, True) for room in (None, NAME_ROOM, WHO_ROOM)] + [(WHO_ROOM, False), (5, False)]
+    for room, label in tries:
+        namer = names if room is None else (lambda seat, r=room: _short(names(seat), r))
+        left = Text(title, style="bold")
+        right = Text()
+        if view is not None:
+            for fact in view.facts:
+                left.append(" · ", style="dim")
+                left.append_text(words_text(fact, namer, ascii))
+            words = score_words(view)
+            right = words_text(words if label else words[1:], namer, ascii)
+            if label:
+                right.stylize("dim", 0, len(view.score_name) + 2)
+        if left.cell_len + 2 + right.cell_len <= width:
+            break
+    room_left = max(0, width - right.cell_len - 2)
+    if left.cell_len > room_left:
+        left.truncate(room_left, overflow="ellipsis")
+    pad = max(1, width - left.cell_len - right.cell_len)
+    return left + Text(" " * pad) + right
+
+
 # -- piles -------------------------------------------------------------------------------------------
 def _pile_items(pile: Pile, names: Namer, marks: Marks, pad: bool) -> list[tuple[Text, int | None]]:
     """The pieces of a pile's card row: (text, token), to be set one after another."""
@@ -265,7 +294,7 @@ def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block
         # Each card as wide as the longest name under the cards (a box at least), so no name is
         # cut while the row has room: "Carol", "You", "Bot 2" in full, each under its card.
         if pile.who:
-            longest = max(cell_len(names(w)) for w in pile.who)
+            longest = max(cell_len(_short(names(w), CAPTION_ROOM)) for w in pile.who)
             fits = max(5, (room + 1) // max(1, len(pile.tokens)) - 1)
             slot = max(5, min(longest, CAPTION_ROOM, fits))
         for i, (tok, card) in enumerate(zip(pile.tokens, pile.cards, strict=True)):
@@ -410,6 +439,13 @@ def _region_lines(
             heads = _header(region, view, names, marks, width)  # too wide on one line: as blocks
         lines.extend(heads)
     lines.extend(_flow(blocks, width))
+    if region.owner is None and region.notes:  # the middle's remarks, on a line under its piles
+        note = _Line()
+        for i, words in enumerate(region.notes):
+            if i:
+                note.add(Text(" · ", style=LABEL))
+            note.add(words_text(words, names, marks.ascii, "italic dim"))
+        lines.append(note)
     return lines
 
 
@@ -527,4 +563,13 @@ def screen_order(view: TableView, viewer: int | None) -> list[int]:
     return order
 
 
-__all__ = ["Drawn", "Hit", "Marks", "card_text", "draw_table", "screen_order", "words_text"]
+__all__ = [
+    "Drawn",
+    "Hit",
+    "Marks",
+    "card_text",
+    "draw_table",
+    "screen_order",
+    "title_line",
+    "words_text",
+]

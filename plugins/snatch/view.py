@@ -138,7 +138,8 @@ class SnatchView:
                 )
             )
         marks = _marks(state)
-        regions = [Region(None, tuple(middle))]
+        out = (f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",)
+        regions = [Region(None, tuple(middle), (out,))]
         for p in range(t.players):
             notes: tuple[Words, ...] = ((marks[p],),) if p in marks else ()
             regions.append(Region(p, (Pile.of(t, pile(p), "Pile"),), notes))
@@ -152,5 +153,4 @@ class SnatchView:
         cost = state.count + 1
         back = f" (1 for {first.symbol})" if first is not None and trump is not first else ""
         facts.append((f"snatch costs {_cards(cost)}{back}",))
-        facts.append((f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",))
         return TableView(tuple(regions), tuple(facts))

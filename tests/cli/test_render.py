@@ -369,7 +369,7 @@ def test_summary_of_a_fair_win(tmp_path: Path) -> None:
     log = tmp_path / "a game.fdlog"
     lines = summary_lines(s, log)
     assert lines[0] == "You win: reached 5 points."  # one name per person: seats named
-    assert lines[1] == "Scores: You 5 · Bob 3"
+    assert lines[1] == "Scores — You: 5 · Bob: 3"
     assert lines[2] == "Standing: 5 to 3 for you after 4 deals"
     assert "Fair game: every shuffle proven, every move checked with every card known." in lines[3]
     assert f"fairdeal verify '{log}'" in "\n".join(lines)  # quoted: the path has a space
@@ -391,7 +391,7 @@ def test_summary_names_the_cheat() -> None:
 def test_summary_when_nobody_here_plays() -> None:
     s = _fake_session(result=Result(0, (5, 3), "seat 0 reached 5 points"), verdict=Verdict.ok())
     lines = summary_lines(s, None, you=None)
-    assert lines[:2] == ["Alice wins: reached 5 points.", "Scores: Alice 5 · Bob 3"]
+    assert lines[:2] == ["Alice wins: reached 5 points.", "Scores — Alice: 5 · Bob: 3"]
 
 
 def test_summary_of_an_abort() -> None:

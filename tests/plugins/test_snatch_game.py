@@ -306,7 +306,8 @@ def test_line_mode_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_
     for seat, move in [(0, TURN), (1, TURN), (1, SNATCH)]:  # A♠ sets trump; 7♥ snatches, pays it all
         state = settle(GAME.apply(state, seat, move))
     text = _text(state)
-    assert "trump ♥ hearts · first suit ♠ · snatch costs 2 cards (1 for ♠) · aside 0" in text
+    assert "trump ♥ hearts · first suit ♠ · snatch costs 2 cards (1 for ♠)\n" in text
+    assert "\naside 0 · thrown 1 · played 0\n" in text  # in the middle: the title bar fits 80 columns
     assert "Trick: Seat 0 A♠, Seat 1 7♥ (snatched)" in text
     assert "Seat 0  Pile: 3 cards face down" in text
     assert "Seat 1  Pile: empty — out: paid with their whole pile" in text

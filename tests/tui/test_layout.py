@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import metadata
 
@@ -182,3 +183,27 @@ def test_names_under_trick_cards_are_whole_when_there_is_room() -> None:
             # each name sits under its own card
             at = captions.index(name) + len(name) // 2
             assert abs(boxes.index(face) - at) <= 4, (name, boxes, captions)
+
+
+def test_the_title_bar_fits_80_and_120_columns_whole() -> None:
+    """The game, its facts and the scores, each name apart from its number ("Bot 1 (classic): 1",
+    never "Bot 1 (classic) 1"); nothing cut with "…" at 80 or 120 columns."""
+    from fairdeal.cli.tui.layout import title_line
+
+    names = {0: "You", 1: "Bot 1 (classic)"}.__getitem__
+    for name, players, options in (("ecarte", 2, {}), ("snatch", 4, {}), ("spite-malice", 2, {"target": 1})):
+        game = game_named(name)
+        states = positions(game, players, seed=5, options=options, limit=150)
+        for state in states[:: max(1, len(states) // 40)]:
+            view = game.table_view(state, 0)
+            for width in (78, 118):  # the bar of an 80- and a 120-column terminal, less its padding
+                line = title_line(game.title, view, names, width, False).plain
+                assert "…" not in line and len(line) <= width, (width, line)
+                if view.scores is not None:
+                    assert "You: " in line, line
+                    assert f"Bot 1: {view.scores[1]}" in line or f"(classic): {view.scores[1]}" in line
+    ecarte = game_named("ecarte")
+    scored = next(s for s in positions(ecarte, 2, seed=5, limit=150) if s.news)
+    wide = title_line("Écarté", ecarte.table_view(scored, 0), names, 118, False).plain
+    assert "last: Bot 1 (classic) +" in wide
+    assert re.search(r"Points — You: \d · Bot 1 \(classic\): \d$", wide), wide
