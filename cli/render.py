@@ -54,7 +54,11 @@ FACE_DOWN = "cyan"
 _SYMBOL_TO_LETTER = {s.symbol: s.value for s in SUITS}
 #: Suit symbols to letters, and the typography fairdeal's own words use to plain ASCII.
 _ASCII_TABLE = str.maketrans(
-    {**_SYMBOL_TO_LETTER, "—": "-", "·": "|", "…": "...", "×": "x", "✔": "OK", "✘": "!!"}
+    {
+        **_SYMBOL_TO_LETTER,
+        **{"—": "-", "·": "|", "…": "...", "×": "x", "✔": "OK", "✘": "!!"},
+        **{"←": "<-", "→": "->", "↑": "^", "↓": "v"},
+    }
 )
 _RED_SYMBOLS = frozenset(s.symbol for s in SUITS if s.red)
 #: A card written with a suit symbol (``10♥``, ``Q♠``), or a lone suit symbol (``trump ♦``).

@@ -42,7 +42,7 @@ from ..console import Absences, describe_waiting
 from ..render import reflow, to_ascii
 from . import choosing
 from .choosing import Choosing, Step
-from .layout import Drawn, Marks, draw_table, title_line, words_text
+from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
@@ -123,6 +123,7 @@ class TableApp(App[None]):
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
         self._asking = False
+        self._form = (0, 0, 0)  # the table's size and the form it was drawn in
         if player is not None:
             player.on_change = self.schedule_refresh
 
@@ -340,7 +341,10 @@ class TableApp(App[None]):
                 lit = picker.places(self.selected)
         fresh = frozenset(p.chronicle.fresh) if p.chronicle is not None else frozenset()
         marks = Marks(self.selected if picker else None, pickable, lit, fresh, self.ascii)
-        return draw_table(view, p.session.seat, self.names, width, height, marks)
+        least = self._form[2] if self._form[:2] == (width, height) else 0  # never roomier mid-game
+        drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
+        self._form = (width, height, drawn.form)
+        return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
 
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
@@ -466,6 +470,8 @@ class TableApp(App[None]):
                     "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
                 )
                 add(c.words, key, "reverse" if walking else "")
+        if sel is not None and picker.buttons and rows[-1].cell_len:
+            rows[-1].append("  or", style="italic")  # the buttons are instead of the chosen card
         for b in picker.buttons:
             add(b.words, b.key or "?")
         return rows, parts
@@ -528,10 +534,10 @@ class TableApp(App[None]):
     # -- chat ----------------------------------------------------------------------------------------
     def _open_chat(self) -> None:
         chat = self.query_one("#chat", Input)
-        if self.send_chat is None:
+        if self.send_chat is None:  # still open the line: what is typed after "/" must not act as keys
             self.flash = "No chat here: the other seats are bots in this process"
+            chat.placeholder = "No chat here: nobody reads it (Enter or Esc closes)"
             self._update_bars()
-            return
         chat.display = True
         self.query_one("#keys", Static).display = False
         chat.focus()
@@ -559,7 +565,7 @@ class TableApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen("Help", help_lines()))
+        self.push_screen(TextScreen("Help", help_lines(max(20, (self.size.width or 80) - 6))))
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)

@@ -59,8 +59,13 @@ class Hit:
 
 @dataclass
 class Drawn:
+    """The lines drawn and what is clickable on them; ``form`` is the form the table took (see
+    :func:`draw_table`), ``whole`` whether all of it fits (nothing cut)."""
+
     lines: list[Text]
     hits: list[Hit]
+    form: int = 0
+    whole: bool = True
 
     def at(self, x: int, y: int) -> Hit | None:
         """The card (preferred) or pile under column ``x`` of line ``y``."""
@@ -520,21 +525,41 @@ def _clip(line: _Line, width: int) -> Text:
     return text
 
 
+#: Lines a table drawn with boxes keeps free, so that a game growing by a band of boxes (a
+#: second trick beside the first, a note that wraps) does not have to change form mid-game.
+BOX_ROOM = 6
+
+
 def draw_table(
-    view: TableView, viewer: int | None, names: Namer, width: int, height: int, marks: Marks | None = None
+    view: TableView,
+    viewer: int | None,
+    names: Namer,
+    width: int,
+    height: int,
+    marks: Marks | None = None,
+    least: int = 0,
 ) -> Drawn:
-    """The table in ``width`` × ``height`` cells: never wider, never taller."""
+    """The table in ``width`` × ``height`` cells: never wider, never taller.
+
+    It takes the roomiest form that fits, from ``least`` on (0 cards as boxes, with
+    :data:`BOX_ROOM` lines to spare; 1 wide cards; 2-4 tighter and tighter): a front end that
+    passes the form it drew last never goes back to a roomier one as the game changes.
+    """
     marks = marks or Marks()
     width, height = max(1, width), max(0, height)
     lines: list[_Line] = []
-    for form in range(5):
+    form = least
+    for form in range(min(max(0, least), 4), 5):
         if form == 0 and marks.ascii:
             continue  # boxes need the box-drawing characters
         lines = _compose(view, viewer, names, marks, width, height, form)
+        if form == 0 and len(lines) + BOX_ROOM > height:
+            continue
         if form == 1 and len(lines) * 2 > height:
             continue  # wide cards only where there is plenty of room
         if len(lines) <= height and all(ln.width <= width for ln in lines):
             break
+    whole = len(lines) <= height and all(ln.width <= width for ln in lines)
     if len(lines) > height:
         # Keep the viewer's own area and the middle whole: cut the others' rows first.
         mine_count = len(_compose_mine(view, viewer, names, marks, width))
@@ -545,7 +570,27 @@ def draw_table(
     for y, ln in enumerate(lines[:height]):
         out.append(_clip(ln, width))
         hits.extend(Hit(y, h.x0, min(h.x1, width), h.token, h.zone) for h in ln.hits if h.x0 < width)
-    return Drawn(out, hits)
+    return Drawn(out, hits, form, whole)
+
+
+#: The smallest terminal every built-in game's table fits whole.
+MIN_COLUMNS, MIN_LINES = 80, 24
+
+
+def too_small(drawn: Drawn, columns: int, lines: int, width: int) -> Drawn:
+    """``drawn`` (a table that did not fit whole), or, in a terminal smaller than
+    :data:`MIN_COLUMNS` × :data:`MIN_LINES`, a plain word that the window is too small and how
+    big it must be, in place of a table with parts missing."""
+    if columns >= MIN_COLUMNS and lines >= MIN_LINES:
+        return drawn
+    words = (
+        f"The window is too small for this table ({columns}x{lines}): make it at least "
+        f"{MIN_COLUMNS}x{MIN_LINES} to see every card. The game waits; nothing is lost."
+    )
+    import textwrap
+
+    wrapped = textwrap.wrap(words, max(1, width), break_long_words=True)
+    return Drawn([Text(line, style="bold yellow") for line in wrapped], [], drawn.form, False)
 
 
 def _compose_mine(view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int) -> list[_Line]:
@@ -571,5 +616,6 @@ __all__ = [
     "draw_table",
     "screen_order",
     "title_line",
+    "too_small",
     "words_text",
 ]

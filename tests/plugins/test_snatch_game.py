@@ -329,9 +329,7 @@ def test_moves_in_words() -> None:
     assert GAME.describe(state, 0, TURN) == "turn the top card of your pile (2 cards left)"
     assert GAME.narrate(state, 0, TURN, "Ann") == "Ann turned the top card of their pile"
     state = settle(GAME.apply(settle(GAME.apply(state, 0, TURN)), 1, TURN))
-    assert GAME.describe(state, 1, SNATCH) == (
-        "snatch with 7♥: ♥ hearts becomes trump; throw away 1 card unseen from your pile"
-    )
+    assert GAME.describe(state, 1, SNATCH) == ("snatch with 7♥ (trump ♥): throw away 1 card unseen")
     assert (
         GAME.narrate(state, 1, SNATCH, "Bob")
         == "Bob snatched with 7♥: ♥ hearts is trump; threw away 1 card unseen"
@@ -342,8 +340,7 @@ def test_moves_in_words() -> None:
     state = settle(GAME.apply(state, 1, SNATCH))  # throws 8♦
     state = settle(GAME.apply(settle(GAME.advance(state)), 1, TURN))  # 7♥ took; J♦ alone, 1 card left
     assert GAME.describe(state, 1, SNATCH) == (
-        "snatch with J♦: ♦ diamonds becomes trump; "
-        "pay your whole pile (1 card) and leave the game with no victory"
+        "snatch with J♦ (trump ♦): pay your whole pile (1 card), out with no victory"
     )
     assert GAME.narrate(state, 1, SNATCH, "Bob") == (
         "Bob snatched with J♦: ♦ diamonds is trump; "
@@ -352,5 +349,5 @@ def test_moves_in_words() -> None:
     state = settle(GAME.apply(settle(GAME.apply(state, 1, PASS)), 0, TURN))  # 9♦, seat 0's last card
     assert GAME.legal_moves(state, 0) == [SNATCH, PASS]
     assert GAME.describe(state, 0, SNATCH) == (
-        "snatch with 9♦: ♦ diamonds becomes trump; it was your last card: you leave the game with no victory"
+        "snatch with 9♦ (trump ♦): your last card, you are out with no victory"
     )
