@@ -40,15 +40,23 @@ class Entry:
     waiting: set[int] = field(default_factory=set)
     flips: set[int] = field(default_factory=set)
     serial: int = 0
+    #: The cards the seat's own move brought into its hand (``drew`` their tokens).
+    drawn: list[Card] = field(default_factory=list)
+    draws: set[int] = field(default_factory=set)
 
     def words(self) -> str:
         """The entry with the cards it showed: ``Bob turned the top card of their pile: 9♠``;
-        a card it turned up where it lies: ``…onto centre 1 (turned up 7♦)``."""
+        a card it turned up where it lies: ``…onto centre 1 (turned up 7♦)``; the cards one's own
+        move drew, on the same line: ``You drew 2 cards: 9♣ Q♠``."""
         text = self.text
         if self.cards:
             text += ": " + " ".join(c.text() for c in self.cards)
         if self.turned:
             text += f" (turned up {' '.join(c.text() for c in self.turned)})"
+        if self.drawn:
+            text += (": " if text.endswith(("card", "cards")) else "; you drew ") + " ".join(
+                c.text() for c in self.drawn
+            )
         return text
 
 
@@ -72,7 +80,7 @@ class Chronicle:
         """Take in one accepted entry's events; True if anything changed."""
         view = session.view()
         moves = [ev for ev in events if isinstance(ev, MoveMade)]
-        names = [s.name for s in session.header.seats] if session.header is not None else []
+        names = session.header.names if session.header is not None else ()
         if view is None:
             for ev in moves:
                 self._add(Entry(named(ev.text, names, self.seat), ev.seat, ev.seat == self.seat))
@@ -91,6 +99,11 @@ class Chronicle:
                 tok for tok in moved | flipped if tok not in known and _will_show(table, tok, zones[tok])
             }
             entry.flips = entry.waiting & (flipped - moved)
+            if mine:  # the cards this move dealt into the seat's own hand: named with the move
+                entry.draws = {
+                    tok for tok in moved if tok not in known and _owned_by(table, zones[tok], self.seat)
+                }
+                entry.waiting |= entry.draws
             self._add(entry)
             if mine:
                 self.fresh = set()
@@ -105,7 +118,14 @@ class Chronicle:
             for tok in sorted(hit, key=lambda t: _order(table, t)):
                 card = table.card(tok)
                 if card is not None:
-                    (entry.turned if tok in entry.flips else entry.cards).append(card)
+                    where = (
+                        entry.drawn
+                        if tok in entry.draws
+                        else entry.turned
+                        if tok in entry.flips
+                        else entry.cards
+                    )
+                    where.append(card)
                 entry.waiting.discard(tok)
                 named_here.add(tok)
                 changed = True
@@ -180,6 +200,12 @@ class Chronicle:
 
     def recent(self, n: int) -> list[Entry]:
         return self.entries[-n:]
+
+
+def _owned_by(table: Table, zone: str, seat: int | None) -> bool:
+    """Whether ``zone`` is ``seat``'s own hidden-from-others zone (a hand)."""
+    spec = table.specs[zone]
+    return seat is not None and spec.visibility is Visibility.OWNER and spec.owner == seat
 
 
 def _will_show(table: Table, token: int, zone: str) -> bool:

@@ -24,7 +24,11 @@ ascii_option = click.option("--ascii", is_flag=True, help="Plain text: cards as 
 rule_options = click.option(
     "--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game."
 )
-name_option = click.option("--name", default=None, help="Your name at the table.")
+name_option = click.option(
+    "--name",
+    default=None,
+    help="Your name at the table, kept for the next games (default: the one kept, else your login name).",
+)
 plain_option = click.option(
     "--plain",
     is_flag=True,

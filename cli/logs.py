@@ -83,7 +83,8 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(report.exit_code)
     h = report.header
     if h is not None:
-        click.echo(f"{h.game}: {', '.join(f'{s.name} ({s.fingerprint})' for s in h.seats)}")
+        seats = zip(h.names, h.seats, strict=True)
+        click.echo(f"{h.game}: {', '.join(f'{name} ({s.fingerprint})' for name, s in seats)}")
         installed = reg.games.get(h.game)
         if installed is not None and (installed.distribution, installed.version) != (
             h.distribution,
@@ -98,8 +99,10 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
         click.echo(f"checked: {c}")
     r = report.result
     if r is not None and h is not None:
-        who = "no winner" if r.winner is None else f"winner {h.seats[r.winner].name}"
-        click.echo(f"result: {who} — {r.reason}; scores {', '.join(map(str, r.scores))}")
+        who = "no winner" if r.winner is None else f"winner {h.names[r.winner]}"
+        click.echo(f"result: {who} — {named(r.reason, h.names)}; scores {', '.join(map(str, r.scores))}")
+        if r.standing:
+            click.echo(f"standing: {named(r.standing, h.names)}")
     if report.verdict == FAIR:
         click.echo("FAIR: every signature, shuffle, card and move checks out.")
     elif report.verdict == CHEATING:
@@ -162,7 +165,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         traced = dict(audit.deck.revealed_cards())
     observer = Session(game, None)
     ui.rule(f"{game.title} — replay")
-    ui.say(", ".join(f"seat {i} {s.name}" for i, s in enumerate(header.seats)))
+    ui.say(", ".join(f"seat {i} {name}" for i, name in enumerate(header.names)))
     if interactive:
         ui.say("Press Enter for the next move (Ctrl-C stops).", "dim")
     pending: list[tuple[int, str, int]] = []  # (entry, kind, seat) of the entries that are not moves
@@ -175,7 +178,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             elif isinstance(ev, MoveMade):
                 _flush_entries(ui, header, pending)
                 ui.blank()
-                ui.say(f"[{i}] {named(ev.text, [s.name for s in header.seats])}", "bold")
+                ui.say(f"[{i}] {named(ev.text, header.names)}", "bold")
                 drawn = False
         w = observer.waiting()
         if not drawn and (w is None or w.decision):
@@ -184,7 +187,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
             view = observer.view()
             if view is not None:
                 table = game.table_view(view, None)
-                names = lambda seat: header.seats[seat].name  # noqa: E731
+                names = lambda seat: header.names[seat]  # noqa: E731
                 ui.print(*table_lines(table, None, names, ui.width - 4, ui.ascii), indent=4, wrap=False)
                 if traced:
                     _show_hands(ui, view, header, traced)
@@ -196,9 +199,9 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         r = observer.result
         ui.blank()
         ui.rule("End")
-        ui.say(f"{r.reason.rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
+        ui.say(f"{named(r.reason, header.names).rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
         if r.standing:
-            ui.say(r.standing)
+            ui.say(named(r.standing, header.names))
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
     ui.blank()
@@ -223,7 +226,7 @@ def _show_hands(ui: UI, view: GameState, header: Header, traced: dict[int, Card]
             continue
         cards = [traced[t] for t in table.tokens(spec.name) if t in traced]
         shown = " ".join(c.text(ui.ascii) for c in cards) if cards else "empty"
-        ui.say(f"{header.seats[spec.owner].name}'s {spec.title or spec.name}: {shown}", indent=4)
+        ui.say(f"{header.names[spec.owner]}'s {spec.title or spec.name}: {shown}", indent=4)
 
 
 #: How replay names the entries between moves, grouped by kind: (what, "by" or "from").
@@ -252,7 +255,7 @@ def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) 
     for _, kind, seat in pending:
         if not groups or groups[-1][0] != kind:
             groups.append((kind, []))
-        name = header.seats[seat].name
+        name = header.names[seat]
         if name not in groups[-1][1]:
             groups[-1][1].append(name)
     parts = []

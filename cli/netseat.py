@@ -18,6 +18,7 @@ from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.rng import Rng
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session
+from fairdeal.core.text import distinct_names
 from fairdeal.net import wire
 from fairdeal.net.driver import Agent
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, parse_endpoint
@@ -31,7 +32,7 @@ from .adjourning import Adjourning
 from .console import UI, clock, describe_waiting
 from .outcome import print_summary, result_object
 from .render import option_text
-from .seats import SeatKind, bot_agent, default_name
+from .seats import SeatKind, bot_agent, table_name
 from .terminal import TerminalAgent
 
 Say = Callable[[str], None]
@@ -58,8 +59,9 @@ def default_relay() -> Endpoint | None:
 def lobby_lines(lobby: wire.Lobby) -> list[str]:
     """The table as the lobby knows it, one line a seat."""
     lines = []
+    names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
     for i, s in enumerate(lobby.seats):
-        who = "(free)" if s is None else f"{s.name}  {s.fingerprint}  [{s.kind}]"
+        who = "(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
         lines.append(f"  seat {i}: {who}")
     return lines
 
@@ -170,9 +172,9 @@ class TerminalNetObserver(NetObserver):
 
     def _seats(self, header: Header, seat: int | None) -> None:
         self._seat = seat
-        for i, s in enumerate(header.seats):
+        for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True)):
             you = "  <- you" if i == seat else ""
-            self.say(f"  seat {i}: {s.name}  {s.fingerprint}  [{s.kind}]{you}")
+            self.say(f"  seat {i}: {name}  {s.fingerprint}  [{s.kind}]{you}")
 
     def resumed(self, header: Header, seat: int | None, entries: int) -> None:
         if seat is None:
@@ -562,10 +564,10 @@ def seat_agent(
 ) -> tuple[Agent, TerminalAgent | None, str]:
     """The agent of this process's seat, the terminal agent if human (in line mode), and the seat's name."""
     if kind.human and table is not None:
-        return table, None, _clean_name(name or default_name())
+        return table, None, _clean_name(table_name(name))
     if kind.human:
         human = TerminalAgent(ui)
-        return human, human, _clean_name(name or default_name())
+        return human, human, _clean_name(table_name(name))
     agent = bot_agent(kind, game, reg, master.fork(f"bot-{seat}") if master else None)  # type: ignore[arg-type]
     return agent, None, _clean_name(name or f"Bot {seat} ({kind.bot})")
 

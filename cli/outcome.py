@@ -71,7 +71,7 @@ def _who(session: Session, seat: int | None, you: int | None) -> str:
     """``Bob (seat 1)``, ``Alice (seat 0, you)``, or ``an unknown seat``."""
     if seat is None:
         return "an unknown seat"
-    names = [s.name for s in session.header.seats]
+    names = session.header.names
     if not 0 <= seat < len(names):
         return f"seat {seat}"
     mark = ", you" if seat == you else ""
@@ -126,7 +126,7 @@ def summary(
     out: list[tuple[str, str]] = []
     r = session.result
     a = session.aborted
-    names = [s.name for s in session.header.seats]
+    names = session.header.names
     ok, ko, dash, dot = ("OK", "!!", "-", ",") if ascii else ("✔", "✘", "—", " ·")
     if a is not None:
         who = " and ".join(_who(session, s, you) for s in a.blamed)
@@ -152,9 +152,9 @@ def summary(
             if table is not None and len(table) == len(names):
                 shown, label = table, "Scores when the game stopped"
         scores = f"{dot} ".join(
-            f"{'You' if i == you else n} {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
+            f"{'You' if i == you else n}: {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
         )
-        out.append((f"{label}: {scores}", PLAIN))
+        out.append((f"{label} {dash} {scores}", PLAIN))
         if r.standing:
             out.append((f"Standing: {named(r.standing, names, you)}", PLAIN))
     v = session.verdict

@@ -26,7 +26,7 @@ from .console import UI, run_interruptible, wants_table
 from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
 from .main import cli, complete_game, complete_seat, friendly_errors, load_registry
 from .outcome import print_summary, result_object
-from .seats import bot_agent, default_name, parse_seats
+from .seats import bot_agent, parse_seats, table_name
 from .terminal import TerminalAgent
 
 
@@ -108,7 +108,7 @@ def play(
                 # With --json, stdout carries only the result: the game goes to stderr, no waiting line.
                 human = TerminalAgent(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
                 agents.append(human)
-            infos.append(SeatInfo(name or default_name(), ident.public_key, "human"))
+            infos.append(SeatInfo(table_name(name), ident.public_key, "human"))
         else:
             ident = Identity.generate(master.fork(f"identity-{i}") if seed is not None else None)
             agents.append(bot_agent(kind, game, reg, master.fork(f"bot-{i}") if seed is not None else None))

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from fairdeal.core.cards import SUITS, Card, rank_text
 from fairdeal.core.rules import FaceDown, Line
-from fairdeal.core.tableview import Region, Seat, TableView, pile_words
+from fairdeal.core.tableview import Region, Seat, TableView, Words, pile_words
 
 #: How a seat is written: "You" for the viewer, the seat's name for the others.
 Namer = Callable[[int], str]
@@ -54,7 +54,11 @@ FACE_DOWN = "cyan"
 _SYMBOL_TO_LETTER = {s.symbol: s.value for s in SUITS}
 #: Suit symbols to letters, and the typography fairdeal's own words use to plain ASCII.
 _ASCII_TABLE = str.maketrans(
-    {**_SYMBOL_TO_LETTER, "—": "-", "·": "|", "…": "...", "×": "x", "✔": "OK", "✘": "!!"}
+    {
+        **_SYMBOL_TO_LETTER,
+        **{"—": "-", "·": "|", "…": "...", "×": "x", "✔": "OK", "✘": "!!"},
+        **{"←": "<-", "→": "->", "↑": "^", "↓": "v"},
+    }
 )
 _RED_SYMBOLS = frozenset(s.symbol for s in SUITS if s.red)
 #: A card written with a suit symbol (``10♥``, ``Q♠``), or a lone suit symbol (``trump ♦``).
@@ -158,6 +162,16 @@ def lines_text(lines: Iterable[Line], ascii: bool = False, names: Namer | None =
 NAME_COLUMN = 18
 
 
+def score_words(view: TableView) -> Words:
+    """The scores in words, each name apart from its number: ``Points — You: 0 · Bob (classic): 1``."""
+    if view.scores is None:
+        return ()
+    words: list[str | Card | Seat] = [f"{view.score_name.capitalize()} —"]
+    for seat, score in enumerate(view.scores):
+        words.extend([*(["·"] if seat else []), Seat(seat), f": {score}"])
+    return tuple(words)
+
+
 def table_lines(
     view: TableView, seat: int | None, names: Namer, width: int = 78, ascii: bool = False
 ) -> list[Text]:
@@ -176,10 +190,7 @@ def table_lines(
             facts.extend([*(["·"] if i else []), *fact])
         out.extend(_packed([("", line_rich(tuple(facts), ascii, names))], width, 2))
     if view.scores is not None:
-        scores: list[str | Card | Seat] = [f"{view.score_name.capitalize()}:"]
-        for s, score in enumerate(view.scores):
-            scores.extend([*(["·"] if s else []), Seat(s), str(score)])
-        out.extend(_packed([("", line_rich(tuple(scores), ascii, names))], width, 2))
+        out.extend(_packed([("", line_rich(score_words(view), ascii, names))], width, 2))
     seats = [(r.owner, r) for r in view.regions if r.owner is not None]
     marker = " <" if ascii else " ◀"
     heads = {p: names(p) + (marker if p == view.turn else "") for p, _ in seats}

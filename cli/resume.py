@@ -57,7 +57,7 @@ def _describe(log: Path) -> tuple[str, SeedFile | None]:
         header: Header | None = read_header(entries[0]) if entries else None
     except (OSError, FairdealError):
         entries, header = (), None
-    names = ", ".join(s.name for s in header.seats) if header else "?"
+    names = ", ".join(header.names) if header else "?"
     role = "host" if seed.role == "host" else f"seat {seed.seat}"
     state = "adjourned" if seed.adjourned else "interrupted"
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(log.stat().st_mtime))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import getpass
 import os
 import random
 from collections.abc import Sequence
@@ -9,6 +11,8 @@ from dataclasses import dataclass
 
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.rng import Rng, python_random
+from fairdeal.core.session.header import MAX_NAME
+from fairdeal.core.text import clean_text
 from fairdeal.net.driver import Agent, BotAgent
 from fairdeal.registry import Registry
 
@@ -58,9 +62,42 @@ def bot_agent(kind: SeatKind, game: str, registry: Registry, rng: Rng | None) ->
     return BotAgent(spec.make(), chooser)
 
 
-def default_name() -> str:
-    for var in ("FAIRDEAL_NAME", "USER", "USERNAME", "LOGNAME"):
-        name = os.environ.get(var, "").strip()
-        if name:
-            return name[:40]
-    return "Player"
+def table_name(given: str | None) -> str:
+    """The name this person plays under: ``given`` (``--name``), else ``FAIRDEAL_NAME``, else the
+    profile's name, else the system user's name (``Player`` if there is none that shows).
+
+    A name given with ``--name``, or found the first time from the system, is kept in the
+    profile (:func:`~fairdeal.storage.save_name`): the next game uses it without asking.
+    """
+    from fairdeal import storage
+
+    name = _shown(given)
+    if name is not None:
+        if name != storage.load_name():
+            storage.save_name(name)
+        return name
+    name = _shown(os.environ.get("FAIRDEAL_NAME"))
+    if name is not None:
+        return name
+    name = _shown(storage.load_name())
+    if name is not None:
+        return name
+    name = _shown(_system_user()) or "Player"
+    with contextlib.suppress(OSError):
+        storage.save_name(name)
+    return name
+
+
+def _system_user() -> str | None:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError, ImportError):  # no login name and no entry in the password database
+        return None
+
+
+def _shown(name: str | None) -> str | None:
+    """``name`` as it can show at the table (printable, one line, at most 40 characters), or None."""
+    if name is None:
+        return None
+    text = clean_text(name, MAX_NAME)
+    return text if text != "-" or name.strip() == "-" else None

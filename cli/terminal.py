@@ -254,9 +254,9 @@ class TerminalAgent:
         """``You (Ann) · Bob``, broken between seats (never inside a name) to fit."""
         ui = self.ui
         rows: list[Text] = [Text()]
-        for i, s in enumerate(session.header.seats):
+        for i, name in enumerate(session.header.names):
             you = i == session.seat
-            seat = ui.text(f"You ({s.name})", "bold") if you else ui.text(s.name)
+            seat = ui.text(f"You ({name})", "bold") if you else ui.text(name)
             dot = ui.text(" · ", "dim")
             if rows[-1].plain and len(rows[-1].plain) + len(dot.plain) + len(seat.plain) > ui.width:
                 rows.append(Text())
@@ -339,7 +339,7 @@ class TerminalAgent:
         assert view is not None
         self._news(force=True)
         moves = offered_moves(session.game, view, session.seat, moves)
-        names = [s.name for s in session.header.seats]
+        names = session.header.names
         descriptions = [named(session.game.describe(view, session.seat, m), names) for m in moves]
         if self.ascii:
             descriptions = [to_ascii(d) for d in descriptions]

@@ -57,11 +57,9 @@ class Spectator:
             self.moved = False
             view = session.view()
             if view is not None:
-                seats = session.header.seats
+                names = session.header.names
                 table = session.game.table_view(view, None)
-                lines = table_lines(
-                    table, None, lambda seat: seats[seat].name, self.ui.width - 4, self.ui.ascii
-                )
+                lines = table_lines(table, None, lambda seat: names[seat], self.ui.width - 4, self.ui.ascii)
                 self.ui.print(*lines, indent=4, wrap=False)
 
     def show_end(self, session: Session) -> None:

@@ -49,6 +49,14 @@ class Option:
         default = str(self.default).lower() if self.kind is bool else str(self.default)
         return f"{self.name}={form} (default {default})"
 
+    def _range(self) -> str:
+        """``a whole number from 1 to 50`` (or ``of at least 1``, ``of at most 50``)."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"a whole number of at least {self.minimum}"
+        return f"a whole number of at most {self.maximum}"
+
     def parse(self, raw: object) -> OptionValue:
         """Turn a command-line string (or an already-typed value) into a valid value."""
         if self.kind is bool:
@@ -70,7 +78,7 @@ class Option:
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
             ):
-                raise ConfigError(f"option {self.name} must be within {self.describe().split('=', 1)[1]}")
+                raise ConfigError(f"option {self.name} takes {self._range()}, not {value}")
             return value
         text = str(raw).strip()
         if self.choices and text not in self.choices:

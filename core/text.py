@@ -12,6 +12,7 @@ unless :func:`shows_as_is` holds, and text shown from anywhere else goes through
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 #: Characters of a reason given to people (a refusal, a goodbye, an abort).
 MAX_REASON = 200
@@ -48,3 +49,20 @@ def clean_text(text: object, limit: int = MAX_REASON) -> str:
     """
     out = "".join(" " if _hidden(c) else c for c in str(text))
     return " ".join(out.split())[:limit].rstrip() or "-"
+
+
+def distinct_names(names: Iterable[str], limit: int = 40) -> tuple[str, ...]:
+    """``names`` in order, a repeated one told apart by its count: ``Ann``, ``Ann (2)``.
+
+    Two seats may announce the same name; everywhere a seat is named it must still say which
+    one. Each name keeps at most ``limit`` characters (the base is cut to leave room).
+    """
+    out: list[str] = []
+    for name in names:
+        n, candidate = 1, name
+        while candidate in out:
+            n += 1
+            suffix = f" ({n})"
+            candidate = name[: max(1, limit - len(suffix))].rstrip() + suffix
+        out.append(candidate)
+    return tuple(out)

@@ -109,6 +109,28 @@ def load_identity(create: bool = True) -> tuple[Identity, bool]:
     return identity, True
 
 
+def name_path() -> Path:
+    return config_dir() / "name.txt"
+
+
+def load_name() -> str | None:
+    """The name this profile plays under (``name.txt`` in its config folder), if one was kept."""
+    try:
+        text = name_path().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text or None
+
+
+def save_name(name: str) -> None:
+    """Keep ``name`` as this profile's name at the table (for the next games)."""
+    path = name_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(name + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def default_log_path(game: str, game_id: bytes) -> Path:
     return data_dir() / "logs" / f"{game}-{game_id.hex()[:12]}.fdlog"
 

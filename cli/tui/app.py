@@ -42,7 +42,7 @@ from ..console import Absences, describe_waiting
 from ..render import reflow, to_ascii
 from . import choosing
 from .choosing import Choosing, Step
-from .layout import Drawn, Marks, draw_table, words_text
+from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
@@ -123,6 +123,7 @@ class TableApp(App[None]):
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
         self._asking = False
+        self._form = (0, 0, 0)  # the table's size and the form it was drawn in
         if player is not None:
             player.on_change = self.schedule_refresh
 
@@ -310,7 +311,7 @@ class TableApp(App[None]):
         if self._picker is None or self._picker_for is not p.moves:
             state, seat = p.view(), p.session.seat
             assert state is not None and seat is not None
-            names = [s.name for s in p.session.header.seats]
+            names = p.session.header.names
             self._picker = picker_for(p.session.game, state, seat, p.moves, ascii=self.ascii, names=names)
             self._picker_for = p.moves
         return self._picker
@@ -340,7 +341,10 @@ class TableApp(App[None]):
                 lit = picker.places(self.selected)
         fresh = frozenset(p.chronicle.fresh) if p.chronicle is not None else frozenset()
         marks = Marks(self.selected if picker else None, pickable, lit, fresh, self.ascii)
-        return draw_table(view, p.session.seat, self.names, width, height, marks)
+        least = self._form[2] if self._form[:2] == (width, height) else 0  # never roomier mid-game
+        drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
+        self._form = (width, height, drawn.form)
+        return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
 
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
@@ -361,24 +365,7 @@ class TableApp(App[None]):
         return ascii_text(text, self.ascii)
 
     def _title_line(self, width: int) -> Text:
-        view = self.table_view()
-        left = Text(self.game_title, style="bold")
-        if view is not None:
-            for fact in view.facts:
-                left.append(" · ", style="dim")
-                left.append_text(words_text(fact, self.names, self.ascii))
-        right = Text()
-        if view is not None and view.scores is not None:
-            right.append(f"{view.score_name.capitalize()}: ", style="dim")
-            for seat, score in enumerate(view.scores):
-                if seat:
-                    right.append(" · ", style="dim")
-                right.append(f"{self.names(seat)} {score}", style="bold" if self.names(seat) == "You" else "")
-        room = max(0, width - 2 - right.cell_len - 2)
-        if left.cell_len > room:
-            left.truncate(room, overflow="ellipsis")
-        pad = max(1, width - 2 - left.cell_len - right.cell_len)
-        return left + Text(" " * pad) + right
+        return title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
 
     def _status_line(self) -> Text:
         p = self.player
@@ -483,6 +470,8 @@ class TableApp(App[None]):
                     "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
                 )
                 add(c.words, key, "reverse" if walking else "")
+        if sel is not None and picker.buttons and rows[-1].cell_len:
+            rows[-1].append("  or", style="italic")  # the buttons are instead of the chosen card
         for b in picker.buttons:
             add(b.words, b.key or "?")
         return rows, parts
@@ -545,10 +534,10 @@ class TableApp(App[None]):
     # -- chat ----------------------------------------------------------------------------------------
     def _open_chat(self) -> None:
         chat = self.query_one("#chat", Input)
-        if self.send_chat is None:
+        if self.send_chat is None:  # still open the line: what is typed after "/" must not act as keys
             self.flash = "No chat here: the other seats are bots in this process"
+            chat.placeholder = "No chat here: nobody reads it (Enter or Esc closes)"
             self._update_bars()
-            return
         chat.display = True
         self.query_one("#keys", Static).display = False
         chat.focus()
@@ -576,7 +565,7 @@ class TableApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen("Help", help_lines()))
+        self.push_screen(TextScreen("Help", help_lines(max(20, (self.size.width or 80) - 6))))
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)

@@ -19,7 +19,7 @@ from rich.text import Text
 from fairdeal.core.cards import Card
 from fairdeal.core.tableview import Pile, Region, Seat, Spread, TableView, Words
 
-from ..render import to_ascii
+from ..render import score_words, to_ascii
 
 Namer = Callable[[int], str]
 
@@ -31,6 +31,7 @@ LIT = "bold black on green"
 TURN = "bold yellow"
 NAME_ROOM = 14  # a name in a region header
 WHO_ROOM = 8  # a name next to a card in a trick
+CAPTION_ROOM = 12  # a name under a card drawn as a box
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,13 @@ class Hit:
 
 @dataclass
 class Drawn:
+    """The lines drawn and what is clickable on them; ``form`` is the form the table took (see
+    :func:`draw_table`), ``whole`` whether all of it fits (nothing cut)."""
+
     lines: list[Text]
     hits: list[Hit]
+    form: int = 0
+    whole: bool = True
 
     def at(self, x: int, y: int) -> Hit | None:
         """The card (preferred) or pile under column ``x`` of line ``y``."""
@@ -154,6 +160,35 @@ def _short(name: str, room: int) -> str:
     if cell_len(name) > room and " (" in name:
         name = name.split(" (")[0]
     return name if cell_len(name) <= room else name[: max(1, room - 1)] + "…"
+
+
+def title_line(title: str, view: TableView | None, names: Namer, width: int, ascii: bool) -> Text:
+    """The title bar in ``width`` cells: the game, its facts on the left, the scores on the right.
+
+    When it is too long the names in it are shortened (a remark in brackets goes first, then
+    the name is cut), then the scores lose their label (``Points —``), and only then is the end
+    of the facts cut.
+    """
+    tries = [(room, True) for room in (None, NAME_ROOM, WHO_ROOM)] + [(WHO_ROOM, False), (5, False)]
+    for room, label in tries:
+        namer = names if room is None else (lambda seat, r=room: _short(names(seat), r))
+        left = Text(title, style="bold")
+        right = Text()
+        if view is not None:
+            for fact in view.facts:
+                left.append(" · ", style="dim")
+                left.append_text(words_text(fact, namer, ascii))
+            words = score_words(view)
+            right = words_text(words if label else words[1:], namer, ascii)
+            if label:
+                right.stylize("dim", 0, len(view.score_name) + 2)
+        if left.cell_len + 2 + right.cell_len <= width:
+            break
+    room_left = max(0, width - right.cell_len - 2)
+    if left.cell_len > room_left:
+        left.truncate(room_left, overflow="ellipsis")
+    pad = max(1, width - left.cell_len - right.cell_len)
+    return left + Text(" " * pad) + right
 
 
 # -- piles -------------------------------------------------------------------------------------------
@@ -254,32 +289,46 @@ def _big_pile_block(pile: Pile, names: Namer, marks: Marks, room: int) -> _Block
     times = "×"
     items: list[tuple[list[Text], int | None, str]] = []  # (box lines, token, caption)
     count = ""
+    slot = 5
     if not pile.tokens:
         items.append((_box(None, None, marks, empty=True), None, ""))
     elif pile.spread is Spread.STACKED or (all(c is None for c in pile.cards) and not pile.who):
         items.append((_box(pile.cards[-1], pile.tokens[-1], marks), pile.tokens[-1], ""))
         count = f"{times}{pile.size}" if pile.size > 1 else ""
     else:
+        # Each card as wide as the longest name under the cards (a box at least), so no name is
+        # cut while the row has room: "Carol", "You", "Bot 2" in full, each under its card.
+        if pile.who:
+            longest = max(cell_len(_short(names(w), CAPTION_ROOM)) for w in pile.who)
+            fits = max(5, (room + 1) // max(1, len(pile.tokens)) - 1)
+            slot = max(5, min(longest, CAPTION_ROOM, fits))
         for i, (tok, card) in enumerate(zip(pile.tokens, pile.cards, strict=True)):
-            caption = _short(names(pile.who[i]), 5) if pile.who else ""
+            caption = _short(names(pile.who[i]), slot) if pile.who else ""
             if pile.tags and pile.tags[i]:
-                caption = (caption[:3] + "*") if caption else "*"
+                fits_tag = cell_len(caption) < slot
+                caption = (caption if fits_tag else caption[: slot - 2]) + "*" if caption else "*"
             items.append((_box(card, tok, marks), tok, caption))
     captions = any(c for _, _, c in items)
+    width = slot if captions else 5
     rows: list[_Line] = []
     band: list[_Line] = []
     gap = 1 if captions else 0  # names under the cards need a space between them
+    left = (width - 5) // 2
     for box, at, caption in items:
-        if not band or band[0].width + gap + 5 > room:
+        if not band or band[0].width + gap + width > room:
             band = [_Line() for _ in range(4 if captions else 3)]
             rows.extend(band)
         elif gap:
             for line in band:
                 line.add(" ")
         for r in range(3):
+            if left:
+                band[r].add(" " * left)
             band[r].add(box[r], token=at, zone=pile.zone)
+            if width - 5 - left:
+                band[r].add(" " * (width - 5 - left))
         if captions:
-            band[3].add(Text(caption.center(5)[:5], style=LABEL), token=at, zone=pile.zone)
+            band[3].add(Text(caption.center(width)[:width], style=LABEL), token=at, zone=pile.zone)
     middle = rows[1]
     if count:
         middle.add(Text(f" {count}", style=LABEL))
@@ -395,6 +444,13 @@ def _region_lines(
             heads = _header(region, view, names, marks, width)  # too wide on one line: as blocks
         lines.extend(heads)
     lines.extend(_flow(blocks, width))
+    if region.owner is None and region.notes:  # the middle's remarks, on a line under its piles
+        note = _Line()
+        for i, words in enumerate(region.notes):
+            if i:
+                note.add(Text(" · ", style=LABEL))
+            note.add(words_text(words, names, marks.ascii, "italic dim"))
+        lines.append(note)
     return lines
 
 
@@ -469,21 +525,41 @@ def _clip(line: _Line, width: int) -> Text:
     return text
 
 
+#: Lines a table drawn with boxes keeps free, so that a game growing by a band of boxes (a
+#: second trick beside the first, a note that wraps) does not have to change form mid-game.
+BOX_ROOM = 6
+
+
 def draw_table(
-    view: TableView, viewer: int | None, names: Namer, width: int, height: int, marks: Marks | None = None
+    view: TableView,
+    viewer: int | None,
+    names: Namer,
+    width: int,
+    height: int,
+    marks: Marks | None = None,
+    least: int = 0,
 ) -> Drawn:
-    """The table in ``width`` × ``height`` cells: never wider, never taller."""
+    """The table in ``width`` × ``height`` cells: never wider, never taller.
+
+    It takes the roomiest form that fits, from ``least`` on (0 cards as boxes, with
+    :data:`BOX_ROOM` lines to spare; 1 wide cards; 2-4 tighter and tighter): a front end that
+    passes the form it drew last never goes back to a roomier one as the game changes.
+    """
     marks = marks or Marks()
     width, height = max(1, width), max(0, height)
     lines: list[_Line] = []
-    for form in range(5):
+    form = least
+    for form in range(min(max(0, least), 4), 5):
         if form == 0 and marks.ascii:
             continue  # boxes need the box-drawing characters
         lines = _compose(view, viewer, names, marks, width, height, form)
+        if form == 0 and len(lines) + BOX_ROOM > height:
+            continue
         if form == 1 and len(lines) * 2 > height:
             continue  # wide cards only where there is plenty of room
         if len(lines) <= height and all(ln.width <= width for ln in lines):
             break
+    whole = len(lines) <= height and all(ln.width <= width for ln in lines)
     if len(lines) > height:
         # Keep the viewer's own area and the middle whole: cut the others' rows first.
         mine_count = len(_compose_mine(view, viewer, names, marks, width))
@@ -494,7 +570,27 @@ def draw_table(
     for y, ln in enumerate(lines[:height]):
         out.append(_clip(ln, width))
         hits.extend(Hit(y, h.x0, min(h.x1, width), h.token, h.zone) for h in ln.hits if h.x0 < width)
-    return Drawn(out, hits)
+    return Drawn(out, hits, form, whole)
+
+
+#: The smallest terminal every built-in game's table fits whole.
+MIN_COLUMNS, MIN_LINES = 80, 24
+
+
+def too_small(drawn: Drawn, columns: int, lines: int, width: int) -> Drawn:
+    """``drawn`` (a table that did not fit whole), or, in a terminal smaller than
+    :data:`MIN_COLUMNS` × :data:`MIN_LINES`, a plain word that the window is too small and how
+    big it must be, in place of a table with parts missing."""
+    if columns >= MIN_COLUMNS and lines >= MIN_LINES:
+        return drawn
+    words = (
+        f"The window is too small for this table ({columns}x{lines}): make it at least "
+        f"{MIN_COLUMNS}x{MIN_LINES} to see every card. The game waits; nothing is lost."
+    )
+    import textwrap
+
+    wrapped = textwrap.wrap(words, max(1, width), break_long_words=True)
+    return Drawn([Text(line, style="bold yellow") for line in wrapped], [], drawn.form, False)
 
 
 def _compose_mine(view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int) -> list[_Line]:
@@ -512,4 +608,14 @@ def screen_order(view: TableView, viewer: int | None) -> list[int]:
     return order
 
 
-__all__ = ["Drawn", "Hit", "Marks", "card_text", "draw_table", "screen_order", "words_text"]
+__all__ = [
+    "Drawn",
+    "Hit",
+    "Marks",
+    "card_text",
+    "draw_table",
+    "screen_order",
+    "title_line",
+    "too_small",
+    "words_text",
+]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session
+from fairdeal.core.text import distinct_names
 from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 from fairdeal.net.lobby import Joiner
@@ -26,8 +27,9 @@ from .player import TablePlayer
 
 
 def _seat_lines(lobby: wire.Lobby) -> list[str]:
+    names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
     return [
-        f"  seat {i}: " + ("(free)" if s is None else f"{s.name}  {s.fingerprint}  [{s.kind}]")
+        f"  seat {i}: " + ("(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]")
         for i, s in enumerate(lobby.seats)
     ]
 
@@ -133,8 +135,8 @@ class TableNetObserver(NetObserver):
     def starting(self, header: Header, seat: int) -> None:
         self._seat = seat
         names = ", ".join(
-            f"{s.name} ({s.fingerprint})" + (" — you" if i == seat else "")
-            for i, s in enumerate(header.seats)
+            f"{name} ({s.fingerprint})" + (" — you" if i == seat else "")
+            for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True))
         )
         self._note(f"The game begins: {names}.")
         if self.app is not None:

@@ -91,31 +91,74 @@ class EndScreen(ModalScreen[None]):
         self.app.exit()
 
 
-def help_lines() -> list[str]:
-    return [
+#: The help: sections of (keys, what they do), or of paragraphs (keys "").
+HELP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
         "Picking a move",
-        "  ← →          choose one of your cards that can be played (it shows reversed)",
-        "  8c, 10h, qs  choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)",
-        "  1-9, 0       put the chosen card on the place showing that key (lit in green)",
-        "  Enter        play the only move, or walk the chosen card's places with ← → and Enter",
-        "  a click      choose a card; click a lit place to put it there",
-        "  letters      the buttons below the table (stand, propose, pass, ...), as they show",
-        "  Esc          back out of choosing a place",
-        "",
+        (
+            ("← →", "choose one of your cards that can be played (it shows reversed)"),
+            ("8c, 10h, qs", "choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)"),
+            ("1-9, 0", "put the chosen card on the place showing that key (lit in green)"),
+            ("Enter", "play the only move, or walk the chosen card's places with ← → and Enter"),
+            ("a click", "choose a card; click a lit place to put it there"),
+            ("letters", "the buttons below the table (stand, propose, pass, ...), as they show"),
+            ("Esc", "back out of choosing a place"),
+        ),
+    ),
+    (
         "The table",
-        "  The other players are along the top, the middle below them, your own cards at the",
-        "  bottom. Underlined cards moved since your last move. The panel on the right says",
-        "  what happened, every card shown named; older lines are dim.",
-        "",
+        (
+            (
+                "",
+                "The other players are along the top, the middle below them, your own cards at the "
+                "bottom. Underlined cards moved since your last move. The panel on the right says "
+                "what happened, every card shown named; older lines are dim.",
+            ),
+        ),
+    ),
+    (
         "Other keys",
-        "  /            chat: type a message to the table, Enter sends, Esc closes",
-        "  F1 or ?      this help       F2  the rules of the game",
-        "  F6           play single forced moves at once (on/off)",
-        "  F3           adjourn: propose to stop and go on later (a network game; every player",
-        "               must agree; then everyone runs  fairdeal resume  to go on)",
-        "  Ctrl-Q       resign (on your turn) or leave the game; asks first",
-        "  Ctrl-C       stop at once; the log so far is kept and its path printed",
-    ]
+        (
+            ("/", "chat: type a message to the table, Enter sends, Esc closes"),
+            ("F1 or ?", "this help"),
+            ("F2", "the rules of the game"),
+            ("F6", "play single forced moves at once (on/off)"),
+            (
+                "F3",
+                "adjourn: propose to stop and go on later (a network game; every player must agree; "
+                "then everyone runs  fairdeal resume  to go on)",
+            ),
+            ("Ctrl-Q", "resign (on your turn) or leave the game; asks first"),
+            ("Ctrl-C", "stop at once; the log so far is kept and its path printed"),
+        ),
+    ),
+)
+KEY_COLUMN = 15
+
+
+def help_lines(width: int = 76) -> list[str]:
+    """The help wrapped once, to ``width``: each key in a column, its words wrapped beside it."""
+    import textwrap
+
+    out: list[str] = []
+    for i, (title, rows) in enumerate(HELP):
+        if i:
+            out.append("")
+        out.append(title)
+        for key, words in rows:
+            if not key:
+                out.extend(textwrap.wrap(words, max(20, width), initial_indent="  ", subsequent_indent="  "))
+                continue
+            lead = f"  {key}".ljust(KEY_COLUMN)
+            out.extend(
+                textwrap.wrap(
+                    words,
+                    max(KEY_COLUMN + 20, width),
+                    initial_indent=lead,
+                    subsequent_indent=" " * KEY_COLUMN,
+                )
+            )
+    return out
 
 
 __all__ = ["ConfirmScreen", "EndScreen", "TextScreen", "help_lines"]

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import RemoteProtocolError
 from ..identity import PUBLIC_KEY_BYTES, fingerprint
 from ..options import OptionValue
-from ..text import shows_as_is
+from ..text import distinct_names, shows_as_is
 from .envelope import GAME_ID_BYTES
 
 PROTOCOL = 3
@@ -48,6 +48,11 @@ class Header:
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The seats' names as people read them: two equal names told apart (``Ann``, ``Ann (2)``)."""
+        return distinct_names(s.name for s in self.seats)
 
     def to_body(self) -> dict[str, Any]:
         return {

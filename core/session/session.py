@@ -262,7 +262,8 @@ class Session:
         return r.state.copy() if r is not None else None
 
     def name(self, seat: int) -> str:
-        return self.header.seats[seat].name
+        """Seat ``seat``'s name as people read it (two equal names told apart)."""
+        return self.header.names[seat]
 
     def waiting(self) -> Waiting | None:
         """Who owes the next entry (the first, when several seats owe at once); None when finished."""
@@ -714,7 +715,7 @@ class Session:
         assert c.header is not None
         try:
             c.replica.check_move(env.seat, move)
-            text = self.game.narrate(c.replica.state, env.seat, move, c.header.seats[env.seat].name)
+            text = self.game.narrate(c.replica.state, env.seat, move, c.header.names[env.seat])
             c.replica.apply(env.seat, move, shown)
         except RemoteProtocolError:
             raise

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 
-from fairdeal import Move, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal import KING, Move, Pile, Region, Seat, Spread, TableView, Words
 
 from .model import (
     TALON,
     TRICK,
+    TRICKS,
     TURNUP,
     EcarteState,
     Phase,
+    beats,
+    deal_points,
     hand,
     limit,
     sort_key,
@@ -34,15 +37,48 @@ def _card_text(state: EcarteState, token: object, public_only: bool) -> str:
     return card.text()
 
 
-_NEWS = re.compile(r"seat (\d+) (.*)")
+_NEWS = re.compile(r"seat (\d+) scored (\d+) points? for (.*)")
 
 
 def news_words(state: EcarteState) -> Words:
-    """The last points scored, the seat named as a :class:`Seat`."""
+    """The last points scored, short for the headline: ``Bob +1`` (the story says why)."""
     m = _NEWS.fullmatch(state.news)
     if m is None:
         return (state.news,) if state.news else ()
-    return (Seat(int(m.group(1))), m.group(2))
+    return (Seat(int(m.group(1))), f"+{m.group(2)}")
+
+
+def _seat(state: EcarteState, seat: int, start: bool = False) -> str:
+    """``seat`` for the narrating viewer: ``you`` (``You``), or ``seat N`` (which the front end
+    writes as the seat's name)."""
+    if state.table.viewer == seat:
+        return "You" if start else "you"
+    return f"seat {seat}"
+
+
+def _trick_taken(state: EcarteState, player: int, token: object) -> str:
+    """What the second card of a trick does, said after it: who takes the trick, the tricks so
+    far, and at the fifth who scores what and why (empty for a lead, or a card not yet known)."""
+    t = state.table
+    if t.size(TRICK) != 1 or not isinstance(token, int):
+        return ""
+    lead, card = t.card(t.tokens(TRICK)[0]), t.card(token)
+    if lead is None or card is None:
+        return ""
+    winner = player if beats(card, lead, state.trump) else 1 - player
+    tricks = (state.tricks[0] + (winner == 0), state.tricks[1] + (winner == 1))
+    takes = "take" if t.viewer == winner else "takes"
+    count = ", ".join(f"{_seat(state, p)} {tricks[p]}" for p in (0, 1))
+    text = f" — {_seat(state, winner)} {takes} the trick (tricks: {count})"
+    if sum(tricks) < TRICKS:
+        return text
+    seat, points, why = deal_points(tricks, state.elder, state.declined, state.rules.penalty)
+    scores = "score" if t.viewer == seat else "scores"
+    return f"{text}; {_seat(state, seat)} {scores} {_points(points)} for {why}"
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
 
 
 def _count(n: int) -> str:
@@ -114,7 +150,7 @@ class EcarteView:
             card = _card_text(state, arg, True)
             return f"{who} announced the King of trumps ({card}): 1 point"
         if a == "play":
-            return f"{who} played {_card_text(state, arg, True)}"
+            return f"{who} played {_card_text(state, arg, True)}" + _trick_taken(state, player, arg)
         return f"{who}: {move}"
 
     def view(self, state: EcarteState, viewer: int | None) -> TableView:
@@ -124,6 +160,8 @@ class EcarteView:
         middle: list[Pile] = []
         turnup = t.top_card(TURNUP)
         note: Words = (f"trump {turnup.suit.symbol} {turnup.suit.word}",) if turnup is not None else ()
+        if turnup is not None and turnup.rank == KING and state.dealer >= 0:
+            note = (f"{note[0]}: 1 point to", Seat(state.dealer))
         middle.append(Pile.of(t, TURNUP, "Turn-up", note=note))
         middle.append(Pile.of(t, TALON, "Talon"))
         leader = 1 - state.actor if t.size(TRICK) == 1 else state.actor
@@ -153,6 +191,6 @@ class EcarteView:
             facts.append(("must trump when void",))
         news = news_words(state)
         if news:
-            facts.append(("last points:", *news))
+            facts.append(("last:", *news))
         over: Words = ("Game over:", Seat(state.winner), "won") if state.winner is not None else ()
         return TableView(tuple(regions), tuple(facts), scores=state.scores, status=over)

@@ -87,12 +87,13 @@ class SnatchView:
             return "snatch"
         cost = price(state, card.suit)
         left = t.size(pile(player))
-        head = f"snatch with {card}: {_suit(card.suit)} becomes trump"
+        # Short: a button of the table, which must fit 80 columns with its key.
+        head = f"snatch with {card} (trump {card.suit.symbol})"
         if left == 0:
-            return f"{head}; it was your last card: you leave the game with no victory"
+            return f"{head}: your last card, you are out with no victory"
         if cost >= left:
-            return f"{head}; pay your whole pile ({_cards(left)}) and leave the game with no victory"
-        return f"{head}; throw away {_cards(cost)} unseen from your pile"
+            return f"{head}: pay your whole pile ({_cards(left)}), out with no victory"
+        return f"{head}: throw away {_cards(cost)} unseen"
 
     def narrate(self, state: SnatchState, player: int, move: Move, name: str) -> str:
         """The move in words for everyone, after it was made (``state`` is the state before it).
@@ -138,7 +139,8 @@ class SnatchView:
                 )
             )
         marks = _marks(state)
-        regions = [Region(None, tuple(middle))]
+        out = (f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",)
+        regions = [Region(None, tuple(middle), (out,))]
         for p in range(t.players):
             notes: tuple[Words, ...] = ((marks[p],),) if p in marks else ()
             regions.append(Region(p, (Pile.of(t, pile(p), "Pile"),), notes))
@@ -152,5 +154,4 @@ class SnatchView:
         cost = state.count + 1
         back = f" (1 for {first.symbol})" if first is not None and trump is not first else ""
         facts.append((f"snatch costs {_cards(cost)}{back}",))
-        facts.append((f"aside {t.size(ASIDE)} · thrown {t.size(THROWN)} · played {t.size(PLAYED)}",))
         return TableView(tuple(regions), tuple(facts))

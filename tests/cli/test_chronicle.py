@@ -58,3 +58,21 @@ def test_cards_drawn_into_your_hand_are_named_to_you() -> None:
     assert any("payoff" in e.text for e in story.entries if e.seat is None)  # payoff tops turned up
     done = story.completed(force=True)
     assert [e.serial for e in done] == sorted(e.serial for e in done)
+
+
+def test_the_cards_your_own_move_drew_are_named_on_its_line() -> None:
+    """Écarté: "You drew 2 cards: 9♣ Q♠", never that and then "You drew 9♣ Q♠" on a line of its own."""
+    story = _story("ecarte", 2, {"target": 3}, 11)
+    words = [e.words() for e in story.entries]
+    exchanges = [w for w in words if re.match(r"You (drew \d cards?|discarded .* and drew \d cards?)", w)]
+    assert exchanges, words
+    card = r"(10|[2-9AJQK])[♣♦♥♠]"
+    for w in exchanges:
+        n = int(re.search(r"drew (\d)", w).group(1))  # type: ignore[union-attr]
+        assert re.fullmatch(rf".*drew {n} cards?:( {card}){{{n}}}", w), w
+    loose = [w for w in words if re.fullmatch(rf"You drew( {card})+", w)]
+    assert len(loose) == len([w for w in words if w.startswith("turnup: ")]), words  # only the deals
+    takes = [w for w in words if " the trick (tricks: " in w]
+    assert takes and all(re.search(r"— (you take|Bot 1 takes) the trick", w) for w in takes)
+    scored = [w for w in words if re.search(r"(you score|Bot 1 scores) \d points? for ", w)]
+    assert scored, words

@@ -145,7 +145,7 @@ def test_play_bots_summary(tmp_path: Path) -> None:
     out = result.output
     assert "Game over" in out
     assert "wins:" in out or "No winner" in out
-    assert "Scores: " in out and "Standing: " in out
+    assert "Scores — " in out and "Standing: " in out
     assert "(you)" not in out and "You win" not in out  # bots only: nobody here is "you"
     assert "✔ Fair game: every shuffle proven, every move checked with every card known." in out
     assert f"Log: {log}" in out

@@ -134,8 +134,8 @@ def test_long_lines_wrap_within_80_columns() -> None:
 def test_seats_break_between_names() -> None:
     from fairdeal.cli.terminal import TerminalAgent
 
-    seats = tuple(SimpleNamespace(name=f"Bot {i} (shrewd)") for i in range(6))
-    session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(seats=seats))
+    names = tuple(f"Bot {i} (shrewd)" for i in range(6))
+    session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(names=names))
     agent = TerminalAgent(UI(plain=True, file=io.StringIO(), status=False))
     rows = [r.plain for r in agent._seats_lines(session)]
     assert rows == [
@@ -355,7 +355,8 @@ def test_help_gives_examples_from_the_moves() -> None:
 # -- the end -------------------------------------------------------------------------------------------
 def _fake_session(**kw: Any) -> Any:
     seats = (SimpleNamespace(name="Alice"), SimpleNamespace(name="Bob"))
-    base = dict(result=None, aborted=None, verdict=None, seat=0, header=SimpleNamespace(seats=seats))
+    header = SimpleNamespace(seats=seats, names=("Alice", "Bob"))
+    base = dict(result=None, aborted=None, verdict=None, seat=0, header=header)
     base.update(kw)
     return SimpleNamespace(**base)
 
@@ -368,7 +369,7 @@ def test_summary_of_a_fair_win(tmp_path: Path) -> None:
     log = tmp_path / "a game.fdlog"
     lines = summary_lines(s, log)
     assert lines[0] == "You win: reached 5 points."  # one name per person: seats named
-    assert lines[1] == "Scores: You 5 · Bob 3"
+    assert lines[1] == "Scores — You: 5 · Bob: 3"
     assert lines[2] == "Standing: 5 to 3 for you after 4 deals"
     assert "Fair game: every shuffle proven, every move checked with every card known." in lines[3]
     assert f"fairdeal verify '{log}'" in "\n".join(lines)  # quoted: the path has a space
@@ -390,7 +391,7 @@ def test_summary_names_the_cheat() -> None:
 def test_summary_when_nobody_here_plays() -> None:
     s = _fake_session(result=Result(0, (5, 3), "seat 0 reached 5 points"), verdict=Verdict.ok())
     lines = summary_lines(s, None, you=None)
-    assert lines[:2] == ["Alice wins: reached 5 points.", "Scores: Alice 5 · Bob 3"]
+    assert lines[:2] == ["Alice wins: reached 5 points.", "Scores — Alice: 5 · Bob: 3"]
 
 
 def test_summary_of_an_abort() -> None:

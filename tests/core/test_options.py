@@ -37,7 +37,8 @@ def test_unknown_option_lists_valid_ones() -> None:
     ("raw", "needle"),
     [
         ({"target": "many"}, "whole number"),
-        ({"target": "0"}, "must be within"),
+        ({"target": "0"}, "option target takes a whole number from 1 to 99, not 0"),
+        ({"target": "100"}, "option target takes a whole number from 1 to 99, not 100"),
         ({"penalty": "harsh"}, "one of classic, seed"),
         ({"trump_when_void": "maybe"}, "true or false"),
     ],

@@ -209,7 +209,7 @@ def test_line_mode_shows_what_a_player_sees() -> None:
     mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, seats.get, ascii=True)
     for piece in (
         "deal 3 | first to 7",
-        "Points: You 2 | Bob 4",
+        "Points - You: 2 | Bob: 4",
         "Bob    Hand: 4 cards face down - tricks 1",
         "Turn-up: 10C, trump C clubs",
         "Talon: 11 cards face down",
@@ -238,5 +238,38 @@ def test_describe_and_narrate() -> None:
     assert GAME.narrate(s.with_table(t.masked(1)), 0, Move("play", (q,)), "Ann") == "Ann played a card"
     t.flip(q)  # once the card is shown, the narration names it
     t.learn(Reveal(q, None), t.card(q))
-    assert GAME.narrate(s, 0, Move("play", (q,)), "Ann") == "Ann played Q♥"
+    told = GAME.narrate(s, 0, Move("play", (q,)), "Ann")  # the second card: who takes the trick
+    assert told == "Ann played Q♥ — seat 1 takes the trick (tricks: seat 0 0, seat 1 2)"
     assert GAME.describe(s, 1, Move("propose")) == "propose an exchange of cards"
+
+
+def test_the_story_says_who_takes_each_trick_and_who_scores_what_and_why() -> None:
+    s = _mid_play()
+    t = s.table
+    q = next(x for x, c in t.known(hand(0)) if c.text(ascii=True) == "QH")
+    t.flip(q)
+    t.learn(Reveal(q, None), t.card(q))
+    last = s.but(tricks=(2, 2))  # the fifth trick: the deal is scored with the card that ends it
+    mine = GAME.narrate(last.with_table(t.masked(0)), 0, Move("play", (q,)), "Ann")
+    assert mine == (
+        "You played Q♥ — seat 1 takes the trick (tricks: you 2, seat 1 3); seat 1 scores 1 point for 3 tricks"
+    )
+    theirs = GAME.narrate(last.with_table(t.masked(1)), 0, Move("play", (q,)), "Ann")
+    assert theirs.endswith("you take the trick (tricks: seat 0 2, you 3); you score 1 point for 3 tricks")
+    declined = last.but(declined=0)  # Ann stood without an exchange and lost: the penalty
+    assert GAME.narrate(declined, 0, Move("play", (q,)), "Ann").endswith(
+        "seat 1 scores 2 points for 3 tricks against a player who declined to exchange"
+    )
+    t.move(t.tokens(TRICK)[0], won(1))  # an empty trick: a lead says nothing more
+    assert GAME.narrate(s, 0, Move("play", (q,)), "Ann") == "Ann played Q♥"
+
+
+def test_a_turned_up_king_says_who_scores_it_on_the_table() -> None:
+    s = _mid_play()
+    t = s.table
+    king = next(x for x, c in t.known(hand(1)) if c.text(ascii=True) == "KC")
+    turnup = t.tokens(TURNUP)[0]
+    t.move(turnup, hand(1))
+    t.move(king, TURNUP)
+    text = table_text(GAME, s, 0, {0: "You", 1: "Bob"}.get, ascii=True)
+    assert "Turn-up: KC, trump C clubs: 1 point to you" in text  # seat 0 deals here

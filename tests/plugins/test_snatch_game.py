@@ -306,7 +306,8 @@ def test_line_mode_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_
     for seat, move in [(0, TURN), (1, TURN), (1, SNATCH)]:  # A♠ sets trump; 7♥ snatches, pays it all
         state = settle(GAME.apply(state, seat, move))
     text = _text(state)
-    assert "trump ♥ hearts · first suit ♠ · snatch costs 2 cards (1 for ♠) · aside 0" in text
+    assert "trump ♥ hearts · first suit ♠ · snatch costs 2 cards (1 for ♠)\n" in text
+    assert "\naside 0 · thrown 1 · played 0\n" in text  # in the middle: the title bar fits 80 columns
     assert "Trick: Seat 0 A♠, Seat 1 7♥ (snatched)" in text
     assert "Seat 0  Pile: 3 cards face down" in text
     assert "Seat 1  Pile: empty — out: paid with their whole pile" in text
@@ -328,9 +329,7 @@ def test_moves_in_words() -> None:
     assert GAME.describe(state, 0, TURN) == "turn the top card of your pile (2 cards left)"
     assert GAME.narrate(state, 0, TURN, "Ann") == "Ann turned the top card of their pile"
     state = settle(GAME.apply(settle(GAME.apply(state, 0, TURN)), 1, TURN))
-    assert GAME.describe(state, 1, SNATCH) == (
-        "snatch with 7♥: ♥ hearts becomes trump; throw away 1 card unseen from your pile"
-    )
+    assert GAME.describe(state, 1, SNATCH) == ("snatch with 7♥ (trump ♥): throw away 1 card unseen")
     assert (
         GAME.narrate(state, 1, SNATCH, "Bob")
         == "Bob snatched with 7♥: ♥ hearts is trump; threw away 1 card unseen"
@@ -341,8 +340,7 @@ def test_moves_in_words() -> None:
     state = settle(GAME.apply(state, 1, SNATCH))  # throws 8♦
     state = settle(GAME.apply(settle(GAME.advance(state)), 1, TURN))  # 7♥ took; J♦ alone, 1 card left
     assert GAME.describe(state, 1, SNATCH) == (
-        "snatch with J♦: ♦ diamonds becomes trump; "
-        "pay your whole pile (1 card) and leave the game with no victory"
+        "snatch with J♦ (trump ♦): pay your whole pile (1 card), out with no victory"
     )
     assert GAME.narrate(state, 1, SNATCH, "Bob") == (
         "Bob snatched with J♦: ♦ diamonds is trump; "
@@ -351,5 +349,5 @@ def test_moves_in_words() -> None:
     state = settle(GAME.apply(settle(GAME.apply(state, 1, PASS)), 0, TURN))  # 9♦, seat 0's last card
     assert GAME.legal_moves(state, 0) == [SNATCH, PASS]
     assert GAME.describe(state, 0, SNATCH) == (
-        "snatch with 9♦: ♦ diamonds becomes trump; it was your last card: you leave the game with no victory"
+        "snatch with 9♦ (trump ♦): your last card, you are out with no victory"
     )

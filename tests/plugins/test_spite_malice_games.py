@@ -179,14 +179,14 @@ def _table_state() -> SpiteState:
 def test_line_mode_shows_what_a_player_sees() -> None:
     s = _table_state()
     mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, {0: "You", 1: "Bob"}.get)
-    assert "game 3 · match to 50" in mine and "Points: You 12 · Bob 30" in mine
+    assert "game 3 · match to 50" in mine and "Points — You: 12 · Bob: 30" in mine
     assert "Stock: 6 cards face down" in mine
     assert "Centre 1: K♠ (3 cards), K=3, takes 4" in mine and "Centre 2: empty, takes A" in mine
     assert "You ◀  Payoff: 3♠ (2 cards) · Hand: 7♦ 9♣ · Side 1: 5♠ 6♠" in mine
     assert "Bob    Payoff: J♦ (2 cards) · Hand: 1 card face down" in mine
     assert mine.endswith("You to play")
     public = table_text(GAME, s.with_table(s.table.masked(None)), None, {0: "Ann", 1: "Bob"}.get)
-    assert "Ann 12 · Bob 30" in public and "9♣" not in public and "Q♠" not in public
+    assert "Ann: 12 · Bob: 30" in public and "9♣" not in public and "Q♠" not in public
 
 
 def test_describe_and_narrate() -> None:

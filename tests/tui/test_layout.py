@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import metadata
 
@@ -160,3 +161,49 @@ def test_a_third_party_game_gets_the_table_from_its_description(
                     assert len(picker.action_keys(token)) == len(picker.actions(token))
     assert states
     del seen_eight_choice  # whether an eight came up depends on the deal
+
+
+def test_names_under_trick_cards_are_whole_when_there_is_room() -> None:
+    """Four cards in a trick, each with the name of who played it under it: at 120 and at 80
+    columns every name is there in full, under its card (not "Carol You You Play… Carol")."""
+    from fairdeal.core.cards import parse_card
+    from fairdeal.core.tableview import Pile, Region, Spread
+
+    cards = tuple(parse_card(c) for c in ("7h", "9h", "qh", "as"))
+    trick = Pile("Trick", (1, 2, 3, 4), cards, Spread.FANNED, who=(1, 2, 0, 3))
+    view = TableView((Region(None, (trick,)),))
+    names = {0: "You", 1: "Carol", 2: "Player 2", 3: "Bot 3 (random)"}
+    for width, height in ((120, 40), (80, 24)):
+        drawn = draw_table(view, 0, names.__getitem__, width, height)
+        text = [line.plain for line in drawn.lines]
+        captions = next(line for line in text if "Carol" in line)
+        assert captions.split() == ["Carol", "Player", "2", "You", "Bot", "3"], text
+        boxes = next(line for line in text if "7♥" in line)
+        for name, face in (("Carol", "7♥"), ("Player 2", "9♥"), ("You", "Q♥"), ("Bot 3", "A♠")):
+            # each name sits under its own card
+            at = captions.index(name) + len(name) // 2
+            assert abs(boxes.index(face) - at) <= 4, (name, boxes, captions)
+
+
+def test_the_title_bar_fits_80_and_120_columns_whole() -> None:
+    """The game, its facts and the scores, each name apart from its number ("Bot 1 (classic): 1",
+    never "Bot 1 (classic) 1"); nothing cut with "…" at 80 or 120 columns."""
+    from fairdeal.cli.tui.layout import title_line
+
+    names = {0: "You", 1: "Bot 1 (classic)"}.__getitem__
+    for name, players, options in (("ecarte", 2, {}), ("snatch", 4, {}), ("spite-malice", 2, {"target": 1})):
+        game = game_named(name)
+        states = positions(game, players, seed=5, options=options, limit=150)
+        for state in states[:: max(1, len(states) // 40)]:
+            view = game.table_view(state, 0)
+            for width in (78, 118):  # the bar of an 80- and a 120-column terminal, less its padding
+                line = title_line(game.title, view, names, width, False).plain
+                assert "…" not in line and len(line) <= width, (width, line)
+                if view.scores is not None:
+                    assert "You: " in line, line
+                    assert f"Bot 1: {view.scores[1]}" in line or f"(classic): {view.scores[1]}" in line
+    ecarte = game_named("ecarte")
+    scored = next(s for s in positions(ecarte, 2, seed=5, limit=150) if s.news)
+    wide = title_line("Écarté", ecarte.table_view(scored, 0), names, 118, False).plain
+    assert "last: Bot 1 (classic) +" in wide
+    assert re.search(r"Points — You: \d · Bot 1 \(classic\): \d$", wide), wide

@@ -84,7 +84,7 @@ def test_a_game_of_ecarte_at_80_by_24(tmp_path: Path) -> None:
             lines = now.splitlines()
             assert len(lines) <= 24 and all(len(x) <= 80 for x in lines)
             assert "Turn-up" in now and "Talon" in now and "Trick" in now, now  # the middle
-            assert "Points: You 0 · Bot 1 (classic) 0" in now or "Points: You" in now, now  # the score
+            assert "Points — You: 0 · Bot 1 (classic): 0" in now or "Points — You" in now, now  # the score
             mine = now[now.index("\n You") :]
             assert "Hand" in mine and any(s in mine for s in "♣♦♥♠"), now  # your hand, face up
             actions = "\n".join(lines[-3:])
