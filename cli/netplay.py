@@ -40,9 +40,9 @@ from .flags import (
 from .keeping import SeedKeeper
 from .lan import lan_interfaces, pick
 from .main import cli, friendly_errors, load_registry
+from .netlines import LineReport
 from .netseat import (
     SeatLog,
-    TerminalNetObserver,
     default_relay,
     finish_game,
     make_ui,
@@ -267,8 +267,8 @@ def host(
     if table is not None:
         outcome = run_table(say, g.title, g.rules_text(), ascii, table, invite_file, log, host_game, plan)
     else:
-        observer = TerminalNetObserver(ui, human, invite_file)
-        outcome = run_seat(say, host_game, plan, observer, log=log)
+        report = LineReport(ui, human, invite_file)
+        outcome = run_seat(say, host_game, plan, report, log=log)
     finish_game(outcome, log, as_json, ui, human)
 
 
@@ -383,7 +383,7 @@ def join(
         identity_key=None if human_seat else identity.seed(),
         extra_direct=[str(e) for e in extra],
     )
-    observer = TerminalNetObserver(ui, source=source)
+    report = LineReport(ui, source=source)
     table = table_player(human_seat and wants_table(plain, as_json))
 
     def prepare(welcome: wire.Welcome) -> Prepared:
@@ -397,7 +397,7 @@ def join(
             say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
         kind = parse_seat(seat, welcome.game, reg)
         agent, human, seat_name = seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui, table)
-        observer.human = human
+        report.human = human
         keeper.kind = kind.label
         return Prepared(entry.game, agent, seat_name, kind.label)
 
@@ -416,5 +416,5 @@ def join(
     if table is not None:
         outcome = run_table(say, "fairdeal", "", ascii, table, None, log, join_game, plan, source)
     else:
-        outcome = run_seat(say, join_game, plan, observer, log=log)
-    finish_game(outcome, log, as_json, ui, observer.human)
+        outcome = run_seat(say, join_game, plan, report, log=log)
+    finish_game(outcome, log, as_json, ui, report.human)

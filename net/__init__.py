@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from .errors import RelayError
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .link import Keepalive, LinkStats, NetLink
-    from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Table
-    from .netplay import HostPlan, JoinPlan, NetError, NetObserver, NetOutcome, Prepared, host_game, join_game
+    from .lobby import Joiner, Lobby, LobbyLimits, Table
+    from .netplay import HostPlan, JoinPlan, NetError, NetOutcome, Prepared, host_game, join_game
     from .secure import DEFAULT_PROLOGUE, HandshakeComplete, MessageReceived, SecureChannel
     from .stream import PeerClosed, SecureStream, secure_connect
 
@@ -40,12 +40,10 @@ _WHERE = {
     "Joiner": "lobby",
     "Lobby": "lobby",
     "LobbyLimits": "lobby",
-    "LobbyObserver": "lobby",
     "Table": "lobby",
     "HostPlan": "netplay",
     "JoinPlan": "netplay",
     "NetError": "netplay",
-    "NetObserver": "netplay",
     "NetOutcome": "netplay",
     "Prepared": "netplay",
     "host_game": "netplay",
@@ -88,11 +86,9 @@ __all__ = [
     "LinkStats",
     "Lobby",
     "LobbyLimits",
-    "LobbyObserver",
     "MessageReceived",
     "NetError",
     "NetLink",
-    "NetObserver",
     "NetOutcome",
     "PeerClosed",
     "PeerGone",

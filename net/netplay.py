@@ -15,8 +15,8 @@ grace period (:class:`~fairdeal.net.roster.Roster`) and takes it back when it re
 watcher. When every player agrees, the game is adjourned: everyone stops with its log and
 seed kept, to resume later.
 
-What people see goes through a :class:`NetObserver` (no-ops by default), so a
-front end can be swapped without touching the network code.
+What people see is reported as the events of :mod:`~fairdeal.net.events`, through one
+``report(event)`` callable, so a front end can be swapped without touching the network code.
 """
 
 from __future__ import annotations
@@ -44,14 +44,37 @@ from fairdeal.core.session.session import HEADER, AlteredEntry, EntryAccepted, E
 from . import _fault, wire
 from .chat import ChatRoom
 from .connect import RELAY_DELAY
-from .doors import DoorBell, DoorsObserver, keep_doors
+from .doors import DoorBell, keep_doors
 from .driver import Agent, PeerGone, SeatOutcome, Timeouts, run_host
 from .errors import NetError
+from .events import (
+    Adjourned,
+    AdjournVote,
+    Announced,
+    AnnounceFailed,
+    Applied,
+    Away,
+    Back,
+    ChatLine,
+    Ending,
+    GameEnded,
+    HostBack,
+    HostReached,
+    LinkFlooded,
+    Listening,
+    Report,
+    Resumed,
+    Seated,
+    Started,
+    TableReady,
+    WatcherCame,
+    ignore,
+)
 from .follow import HOST_LEFT, Connector, Follower, Keeper, come_back, expect, refusal_text
 from .invite import MAX_DOORS, SECRET_BYTES, Endpoint, Invite, parse_endpoint
 from .lan import Announcement, LanAnnouncer
 from .link import Keepalive, LinkStats, NetLink
-from .lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Offer, Table
+from .lobby import Joiner, Lobby, LobbyLimits, Offer, Table
 from .roster import Roster
 
 ANY_ADDRESS: Final = "0.0.0.0"
@@ -105,77 +128,6 @@ class LogSink(Protocol):
     def append(self, entry: bytes) -> None: ...
 
     def close(self) -> None: ...
-
-
-class NetObserver(LobbyObserver, DoorsObserver):
-    """What network play reports to the person at this end (every method a no-op here)."""
-
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        """The host listens on ``bound`` and hands out ``code``."""
-
-    def announced(self, name: str) -> None:
-        """The game is announced on the local network under ``name``."""
-
-    def announce_failed(self, reason: str) -> None:
-        """The game could not be announced on the local network (it goes on without)."""
-
-    def connected(self, invite: Invite, path: str, via: str) -> None:
-        """The joiner reached the host (``path`` ``direct`` or ``relay``, through ``via``) and the
-        host's identity matched the invite."""
-
-    def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        """The joiner took seat ``welcome.seat``."""
-
-    def lobby(self, lobby: wire.Lobby) -> None:
-        """The joiner got a lobby update."""
-
-    def starting(self, header: Header, seat: int) -> None:
-        """Every seat is filled: the game begins (the header is the log's first entry)."""
-
-    def events(self, session: Session, events: Sequence[Event]) -> None:
-        """Entries were accepted (moves, game over, audit, abort)."""
-
-    def chat_ready(self, say: Callable[[str], bool]) -> None:
-        """The game started: ``say(text)`` sends a line of chat to the table."""
-
-    def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
-        """A line of chat, checked (``fingerprint`` is the seat's, from the game's header)."""
-
-    # -- a game that survives ------------------------------------------------------------------------
-    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
-        """The game goes on from a log of ``entries`` entries (a resumed seat, or a watcher)."""
-
-    def away(self, seat: int, name: str, seconds: float) -> None:
-        """Seat ``seat``'s link dropped: it is held ``seconds`` more ("waiting for NAME to come back")."""
-
-    def back(self, seat: int, name: str) -> None:
-        """Seat ``seat`` came back; the game goes on."""
-
-    def host_lost(self, reason: str, seconds: float) -> None:
-        """This joiner lost the host: it tries to reach it again for ``seconds``."""
-
-    def host_back(self, path: str, via: str, entries: int) -> None:
-        """This joiner reached the host again (it holds ``entries`` entries)."""
-
-    def host_left(self) -> None:
-        """The host left the game on purpose (its person stopped it): this joiner stops too."""
-
-    def watcher_joined(self, watchers: int) -> None:
-        """A watcher came in (``watchers`` follow the game now)."""
-
-    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
-        """The game started: ``vote(True)`` proposes (or agrees) to adjourn, ``vote(False)`` declines."""
-
-    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-        """Seat ``seat`` proposed or agreed to adjourn (``agree``), or declined; ``missing``: who has
-        not agreed yet."""
-
-    def adjourned(self, entries: int) -> None:
-        """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
-
-    def link_flooded(self, seat: int, name: str, reason: str) -> None:
-        """(The host) seat ``seat``'s link sent too many messages that were ignored or refused
-        (``reason`` says what): it was dropped."""
 
 
 @dataclass(frozen=True)
@@ -476,7 +428,7 @@ class _Log:
             self._sink.close()
 
 
-async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetOutcome:
+async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
     """Host one game: listen, fill the seats, play seat 0 and sequence everyone's entries.
 
     Joiners come in directly on the listening port and, with a relay, through the relay
@@ -488,7 +440,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
     Returns when the game is over, aborted or adjourned (``outcome.error`` then says why
     and whom it blames). Raises NetError if it cannot listen, ConfigError for a bad plan.
     """
-    obs = observer or NetObserver()
+    tell: Report = report or ignore
     g = plan.game
     if not max(2, g.min_players) <= plan.players <= g.max_players:
         raise ConfigError(f"{g.name} is for {g.min_players} to {g.max_players} players, not {plan.players}")
@@ -518,18 +470,18 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
             )
         code = invite.encode()
         (plan.keeper or NoKeeper()).table(code, port)
-        obs.listening(code, invite, [f"{h}:{p}" for h, p in bound])
+        tell(Listening(code, invite, tuple(f"{h}:{p}" for h, p in bound)))
         table = Table(
             g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
         )
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)
-        announcer = _announcer(plan, obs, invite, code, port) if plan.announce else None
+        announcer = _announcer(plan, tell, invite, code, port) if plan.announce else None
         lobby = Lobby(
             plan.identity,
             invite.session,
             table,
             host_seat,
-            observer=obs,
+            report=tell,
             keepalive=plan.keepalive,
             limits=plan.limits,
             on_change=(lambda lb: announcer.update(lb.players - lb.missing)) if announcer else None,
@@ -538,7 +490,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
         bell = DoorBell()
 
         async def doors_source(offer: Offer) -> None:
-            await keep_doors(invite, offer, obs, bell)
+            await keep_doors(invite, offer, tell, bell)
 
         sources = [doors_source] if invite.relay is not None and invite.doors else []
         async with trio.open_nursery() as links_nursery, trio.open_nursery() as accepting:
@@ -554,7 +506,7 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
                 await lobby.serve(listeners, links_nursery, sources, accepting)
             if plan.watchers <= 0:
                 lan_scope.cancel()  # the table is full and takes no watchers: withdraw the announcement
-            outcome = await _play_host(plan, obs, seated, lobby, session, bell)
+            outcome = await _play_host(plan, tell, seated, lobby, session, bell)
             accepting.cancel_scope.cancel()
     finally:
         for listener in listeners:
@@ -590,23 +542,23 @@ async def _scoped(scope: trio.CancelScope, run: Callable[[], Any]) -> None:
         await run()
 
 
-def _announcer(plan: HostPlan, obs: NetObserver, invite: Invite, code: str, port: int) -> LanAnnouncer:
+def _announcer(plan: HostPlan, tell: Report, invite: Invite, code: str, port: int) -> LanAnnouncer:
     addresses = [e.host for e in invite.direct if e.port == port]
     return LanAnnouncer(
         Announcement(plan.game.name, plan.name, plan.identity.fingerprint, 1, plan.players, code),
         addresses,
         port,
         interfaces=plan.lan_interfaces,
-        on_error=obs.announce_failed,
-        on_announced=obs.announced,
+        on_error=lambda reason: tell(AnnounceFailed(reason)),
+        on_announced=lambda name: tell(Announced(name)),
     )
 
 
 class _Table:
     """The host's table during the game: who is away and back, watchers, adjourn votes, chat."""
 
-    def __init__(self, plan: HostPlan, obs: NetObserver, session: Session, header: Header) -> None:
-        self.plan, self.obs, self.session, self.header = plan, obs, session, header
+    def __init__(self, plan: HostPlan, tell: Report, session: Session, header: Header) -> None:
+        self.plan, self.tell, self.session, self.header = plan, tell, session, header
         self.roster: Roster | None = None
         self.room: ChatRoom | None = None
         self.votes: set[int] = set()
@@ -633,11 +585,11 @@ class _Table:
         if self.bell is not None:  # the host's own network may have changed: new relay doors
             self.bell.ring()
         self._tell(wire.Away(seat, int(seconds)), self.everyone())
-        self.obs.away(seat, self.header.seats[seat].name, seconds)
+        self.tell(Away.now(seat, self.header.seats[seat].name, seconds))
 
     def back(self, seat: int) -> None:
         self._tell(wire.Back(seat), [x for s, x in self._links() if s != seat] + self._watchers())
-        self.obs.back(seat, self.header.seats[seat].name)
+        self.tell(Back(seat, self.header.seats[seat].name))
 
     def _links(self) -> list[tuple[int, Any]]:
         assert self.roster is not None
@@ -651,7 +603,7 @@ class _Table:
     def prepare(self, seat: int, link: NetLink) -> None:
         link.start_game()
         name = self.header.seats[seat].name
-        link.on_flood = lambda reason: self.obs.link_flooded(seat, name, reason)
+        link.on_flood = lambda reason: self.tell(LinkFlooded(seat, name, reason))
         if self.room is not None:
             link.on_chat = self.room.from_link(seat)
         link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)
@@ -667,7 +619,7 @@ class _Table:
             )
             if why is None:
                 self._after_sync(link, None)
-                self.obs.watcher_joined(len(roster.watchers))
+                self.tell(WatcherCame(len(roster.watchers)))
             return why
         seat = msg.seat
         header = self.header
@@ -727,7 +679,7 @@ class _Table:
         self._tell(wire.Adjourn(seat, agree), self.everyone())  # the voter's too: received
         players = [s for s in range(self.header.players) if s not in self.session.departed]
         missing = [self.header.seats[s].name for s in players if s not in self.votes]
-        self.obs.adjourn_vote(seat, self.header.seats[seat].name, agree, missing)
+        self.tell(AdjournVote(seat, self.header.seats[seat].name, agree, tuple(missing)))
         if agree and self.plan.auto_adjourn and 0 not in self.votes:
             self.vote_as(0, True)
             return True
@@ -743,7 +695,7 @@ def _ended(session: Session) -> str:
 
 async def _play_host(
     plan: HostPlan,
-    obs: NetObserver,
+    tell: Report,
     seated: Mapping[int, tuple[Joiner, NetLink]],
     lobby: Lobby,
     resumed: Session | None = None,
@@ -769,7 +721,7 @@ async def _play_host(
         backlog = list(plan.resume.entries)
     links = {s: link for s, (_, link) in seated.items()}
     log = _Log(plan.open_log)
-    table = _Table(plan, obs, session, header)
+    table = _Table(plan, tell, session, header)
     table.bell = bell
     roster = Roster(links, grace=plan.grace, watchers=plan.watchers, backlog=backlog, observer=table)
     table.roster = roster
@@ -782,21 +734,21 @@ async def _play_host(
         log.write(s, events)
         if s.seq == 1 and resumed is None and any(isinstance(e, EntryAccepted) for e in events):
             keeper.begin(0, seed, int(plan.grace))  # before the first entry that uses the seed
-        obs.events(s, events)
+        tell(Applied(s, tuple(events)))
 
     if resumed is None:
-        obs.starting(header, 0)
+        tell(Started(header, 0))
     else:
-        obs.resumed(header, 0, session.seq)
+        tell(Resumed(header, 0, session.seq))
         for seat in roster.away:
-            obs.away(seat, header.seats[seat].name, roster.grace)
+            tell(Away.now(seat, header.seats[seat].name, roster.grace))
     marks = plan.resume.chat if plan.resume is not None else ()
     room = ChatRoom(
         header,
         0,
         plan.identity,
         cast("Mapping[int, NetLink]", roster.links),  # a host's roster holds its NetLinks
-        obs.chat,
+        lambda *line: tell(ChatLine(*line)),
         marks=marks,
         keep=keeper.chat,
     )
@@ -804,8 +756,7 @@ async def _play_host(
     for seat, link in links.items():
         table.prepare(seat, link)
     lobby.on_late = table.late
-    obs.chat_ready(room.say)
-    obs.adjourn_ready(table.vote)
+    tell(TableReady(room.say, table.vote))
     result: SeatOutcome | None = None
     try:
         if not session.finished:
@@ -821,7 +772,7 @@ async def _play_host(
         if adjourned:
             table._tell(wire.Adjourned(len(roster.backlog)), table.everyone())
             keeper.adjourned()
-            obs.adjourned(len(roster.backlog))
+            tell(Adjourned(len(roster.backlog)))
         elif session.finished:
             keeper.finished()
         done = session.aborted is None and session.finished
@@ -830,11 +781,24 @@ async def _play_host(
         with trio.CancelScope(shield=True):
             await _close_links(every, why)
     stats = {s: k.stats for s, k in links.items()}
+    tell(game_ended(result.session, result.error, result.adjourned))
     return NetOutcome(result.session, result.error, result.events, result.adjourned, links=stats)
 
 
+def game_ended(session: Session, error: str | None, adjourned: bool, how: Ending = "stopped") -> GameEnded:
+    """Why the game is over for this end: adjourned, aborted (by whom), finished, else ``how``."""
+    if adjourned:
+        return GameEnded("adjourned")
+    aborted = session.aborted
+    if aborted is not None:
+        return GameEnded("aborted", aborted.reason, aborted.blamed)
+    if session.finished:
+        return GameEnded("finished")
+    return GameEnded(how, error)
+
+
 # -- joining ---------------------------------------------------------------------------------------
-async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetOutcome:
+async def join_game(plan: JoinPlan, report: Report | None = None) -> NetOutcome:
     """Join the game of ``plan.invite`` and play the offered seat to the end.
 
     Raises NetError or RemoteProtocolError when the game cannot start (unreachable host,
@@ -845,14 +809,14 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     With ``plan.resume`` the seat goes on from its log: it comes back to the host (waiting
     for it up to ``plan.resume.wait`` seconds) instead of taking a new seat.
     """
-    obs = observer or NetObserver()
+    tell: Report = report or ignore
     if plan.resume is not None:
-        return await _rejoin_game(plan, obs)
+        return await _rejoin_game(plan, tell)
     invite = plan.invite
     connected = await plan.connector().connect()
     secure = connected.secure
     try:
-        obs.connected(invite, connected.path, connected.via)
+        tell(HostReached(invite, connected.path, connected.via))
         await secure.send(wire.encode(wire.Hello(invite.session, f"fairdeal {__version__}")))
         msg = await expect(secure, plan.handshake_timeout, "a welcome")
         if isinstance(msg, wire.Refused):
@@ -877,7 +841,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
     except BaseException:
         await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
         raise
-    obs.welcomed(welcome, prepared.name, prepared.kind)
+    tell(Seated(welcome, prepared.name, prepared.kind))
     seed = plan.seed or new_seed(plan.rng, welcome.seat)
     session = GuestSession(
         prepared.game,
@@ -888,7 +852,7 @@ async def join_game(plan: JoinPlan, observer: NetObserver | None = None) -> NetO
         name=prepared.name,
         kind=prepared.kind,
     )
-    guest = _Guest(plan, obs, session, prepared.agent, seed, float(welcome.grace))
+    guest = _Guest(plan, tell, session, prepared.agent, seed, float(welcome.grace))
     link = NetLink(secure, role="guest", peer="the host", keepalive=plan.keepalive)
     early: list[wire.Chat] = []  # chat that comes before the header: checked once it is known
     link.on_chat = lambda m: early.append(m) if len(early) < 16 else False
@@ -909,7 +873,7 @@ class _Guest:
     def __init__(
         self,
         plan: JoinPlan,
-        obs: NetObserver,
+        tell: Report,
         session: Session,
         agent: Agent,
         seed: bytes,
@@ -917,7 +881,7 @@ class _Guest:
         *,
         started: bool = False,
     ) -> None:
-        self.plan, self.obs, self.session, self.seed = plan, obs, session, seed
+        self.plan, self.tell, self.session, self.seed = plan, tell, session, seed
         self.log = _Log(plan.open_log)
         self.keeper = plan.keeper or NoKeeper()
         self.started = started
@@ -930,7 +894,7 @@ class _Guest:
             grace,
             self.observe,
             lambda exc: refusal_text(exc, self.log.keep_evidence),
-            _FollowReport(obs),
+            tell,
             self.keeper,
             auto_adjourn=plan.auto_adjourn,
         )
@@ -946,7 +910,7 @@ class _Guest:
             s.seat,
             self.plan.identity,
             self.follower.links,
-            self.obs.chat,
+            lambda *line: self.tell(ChatLine(*line)),
             marks=marks,
             keep=self.keeper.chat,
         )
@@ -956,26 +920,26 @@ class _Guest:
             link.on_chat = room.from_link(0)
             for line in self.early:
                 link.on_chat(line)
-        self.obs.chat_ready(room.say)
-        self.obs.adjourn_ready(self.follower.vote)
+        self.tell(TableReady(room.say, self.follower.vote))
 
     def observe(self, s: Session, new: Sequence[Event]) -> None:
         if not self.started:
             self.started = True
             assert s.seat is not None
-            self.obs.starting(s.header, s.seat)
+            self.tell(Started(s.header, s.seat))
             self._start()
         self.events.extend(new)
         self.log.write(s, new)
         if s.seq == 1 and any(isinstance(e, EntryAccepted) for e in new):
             self.keeper.begin(s.seat or 0, self.seed, int(self.follower.grace))
-        self.obs.events(s, new)
+        self.tell(Applied(s, tuple(new)))
 
     def outcome(self) -> NetOutcome:
         f = self.follower
         stats = LinkStats()
         for x in f.stats:
             _add_stats(stats, x)
+        self.tell(game_ended(self.session, f.error, f.adjourned, f.ending or "stopped"))
         return NetOutcome(self.session, f.error, self.events, f.adjourned, links={0: stats})
 
 
@@ -990,38 +954,7 @@ def _add_stats(into: LinkStats, x: LinkStats) -> None:
     into.tcp_received += x.tcp_received
 
 
-class _FollowReport:
-    """A :class:`~fairdeal.net.follow.Follower`'s reports, as the NetObserver has them."""
-
-    def __init__(self, obs: NetObserver) -> None:
-        self.obs = obs
-
-    def lobby(self, msg: wire.Lobby) -> None:
-        self.obs.lobby(msg)
-
-    def host_lost(self, reason: str, seconds: float) -> None:
-        self.obs.host_lost(reason, seconds)
-
-    def host_back(self, path: str, via: str, entries: int) -> None:
-        self.obs.host_back(path, via, entries)
-
-    def host_left(self) -> None:
-        self.obs.host_left()
-
-    def away(self, seat: int, name: str, seconds: float) -> None:
-        self.obs.away(seat, name, seconds)
-
-    def back(self, seat: int, name: str) -> None:
-        self.obs.back(seat, name)
-
-    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-        self.obs.adjourn_vote(seat, name, agree, missing)
-
-    def adjourned(self, entries: int) -> None:
-        self.obs.adjourned(entries)
-
-
-async def _rejoin_game(plan: JoinPlan, obs: NetObserver) -> NetOutcome:
+async def _rejoin_game(plan: JoinPlan, tell: Report) -> NetOutcome:
     """A guest seat resumed from its log: rebuilt, then back to the host for what it missed."""
     r = plan.resume
     assert r is not None
@@ -1038,8 +971,8 @@ async def _rejoin_game(plan: JoinPlan, obs: NetObserver) -> NetOutcome:
         raise ConfigError("this game is over: there is nothing to resume")
     if r.sent is not None:
         _arm(session, r.sent)
-    obs.resumed(header, r.seat, session.seq)
-    guest = _Guest(plan, obs, session, prepared.agent, r.seed, r.wait, started=True)
+    tell(Resumed(header, r.seat, session.seq))
+    guest = _Guest(plan, tell, session, prepared.agent, r.seed, r.wait, started=True)
     back = await come_back(plan.connector(), r.seat, session, trio.current_time() + r.wait)
     if back is None:
         raise NetError(
@@ -1048,7 +981,7 @@ async def _rejoin_game(plan: JoinPlan, obs: NetObserver) -> NetOutcome:
         )
     secure, sync, path, via = back
     guest.follower.grace = float(sync.grace)
-    obs.host_back(path, via, sync.entries)
+    tell(HostBack(path, via, sync.entries))
     try:
         await guest.follower.run(guest.follower.new_link(secure), resend_at=sync.entries)
     finally:
@@ -1084,20 +1017,20 @@ def _arm(session: Session, sent: bytes) -> None:
 
 
 # -- watching --------------------------------------------------------------------------------------
-async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> NetOutcome:
+async def watch_game(plan: WatchPlan, report: Report | None = None) -> NetOutcome:
     """Follow the game of ``plan.invite`` as a watcher, from its first entry to its end.
 
     Every entry is checked as a silent observer checks it and written to the log; no card
     is ever shown that everyone may not see. A dropped link is followed by coming back, as a
     seat does. Raises NetError when the host cannot be reached or refuses.
     """
-    obs = observer or NetObserver()
+    tell: Report = report or ignore
     connector = _connector(plan)
     from .follow import rejoin
 
     secure, sync, path, via = await rejoin(connector, None, 0, wire.NO_ENTRY)
     try:
-        obs.connected(plan.invite, path, via)
+        tell(HostReached(plan.invite, path, via))
         first = await expect(secure, plan.handshake_timeout, "the game's first entry")
         if not isinstance(first, wire.Entry):
             raise RemoteProtocolError(
@@ -1111,10 +1044,10 @@ async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> Ne
         def observe(s: Session, new: Sequence[Event]) -> None:
             events.extend(new)
             log.write(s, new)
-            obs.events(s, new)
+            tell(Applied(s, tuple(new)))
 
         observe(session, session.receive(first.data, peer="the host"))
-        obs.resumed(header, None, session.seq)
+        tell(Resumed(header, None, session.seq))
         follower = Follower(
             session,
             None,
@@ -1122,7 +1055,7 @@ async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> Ne
             float(sync.grace),
             observe,
             lambda exc: refusal_text(exc, lambda _: None),
-            _FollowReport(obs),
+            tell,
             NoKeeper(),
         )
         try:
@@ -1134,6 +1067,7 @@ async def watch_game(plan: WatchPlan, observer: NetObserver | None = None) -> Ne
     stats = LinkStats()
     for x in follower.stats:
         _add_stats(stats, x)
+    tell(game_ended(session, follower.error, follower.adjourned, follower.ending or "stopped"))
     return NetOutcome(session, follower.error, events, follower.adjourned, links={0: stats})
 
 
@@ -1148,11 +1082,11 @@ __all__ = [
     "JoinPlan",
     "LogSink",
     "NetError",
-    "NetObserver",
     "NetOutcome",
     "NoKeeper",
     "Prepared",
     "WatchPlan",
+    "game_ended",
     "guess_address",
     "host_game",
     "join_game",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +28,12 @@ from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_enve
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.core.session.verify import verify_log
+from fairdeal.net import events as ev
 from fairdeal.net import netplay, wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
-from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, NetObserver, host_game
+from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, host_game
 from fairdeal.net.stream import secure_connect
 from fairdeal.storage import LogWriter
 
@@ -142,14 +142,15 @@ def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path, ren
 
 
 # -- a host of our own making, against the real joiner --------------------------------------------------
-class _Listening(NetObserver):
+class _Listening:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.guest: Peer | None = None
         self.outcome: Any = None
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.guest = join(self.tmp, "guest", code)
+    def __call__(self, event: ev.NetEvent) -> None:
+        if isinstance(event, ev.Listening):
+            self.guest = join(self.tmp, "guest", event.code)
 
 
 def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on_start: Any = None) -> Peer:
