@@ -9,10 +9,10 @@ from typing import Any
 import trio
 
 from fairdeal.core.session.logfile import MAGIC, record
+from fairdeal.net import HostPlan, JoinPlan, Prepared, host_game, join_game
 from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
 
 
 class MemoryLog:

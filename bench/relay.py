@@ -38,11 +38,10 @@ from _netgame import MemoryLog, Seating, same_game
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
+from fairdeal.net import HostPlan, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net import events as ev
-from fairdeal.net import wire
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
 
 
 # -- the relay ----------------------------------------------------------------------------------------

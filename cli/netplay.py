@@ -16,10 +16,9 @@ from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng
-from fairdeal.net import wire
+from fairdeal.net import HostPlan, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net.driver import Timeouts
 from fairdeal.net.invite import Endpoint, Invite, decode_invite, parse_endpoint
-from fairdeal.net.netplay import HostPlan, JoinPlan, Prepared, host_game, join_game
 from fairdeal.seedfile import HostParams, read_seed, unfinished_logs
 from fairdeal.storage import load_identity
 

@@ -16,10 +16,9 @@ import trio
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.rng import Rng
 from fairdeal.core.session.header import Header
-from fairdeal.net import wire
+from fairdeal.net import NetOutcome, wire
 from fairdeal.net.driver import Agent
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, parse_endpoint
-from fairdeal.net.netplay import NetOutcome
 from fairdeal.seatlock import SeatLock, lock_seat
 from fairdeal.seedfile import seed_path
 from fairdeal.storage import LogWriter, default_log_path, unique_log_path

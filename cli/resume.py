@@ -20,10 +20,9 @@ from fairdeal.core.identity import Identity
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import read_header
-from fairdeal.net import wire
+from fairdeal.net import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net.driver import Timeouts
 from fairdeal.net.invite import decode_invite
-from fairdeal.net.netplay import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game
 from fairdeal.seedfile import SeedFile, delete_seed, read_seed, unfinished_logs
 from fairdeal.storage import load_identity
 

@@ -15,8 +15,8 @@ import click
 
 from fairdeal.core.errors import FairdealError
 from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.net import WatchPlan, watch_game
 from fairdeal.net.invite import Endpoint, decode_invite
-from fairdeal.net.netplay import WatchPlan, watch_game
 from fairdeal.storage import load_identity
 
 from .chronicle import Chronicle

@@ -294,6 +294,18 @@ class GameEnded:
     reason: str | None = None
     blamed: tuple[int, ...] = ()
 
+    @classmethod
+    def of(cls, session: Session, error: str | None, adjourned: bool, how: Ending = "stopped") -> GameEnded:
+        """How ``session``'s game ended: adjourned, aborted (blaming whom), finished, else ``how``."""
+        if adjourned:
+            return cls("adjourned")
+        aborted = session.aborted
+        if aborted is not None:
+            return cls("aborted", aborted.reason, aborted.blamed)
+        if session.finished:
+            return cls("finished")
+        return cls(how, error)
+
 
 NetEvent = (
     Listening

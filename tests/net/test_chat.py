@@ -15,12 +15,11 @@ from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.session.header import Header, SeatInfo
+from fairdeal.net import GuestResume, HostPlan, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net import events as ev
-from fairdeal.net import wire
 from fairdeal.net.chat import PER, RATE, ChatRoom, chat_bytes
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Invite
-from fairdeal.net.netplay import GuestResume, HostPlan, JoinPlan, Prepared, host_game, join_game
 
 IDS = [Identity.generate(SeededRng(40 + i)) for i in range(3)]
 GAME_ID = bytes(range(16))

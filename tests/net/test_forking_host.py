@@ -26,10 +26,9 @@ from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import verify_log
+from fairdeal.net import GuardedSession, HostPlan, host_game, hosting
 from fairdeal.net import events as ev
-from fairdeal.net import netplay
 from fairdeal.net.driver import BotAgent, SeatOutcome, _produce
-from fairdeal.net.netplay import GuardedSession, HostPlan, host_game
 from fairdeal.storage import LogWriter
 
 from .peers import LIMIT, RUN, Peer, join
@@ -124,7 +123,7 @@ def test_a_host_that_forks_the_log_is_named_and_not_the_guest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reg = registry.load()
-    monkeypatch.setattr(netplay, "run_host", forking_run_host)
+    monkeypatch.setattr(hosting, "run_host", forking_run_host)
     plan = HostPlan(
         reg.game("snatch"),
         "snatch",

@@ -19,8 +19,8 @@ import trio
 from fairdeal import registry
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
+from fairdeal.net import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game, wire
 from fairdeal.net import events as ev
-from fairdeal.net import wire
 from fairdeal.net.connect import Connected, connect_host
 from fairdeal.net.doors import keep_doors
 from fairdeal.net.driver import BotAgent
@@ -28,7 +28,6 @@ from fairdeal.net.errors import NetError, RelayError
 from fairdeal.net.invite import Endpoint, Invite
 from fairdeal.net.link import Keepalive, NetLink
 from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Offer, Table
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game
 from fairdeal.net.relay import relay_connect
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 

@@ -22,12 +22,7 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.core.session.verify import verify_log
-from fairdeal.net import events as ev
-from fairdeal.net import wire
-from fairdeal.net.driver import BotAgent
-from fairdeal.net.follow import Connector, Refusal, rejoin
-from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import (
+from fairdeal.net import (
     GuestResume,
     HostPlan,
     HostResume,
@@ -38,7 +33,12 @@ from fairdeal.net.netplay import (
     host_game,
     join_game,
     watch_game,
+    wire,
 )
+from fairdeal.net import events as ev
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.follow import Connector, Refusal, rejoin
+from fairdeal.net.invite import Endpoint, Invite
 
 from .proxy import CutProxy
 
