@@ -2,7 +2,7 @@
 
 :class:`LineReport` is the ``report`` of a host, a joiner or a watcher in line mode: one
 ``case`` per event; the human seat's table goes through its
-:class:`~fairdeal.cli.terminal.TerminalAgent`, a watcher's through its line mode.
+:class:`~fairdeal.cli.linemode.TerminalAgent`, a watcher's through its line mode.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from fairdeal.net import wire
 
 from .adjourning import Adjourning
 from .console import UI, clock, describe_waiting
+from .linemode import TerminalAgent
 from .render import option_text
-from .terminal import TerminalAgent
 
 
 def lobby_lines(lobby: wire.Lobby) -> list[str]:

@@ -24,10 +24,10 @@ from fairdeal.seedfile import seed_path
 from fairdeal.storage import LogWriter, default_log_path, unique_log_path
 
 from .console import UI
+from .linemode import TerminalAgent
 from .netlines import write_atomically
 from .outcome import print_summary, result_object
 from .seats import SeatKind, bot_agent, default_name
-from .terminal import TerminalAgent
 
 Say = Callable[[str], None]
 

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .joining import join_game
     from .link import Keepalive, LinkStats, NetLink
-    from .lobby import Joiner, Lobby, LobbyLimits, Table
+    from .lobby import Joiner, Lobby, LobbyLimits, TableOffer
     from .plans import (
         GRACE,
         WATCHERS,
@@ -129,7 +129,7 @@ _WHERE = {
     "Joiner": "lobby",
     "Lobby": "lobby",
     "LobbyLimits": "lobby",
-    "Table": "lobby",
+    "TableOffer": "lobby",
     "GRACE": "plans",
     "WATCHERS": "plans",
     "GuestResume": "plans",
@@ -228,7 +228,7 @@ __all__ = [
     "SecureChannel",
     "SecureStream",
     "Started",
-    "Table",
+    "TableOffer",
     "TableReady",
     "Timeouts",
     "WatchPlan",

@@ -53,9 +53,9 @@ from .events import (
 from .follow import HOST_LEFT
 from .guarded import GuardedSession
 from .invite import MAX_DOORS, SECRET_BYTES, Invite
-from .lan import Announcement, LanAnnouncer
 from .link import NetLink
-from .lobby import Joiner, Lobby, Offer, Table
+from .lobby import Joiner, Lobby, Offer, TableOffer
+from .mdns import Announcement, LanAnnouncer
 from .plans import (
     HostPlan,
     NetOutcome,
@@ -119,7 +119,7 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
         code = invite.encode()
         (plan.keeper or NoKeeper()).table(code, port)
         tell(Listening(code, invite, tuple(f"{h}:{p}" for h, p in bound)))
-        table = Table(
+        table = TableOffer(
             g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
         )
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)

@@ -96,7 +96,7 @@ class LobbyLimits:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TableOffer:
     """What the host offers: the game, its plugin, options and the number of seats."""
 
     game: str
@@ -233,7 +233,7 @@ class Lobby:
         self,
         identity: Identity,
         session: bytes,
-        table: Table,
+        table: TableOffer,
         host_seat: wire.LobbySeat,
         *,
         report: Report | None = None,
@@ -557,6 +557,6 @@ __all__ = [
     "LobbyLimits",
     "Offer",
     "Source",
-    "Table",
+    "TableOffer",
     "peer_address",
 ]

@@ -9,8 +9,8 @@ from typing import Any
 import trio
 
 from fairdeal.cli.console import UI, Absences, clock
+from fairdeal.cli.linemode import TerminalAgent
 from fairdeal.cli.netlines import LineReport
-from fairdeal.cli.terminal import TerminalAgent
 from fairdeal.net import events as ev
 
 

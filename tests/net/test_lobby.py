@@ -18,7 +18,7 @@ from fairdeal.net.driver import PeerGone
 from fairdeal.net.flood import LIMIT as LIMIT_FLOOD
 from fairdeal.net.framing import encode_frame
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Table
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, TableOffer
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 
 HOST = Identity.from_seed(b"H" * 32)
@@ -62,7 +62,7 @@ async def until(cond: Callable[[], bool], limit: float = 5.0) -> None:
 
 
 def _lobby(rec: Recorder, players: int = 3) -> Lobby:
-    table = Table("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
+    table = TableOffer("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
     host_seat = wire.LobbySeat("Host", HOST.fingerprint, "human")
     return Lobby(HOST, SESSION, table, host_seat, report=rec, keepalive=FAST, limits=SHORT)
 

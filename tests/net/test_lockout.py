@@ -19,7 +19,7 @@ from fairdeal.net import wire
 from fairdeal.net.framing import encode_frame
 from fairdeal.net.invite import decode_invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Table
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, TableOffer
 from fairdeal.net.stream import SecureStream, secure_connect
 
 from .peers import check_logs, host, join
@@ -105,7 +105,7 @@ async def _join(port: int, identity: Identity, name: str) -> tuple[wire.Welcome,
 async def test_joiners_get_in_while_idle_and_stalled_connections_flood_the_lobby() -> None:
     rec = Recorder()
     limits = LobbyLimits(first_message=5.0, handshake=10.0, hello=10.0, pending=16, report_window=1.0)
-    table = Table("ecarte", "fairdeal", "0.1.0", {}, 3)
+    table = TableOffer("ecarte", "fairdeal", "0.1.0", {}, 3)
     lobby = Lobby(
         HOST, SESSION, table, wire.LobbySeat("Host", HOST.fingerprint, "human"),
         report=rec, keepalive=Keepalive(interval=1, silence=30), limits=limits,

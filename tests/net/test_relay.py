@@ -27,7 +27,7 @@ from fairdeal.net.driver import BotAgent
 from fairdeal.net.errors import NetError, RelayError
 from fairdeal.net.invite import Endpoint, Invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Offer, Table
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Offer, TableOffer
 from fairdeal.net.relay import relay_connect
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 
@@ -261,8 +261,8 @@ async def test_the_host_reports_relay_trouble_once_and_keeps_its_lobby_open() ->
 
 
 # -- the host's doors with the real relay ---------------------------------------------------------
-def _table(players: int) -> Table:
-    return Table("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
+def _table(players: int) -> TableOffer:
+    return TableOffer("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
 
 
 async def _hello(c: Connected, invite: Invite, name: str) -> tuple[SecureStream, wire.Message]:
