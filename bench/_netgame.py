@@ -9,11 +9,10 @@ from typing import Any
 import trio
 
 from fairdeal.core.session.logfile import MAGIC, record
+from fairdeal.net import HostPlan, JoinPlan, Prepared, host_game, join_game
+from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
-from fairdeal.net.wire import Lobby
 
 
 class MemoryLog:
@@ -29,8 +28,8 @@ class MemoryLog:
         pass
 
 
-class Seating(NetObserver):
-    """The host's observer for a benchmark: the invite when it listens, and joiners seated one by one."""
+class Seating:
+    """The host's report for a benchmark: the invite when it listens, and joiners seated one by one."""
 
     def __init__(self) -> None:
         self.invite: Invite | None = None
@@ -40,17 +39,24 @@ class Seating(NetObserver):
         self.seated = 0
         self.changed = trio.Event()
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.code, self.invite = code, invite
-        self.listening_now.set()
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Listening(code, invite):
+                self.code, self.invite = code, invite
+                self.listening_now.set()
+            case ev.RelayStatus(_, True):
+                self.relay_up.set()
+            case ev.Joined():
+                self.seated += 1
+                self.changed.set()
+                self.changed = trio.Event()
+            case ev.Started(header, seat):
+                self.starting(header, seat)
+            case _:
+                pass
 
-    def relay_ready(self, relay: str) -> None:
-        self.relay_up.set()
-
-    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
-        self.seated += 1
-        self.changed.set()
-        self.changed = trio.Event()
+    def starting(self, header: object, seat: int) -> None:
+        """The game begins (the header is written)."""
 
     async def wait_seated(self, count: int) -> None:
         """Until ``count`` joiners have taken their seats."""
@@ -125,9 +131,9 @@ class BotTable:
         if self._finished == self.players:
             self.done.set()
 
-    async def host(self, observer: NetObserver) -> None:
-        """Host the game (``observer`` must note the invite as ``observer.invite``)."""
-        await host_game(self.plan, observer)
+    async def host(self, report: ev.Report) -> None:
+        """Host the game (``report`` notes the invite as ``report.invite``)."""
+        await host_game(self.plan, report)
         self._one_done()
 
     async def join(self, seat: int, port: int) -> None:

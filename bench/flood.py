@@ -40,12 +40,11 @@ import trio
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope
-from fairdeal.net import wire
+from fairdeal.net import GuestSession, wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.follow import Connector, rejoin
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
-from fairdeal.net.netplay import GuestSession
 from fairdeal.net.stream import SecureStream, secure_connect
 
 HOST = """

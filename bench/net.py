@@ -33,11 +33,11 @@ from fairdeal.core.rng import SeededRng, python_random
 from fairdeal.core.session.envelope import FORMAT_VERSION, GENESIS, Envelope
 from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.net import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import decode_invite
 from fairdeal.net.link import NetLink
 from fairdeal.net.local import play_local
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game
 from fairdeal.net.stream import secure_connect
 
 GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [

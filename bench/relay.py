@@ -29,7 +29,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +38,10 @@ from _netgame import MemoryLog, Seating, same_game
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
-from fairdeal.core.session.session import Event, Session
-from fairdeal.net import wire
+from fairdeal.net import HostPlan, JoinPlan, Prepared, host_game, join_game, wire
+from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 
 
 # -- the relay ----------------------------------------------------------------------------------------
@@ -108,7 +106,7 @@ class Setup:
         return f"bot:{registry.load().bot(self.game).name}"
 
 
-class _Timer(NetObserver):
+class _Timer:
     """When the joiner was welcomed and when it first saw a decision pending (the first table)."""
 
     def __init__(self) -> None:
@@ -117,16 +115,18 @@ class _Timer(NetObserver):
         self.table_at: float | None = None
         self.path = ""
 
-    def connected(self, invite: Invite, path: str, via: str) -> None:
-        self.path = path
-
-    def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        self.welcomed_at = time.perf_counter() - self.t0
-
-    def events(self, session: Session, events: Sequence[Event]) -> None:
-        w = session.waiting()
-        if self.table_at is None and w is not None and w.decision:
-            self.table_at = time.perf_counter() - self.t0
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.HostReached(_, path):
+                self.path = path
+            case ev.Seated():
+                self.welcomed_at = time.perf_counter() - self.t0
+            case ev.Applied(session):
+                w = session.waiting()
+                if self.table_at is None and w is not None and w.decision:
+                    self.table_at = time.perf_counter() - self.t0
+            case _:
+                pass
 
 
 async def play(s: Setup, relay: Endpoint | None) -> tuple[float, list[_Timer], bytes]:

@@ -45,10 +45,8 @@ from _netgame import BotTable, only_games, same_game
 
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.cutproxy import CutProxy
+from fairdeal.net import events as ev
 from fairdeal.net.invite import Invite
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import NetObserver
-from fairdeal.net.wire import Lobby
 
 GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
     ("ecarte", 2, {"target": 5}),
@@ -58,7 +56,7 @@ GAMES: list[tuple[str, int, dict[str, bool | int | str]]] = [
 
 
 @dataclass
-class _Host(NetObserver):
+class _Host:
     invite: Invite | None = None
     ready: trio.Event = field(default_factory=trio.Event)
     seated: int = 0
@@ -73,17 +71,23 @@ class _Host(NetObserver):
     on_times: list[float] = field(default_factory=list)
     cut_seats: set[int] = field(default_factory=set)
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.invite = invite
-        self.ready.set()
-
-    def joined(self, joiner: Joiner, lobby: Lobby) -> None:
-        self.seated += 1
-        self.changed.set()
-        self.changed = trio.Event()
-
-    def starting(self, header: Any, seat: int) -> None:
-        self.started = time.perf_counter()
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Listening(_, invite):
+                self.invite = invite
+                self.ready.set()
+            case ev.Joined():
+                self.seated += 1
+                self.changed.set()
+                self.changed = trio.Event()
+            case ev.Started():
+                self.started = time.perf_counter()
+            case ev.Applied(session, events):
+                self.events(session, events)
+            case ev.Back(seat):
+                self.back(seat)
+            case _:
+                pass
 
     def events(self, session: Session, events: Sequence[Event]) -> None:
         self.session = session
@@ -97,7 +101,7 @@ class _Host(NetObserver):
         self.grew.set()
         self.grew = trio.Event()
 
-    def back(self, seat: int, name: str) -> None:
+    def back(self, seat: int) -> None:
         self.waiting_back.discard(seat)
         if not self.waiting_back and self.cut_at is not None:
             self.back_times.append(time.perf_counter() - self.cut_at)

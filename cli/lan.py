@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fairdeal.core.errors import ConfigError
-from fairdeal.net.lan import LanGame, browse
+from fairdeal.net.mdns import LanGame, browse
 
 from .console import UI
 from .flags import LOOK_SECONDS, ascii_option, json_option

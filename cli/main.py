@@ -109,8 +109,8 @@ profile_option = click.option(
 #: ``fairdeal games`` start fast): name -> (module, the short help shown in ``fairdeal --help``).
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("fairdeal.cli.play", "Play GAME here against bots: every seat runs the full protocol in..."),
-    "host": ("fairdeal.cli.netplay", "Host GAME over the network: print an invite code, wait for the..."),
-    "join": ("fairdeal.cli.netplay", "Join a game from the invite CODE the host gave you, and play."),
+    "host": ("fairdeal.cli.host", "Host GAME over the network: print an invite code, wait for the..."),
+    "join": ("fairdeal.cli.join", "Join a game from the invite CODE the host gave you, and play."),
     "verify": ("fairdeal.cli.logs", "Check a game log: signatures, the hash chain, every proof, every..."),
     "replay": ("fairdeal.cli.logs", "Step through a finished game entry by entry, showing the table as..."),
     "id": ("fairdeal.cli.logs", "Print your identity's fingerprint (made on first use and kept in..."),

@@ -1,13 +1,12 @@
-"""What ``host``, ``join``, ``watch`` and ``resume`` share: the terminal's observer of a network
-seat, its log, running a seat in line mode or at the full-screen table, and the end of a game."""
+"""What ``host``, ``join``, ``watch`` and ``resume`` share: a network seat's log, running a seat in
+line mode or at the full-screen table, and the end of a game (what the person reads of network
+play is :mod:`.netlines` in line mode, :mod:`.tui.netview` at the table)."""
 
 import atexit
 import json
 import os
 import sys
-import threading
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -17,23 +16,18 @@ import trio
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.rng import Rng
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
-from fairdeal.core.text import distinct_names
-from fairdeal.net import wire
+from fairdeal.net import NetOutcome, wire
 from fairdeal.net.driver import Agent
-from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, parse_endpoint
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import NetObserver, NetOutcome
+from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, parse_endpoint
 from fairdeal.seatlock import SeatLock, lock_seat
 from fairdeal.seedfile import seed_path
 from fairdeal.storage import LogWriter, default_log_path, unique_log_path
 
-from .adjourning import Adjourning
-from .console import UI, clock, describe_waiting
+from .console import UI
+from .linemode import TerminalAgent
+from .netlines import write_atomically
 from .outcome import print_summary, result_object
-from .render import option_text
 from .seats import SeatKind, bot_agent, table_name
-from .terminal import TerminalAgent
 
 Say = Callable[[str], None]
 
@@ -53,215 +47,6 @@ def default_relay() -> Endpoint | None:
         return parse_endpoint(value)
     except ValueError:
         raise ConfigError(f"{RELAY_ENV}={value!r} is not tcp:HOST:PORT or none") from None
-
-
-# -- what the person sees (swap this class to restyle) ------------------------------------------------
-def lobby_lines(lobby: wire.Lobby) -> list[str]:
-    """The table as the lobby knows it, one line a seat."""
-    lines = []
-    names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
-    for i, s in enumerate(lobby.seats):
-        who = "(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
-        lines.append(f"  seat {i}: {who}")
-    return lines
-
-
-def _waiting(lobby: wire.Lobby) -> str:
-    n = lobby.missing
-    return "Every seat is taken." if n == 0 else f"Waiting for {n} more player{'s' if n > 1 else ''}..."
-
-
-class TerminalNetObserver(NetObserver):
-    """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent.
-
-    ``source`` names where the joiner got the host's fingerprint ("the invite", "the announcement").
-    """
-
-    def __init__(
-        self,
-        ui: UI,
-        human: TerminalAgent | None = None,
-        invite_file: Path | None = None,
-        source: str = "the invite",
-    ) -> None:
-        self.ui = ui
-        self.say: Say = ui.say
-        self.human = human
-        self.invite_file = invite_file
-        self.source = source
-        self.watcher: Any = None  # a watcher's line mode (cli.watch.Spectator)
-        self.adjourning = Adjourning()
-        self._ticker: threading.Timer | None = None
-        self._seat: int | None = None
-
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.say(f"Listening on {', '.join(bound)}.")
-        self.say("Invite code (give it to the other players; they type  fairdeal join CODE):")
-        self.ui.say(f"  {code}", "bold", wrap=False)
-        if self.invite_file is not None:
-            _write_atomically(self.invite_file, code + "\n")
-            self.ui.say(f"  (also written to {self.invite_file})", wrap=False)
-        ways = [str(e) for e in invite.direct]
-        if invite.relay is not None:
-            ways.append(f"through relay {invite.relay}")
-        self.say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
-
-    def relay_ready(self, relay: str) -> None:
-        self.say(f"Players who cannot reach you directly come through relay {relay}.")
-
-    def relay_trouble(self, relay: str, reason: str) -> None:
-        self.say(
-            f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
-            "until it answers again (retrying in the background)."
-        )
-
-    def link_flooded(self, seat: int, name: str, reason: str) -> None:
-        self.say(f"Dropped {name}'s connection: {reason}.")
-
-    def relay_door_taken(self, relay: str) -> None:
-        self.say(
-            f"A connection that is not yours was paired on a door of relay {relay}: someone else who "
-            "has the code waits there as the host (or the relay dropped it). The door was opened again; "
-            "players coming through the relay may need a few more seconds."
-        )
-
-    def announced(self, name: str) -> None:
-        self.say("Announced on the local network: players nearby can type  fairdeal join  (no code).")
-
-    def announce_failed(self, reason: str) -> None:
-        self.say(f"Could not announce the game on the local network ({reason}); the code works all the same.")
-
-    def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
-        self.say(
-            f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
-            f"from {joiner.address}."
-        )
-        self.say(_waiting(lobby))
-
-    def left(self, joiner: Joiner, reason: str, lobby: wire.Lobby) -> None:
-        self.say(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
-        self.say(_waiting(lobby))
-
-    def rejected(self, address: str, reason: str) -> None:
-        self.ui.say(f"Dropped a connection from {address}: {reason}.", wrap=False)  # one line, greppable
-
-    def rejected_many(self, count: int, reasons: Mapping[str, int], seconds: float) -> None:
-        why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
-        self.ui.say(f"Dropped {count} more connections in the last {seconds:g} s ({why}).", wrap=False)
-
-    def connected(self, invite: Invite, path: str, via: str) -> None:
-        how = f"directly to {via}" if path == "direct" else f"through relay {via}"
-        self.say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
-
-    def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
-        self.say(
-            f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
-            f"{f' ({opts})' if opts else ''}."
-        )
-
-    def lobby(self, lobby: wire.Lobby) -> None:
-        self.say("Lobby:")
-        for line in lobby_lines(lobby):
-            self.say(line)
-        self.say(_waiting(lobby))
-
-    def starting(self, header: Header, seat: int) -> None:
-        self.say("The game begins:")
-        self._seats(header, seat)
-
-    def _seats(self, header: Header, seat: int | None) -> None:
-        self._seat = seat
-        for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True)):
-            you = "  <- you" if i == seat else ""
-            self.say(f"  seat {i}: {name}  {s.fingerprint}  [{s.kind}]{you}")
-
-    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
-        if seat is None:
-            self.say("Watching the game (every entry is checked as it comes):")
-        else:
-            self.say(f"The game goes on after {entries} entries:")
-        self._seats(header, seat)
-
-    def events(self, session: Session, events: Sequence[Event]) -> None:
-        if self.human is not None:
-            self.human.observe(session, events)
-        elif self.watcher is not None:
-            self.watcher.observe(session, events)
-        else:  # a lent bot: show what the game waits for, when it waits long enough to matter
-            self.ui.status.wait(None if session.finished else describe_waiting(session))
-
-    # -- a game that survives ------------------------------------------------------------------------
-    def away(self, seat: int, name: str, seconds: float) -> None:
-        self.ui.status.absences.seats[seat] = (name, time.monotonic() + seconds)
-        self.say(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
-        self._tick()
-
-    def back(self, seat: int, name: str) -> None:
-        self.ui.status.absences.seats.pop(seat, None)
-        self.say(f"{name} is back: the game goes on.")
-        self.ui.status.refresh()
-
-    def host_lost(self, reason: str, seconds: float) -> None:
-        self.ui.status.absences.host = time.monotonic() + seconds
-        self.ui.status.absences.seats.clear()
-        what = reason[:1].upper() + reason[1:] if "host" in reason else f"Lost the host ({reason})"
-        self.say(f"{what}: trying to reach it again ({clock(seconds)}).")
-        self._tick()
-
-    def host_back(self, path: str, via: str, entries: int) -> None:
-        if self.ui.status.absences.host is None:
-            return  # the first connection of a resumed seat: "connected" says it
-        self.ui.status.absences.host = None
-        how = f"directly ({via})" if path == "direct" else f"through relay {via}"
-        self.say(f"Reached the host again {how}: the game goes on.")
-        self.ui.status.refresh()
-
-    def host_left(self) -> None:
-        self.ui.status.absences.seats.clear()
-        self.say("The host left the game: it stops here (this seat can go on if the host resumes it).")
-
-    def watcher_joined(self, watchers: int) -> None:
-        self.say(f"A watcher joined ({watchers} watching now).")
-
-    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
-        self.adjourning.ready(vote, self._seat)
-        if self.human is not None:
-            self.human.adjourning = self.adjourning
-
-    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-        text = self.adjourning.heard(seat, name, agree, missing)
-        if self.adjourning.asking and self.human is not None:
-            text += " Type adjourn to agree, or no to play on (at your next move)."
-        self.say(text)
-
-    def adjourned(self, entries: int) -> None:
-        self.ui.status.absences.seats.clear()
-        self.ui.status.absences.host = None
-        self.say(f"Every player agreed: the game is adjourned after {entries} entries.")
-
-    def _tick(self) -> None:
-        """Keep the countdown of the waiting line going while someone is away."""
-        if self._ticker is not None or not self.ui.status.enabled:
-            return
-
-        def tick() -> None:
-            self._ticker = None
-            if not self.ui.status.absences:
-                return
-            self.ui.status.refresh()
-            self._tick()
-
-        self._ticker = threading.Timer(1.0 if self.ui.status.live else 30.0, tick)
-        self._ticker.daemon = True
-        self._ticker.start()
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 # -- shared pieces ------------------------------------------------------------------------------------
@@ -515,13 +300,13 @@ def run_table(
     plan: Any,
     source: str = "the invite",
 ) -> NetOutcome:
-    """Run ``fn(plan, observer)`` as the guest of the full-screen table; like :func:`run_seat` after it."""
+    """Run ``fn(plan, report)`` as the guest of the full-screen table; like :func:`run_seat` after it."""
     from .tui.app import TableApp
-    from .tui.netview import TableNetObserver
+    from .tui.netview import TableReport
 
-    observer = TableNetObserver(player, invite_file, _write_atomically, source)
-    app = TableApp(title, player, lambda: fn(plan, observer), ascii=ascii, rules_text=rules)
-    observer.app = app
+    report = TableReport(player, invite_file, write_atomically, source)
+    app = TableApp(title, player, lambda: fn(plan, report), ascii=ascii, rules_text=rules)
+    report.app = app
 
     def finish() -> list[tuple[str, str]]:
         from .outcome import summary

@@ -24,10 +24,10 @@ from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_
 
 from .console import UI, run_interruptible, wants_table
 from .flags import ascii_option, json_option, log_option, name_option, plain_option, rule_options
+from .linemode import TerminalAgent
 from .main import cli, complete_game, complete_seat, friendly_errors, load_registry
 from .outcome import print_summary, result_object
 from .seats import bot_agent, parse_seats, table_name
-from .terminal import TerminalAgent
 
 
 @cli.command()

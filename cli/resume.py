@@ -20,10 +20,9 @@ from fairdeal.core.identity import Identity
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import read_header
-from fairdeal.net import wire
+from fairdeal.net import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net.driver import Timeouts
 from fairdeal.net.invite import decode_invite
-from fairdeal.net.netplay import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game
 from fairdeal.seedfile import SeedFile, delete_seed, read_seed, unfinished_logs
 from fairdeal.storage import load_identity
 
@@ -32,9 +31,9 @@ from .flags import ascii_option, heartbeat_option, json_option, keepalive, plain
 from .keeping import SeedKeeper
 from .lan import lan_interfaces
 from .main import cli, friendly_errors, load_registry
+from .netlines import LineReport
 from .netseat import (
     SeatLog,
-    TerminalNetObserver,
     finish_game,
     make_ui,
     run_seat,
@@ -196,7 +195,7 @@ def run_resume(
         invite = decode_invite(seed.invite)
     except FairdealError as exc:
         raise ConfigError(f"the seed file next to {log} holds a damaged invite code ({exc})") from None
-    observer = TerminalNetObserver(ui, human)
+    report = LineReport(ui, human)
     what = "host" if seed.role == "host" else f"seat {seed.seat}"
     say(f"Going on with {entry.game.title} ({what}, {len(entries)} entries so far) from {log}.")
     try:
@@ -219,7 +218,7 @@ def run_resume(
                 rules = entry.game.rules_text()
                 outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, host_game, plan)
             else:
-                outcome = run_seat(say, host_game, plan, observer, log=out)
+                outcome = run_seat(say, host_game, plan, report, log=out)
         else:
 
             def prepare(welcome: wire.Welcome) -> Prepared:
@@ -238,13 +237,13 @@ def run_resume(
                 rules = entry.game.rules_text()
                 outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, join_game, plan2)
             else:
-                outcome = run_seat(say, join_game, plan2, observer, log=out)
+                outcome = run_seat(say, join_game, plan2, report, log=out)
     except ConfigError as exc:
         if "this game is over" in str(exc):
             delete_seed(log)  # nothing left to resume: its secrets are of no use any more
             raise ConfigError(f"the game of {log} is over: there is nothing to resume") from None
         raise with_hint(exc) from None
-    finish_game(outcome, out, as_json, ui, observer.human)
+    finish_game(outcome, out, as_json, ui, report.human)
 
 
 __all__ = ["run_resume"]

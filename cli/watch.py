@@ -15,8 +15,8 @@ import click
 
 from fairdeal.core.errors import FairdealError
 from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.net import WatchPlan, watch_game
 from fairdeal.net.invite import Endpoint, decode_invite
-from fairdeal.net.netplay import WatchPlan, watch_game
 from fairdeal.storage import load_identity
 
 from .chronicle import Chronicle
@@ -24,9 +24,9 @@ from .console import UI, wants_table
 from .flags import ascii_option, connect_timeout_option, json_option, log_option, look_option, plain_option
 from .lan import pick
 from .main import cli, friendly_errors, load_registry
+from .netlines import LineReport
 from .netseat import (
     SeatLog,
-    TerminalNetObserver,
     finish_game,
     make_ui,
     run_seat,
@@ -118,9 +118,9 @@ def watch(
     reg = load_registry()
     log = SeatLog(log_path, suffix="watch", lock=False)
     table = table_player(wants_table(plain, as_json))
-    observer = TerminalNetObserver(ui, source="the invite" if code else "the announcement")
+    report = LineReport(ui, source="the invite" if code else "the announcement")
     spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
-    observer.watcher = spectator
+    report.watcher = spectator
     plan = WatchPlan(
         invite, load_identity()[0], reg.game, open_log=log.open, connect_timeout=connect_timeout,
         extra_direct=extra,
@@ -128,7 +128,7 @@ def watch(
     if table is not None:
         outcome = run_table(say, "fairdeal", "", ascii, table, None, log, watch_game, plan)
     else:
-        outcome = run_seat(say, watch_game, plan, observer, log=log)
+        outcome = run_seat(say, watch_game, plan, report, log=log)
     finish_game(outcome, log, as_json, ui, None, resumable=False, you=None)
 
 

@@ -9,10 +9,10 @@ is opened again at once with a new relay connection.
 Anyone who holds the code can wait on a door with the host's side too. When a joiner is
 paired with that connection instead, the relay closes the host's own waiting connection:
 a pairing the host did not see. The door is then opened again at once, without back-off,
-and the observer hears of it once (:meth:`DoorsObserver.relay_door_taken`) — the relay is
+and it is reported once (:class:`~fairdeal.net.events.RelayDoorTaken`) — the relay is
 working. A relay that cannot be reached, or that misbehaves, is retried with growing
-pauses (1 s up to 30 s); the observer hears of it once when it goes wrong and once when it
-works again, never once per retry.
+pauses (1 s up to 30 s); it is reported (:class:`~fairdeal.net.events.RelayStatus`) once when
+it goes wrong and once when it works again, never once per retry.
 
 Whatever happens, a door opens at most :data:`DOOR_BURST` relay connections at once and
 :data:`DOOR_RATE` a second after that (a token bucket per door): someone pairing with the
@@ -36,6 +36,7 @@ from typing import Final
 import trio
 
 from .errors import RelayError
+from .events import RelayDoorTaken, RelayStatus, Report, ignore
 from .invite import Invite
 from .relay import relay_connect
 
@@ -78,26 +79,12 @@ class DoorBell:
             self._waiting.discard(scope)
 
 
-class DoorsObserver:
-    """What the doors report (no-ops by default)."""
-
-    def relay_ready(self, relay: str) -> None:
-        """Every door is waiting at ``relay``."""
-
-    def relay_trouble(self, relay: str, reason: str) -> None:
-        """The relay cannot be used for now (it is retried in the background)."""
-
-    def relay_door_taken(self, relay: str) -> None:
-        """A connection that is not the host's was paired on one of its doors (someone else who
-        holds the code waits there as the host); the door was opened again at once."""
-
-
 class _Status:
     """Edge-triggered reports: ready once every door has waited :data:`READY_GRACE` seconds
     without a refusal, trouble once per bad spell."""
 
-    def __init__(self, relay: str, doors: int, observer: DoorsObserver) -> None:
-        self.relay, self.observer = relay, observer
+    def __init__(self, relay: str, doors: int, report: Report) -> None:
+        self.relay, self.report = relay, report
         self.since: dict[int, float] = {}  # door -> when its request was sent
         self.doors = doors
         self.state: str | None = None
@@ -113,14 +100,14 @@ class _Status:
         self.since.pop(door, None)
         now = trio.current_time()
         if self.last_taken is None or now - self.last_taken >= TAKEN_QUIET:
-            self.observer.relay_door_taken(self.relay)
+            self.report(RelayDoorTaken(self.relay))
         self.last_taken = now
 
     def door_failed(self, door: int, reason: str) -> None:
         self.since.pop(door, None)
         if self.state != "trouble":
             self.state = "trouble"
-            self.observer.relay_trouble(self.relay, reason)
+            self.report(RelayStatus(self.relay, False, reason))
 
     async def watch(self) -> None:
         while True:
@@ -131,17 +118,17 @@ class _Status:
             )
             if steady and self.state != "ready":
                 self.state = "ready"
-                self.observer.relay_ready(self.relay)
+                self.report(RelayStatus(self.relay, True))
 
 
 async def keep_doors(
-    invite: Invite, offer: Offer, observer: DoorsObserver | None = None, bell: DoorBell | None = None
+    invite: Invite, offer: Offer, report: Report | None = None, bell: DoorBell | None = None
 ) -> None:
     """Keep every door of ``invite`` open until cancelled, offering each paired connection; ``bell``
     opens them all again at once when rung."""
     if invite.relay is None:
         return
-    status = _Status(str(invite.relay), invite.doors, observer or DoorsObserver())
+    status = _Status(str(invite.relay), invite.doors, report or ignore)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(status.watch)
         for door in range(invite.doors):
@@ -210,4 +197,4 @@ async def _door(invite: Invite, door: int, offer: Offer, status: _Status, bell: 
         offer(stream, f"relay {relay} (door {door})")
 
 
-__all__ = ["DOOR_BURST", "DOOR_RATE", "DoorBell", "DoorsObserver", "keep_doors"]
+__all__ = ["DOOR_BURST", "DOOR_RATE", "DoorBell", "keep_doors"]

@@ -50,7 +50,8 @@ class BotAgent:
         return self.policy.choose(session.game, view, session.seat, moves, self.rng)
 
 
-Observer = Callable[[Session, Sequence[Event]], None]
+OnAccepted = Callable[[Session, Sequence[Event]], None]
+"""What a driver calls with each accepted entry's events (the log is written there)."""
 
 
 @dataclass
@@ -103,7 +104,7 @@ async def run_guest(
     session: Session,
     agent: Agent,
     link: Link,
-    observe: Observer | None = None,
+    observe: OnAccepted | None = None,
     *,
     resend_at: int | None = None,
     before_send: Callable[[bytes], None] | None = None,
@@ -148,7 +149,7 @@ async def run_host(
     header: Header,
     agent: Agent,
     links: Mapping[int, Link] | Roster,
-    observe: Observer | None = None,
+    observe: OnAccepted | None = None,
     timeouts: Timeouts | None = None,
     *,
     ordered: bool = False,

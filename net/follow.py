@@ -41,6 +41,18 @@ from .chat import ChatRoom
 from .connect import RELAY_DELAY, Connected, connect_host
 from .driver import LEAVING, Agent, PeerGone, run_guest
 from .errors import NetError
+from .events import (
+    Adjourned,
+    AdjournVote,
+    Away,
+    Back,
+    Ending,
+    HostBack,
+    HostLeft,
+    HostLost,
+    LobbyChanged,
+    Report,
+)
 from .invite import Endpoint, Invite
 from .link import Keepalive, LinkStats, NetLink
 from .stream import PeerClosed, SecureStream
@@ -74,24 +86,6 @@ class Keeper(Protocol):
 
     def finished(self) -> None:
         """The game is over for good: forget the secrets."""
-
-
-class FollowObserver(Protocol):
-    def lobby(self, msg: wire.Lobby) -> None: ...
-
-    def host_lost(self, reason: str, seconds: float) -> None: ...
-
-    def host_back(self, path: str, via: str, entries: int) -> None: ...
-
-    def host_left(self) -> None: ...
-
-    def away(self, seat: int, name: str, seconds: float) -> None: ...
-
-    def back(self, seat: int, name: str) -> None: ...
-
-    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None: ...
-
-    def adjourned(self, entries: int) -> None: ...
 
 
 @dataclass
@@ -250,7 +244,7 @@ class Follower:
     grace: float
     observe: Callable[[Session, Sequence[Event]], None]
     refuse: Callable[[FairdealError], str]
-    observer: FollowObserver
+    report: Report
     keeper: Keeper
     auto_adjourn: bool = False
     on_link: Callable[[NetLink], None] | None = None
@@ -261,6 +255,7 @@ class Follower:
     links: dict[int, NetLink] = field(default_factory=dict)
     votes: set[int] = field(default_factory=set)
     final: bool = False  # the game cannot go on from this seat (it refused what the host sent)
+    ending: Ending | None = None  # why it stopped before the end, when it did
 
     @property
     def seat(self) -> int | None:
@@ -275,14 +270,14 @@ class Follower:
             return names[seat].name if 0 <= seat < len(names) else f"seat {seat}"
 
         if isinstance(msg, wire.Lobby):
-            self.observer.lobby(msg)
+            self.report(LobbyChanged(msg))
         elif isinstance(msg, wire.Away):
-            self.observer.away(msg.seat, name(msg.seat), float(msg.seconds))
+            self.report(Away.now(msg.seat, name(msg.seat), float(msg.seconds)))
         elif isinstance(msg, wire.Back):
-            self.observer.back(msg.seat, name(msg.seat))
+            self.report(Back(msg.seat, name(msg.seat)))
         elif isinstance(msg, wire.Adjourned):
             self.adjourned = True
-            self.observer.adjourned(msg.entries)
+            self.report(Adjourned(msg.entries))
 
     def hear_vote(self, msg: wire.Adjourn) -> bool:
         """A vote on adjourning, relayed by the host (a bot seat agrees at once). False when it
@@ -304,7 +299,7 @@ class Follower:
         missing = [
             s.name for i, s in enumerate(seats) if i not in self.votes and i not in self.session.departed
         ]
-        self.observer.adjourn_vote(msg.seat, seats[msg.seat].name, msg.agree, missing)
+        self.report(AdjournVote(msg.seat, seats[msg.seat].name, msg.agree, tuple(missing)))
         if msg.agree and self.auto_adjourn and self.seat is not None and self.seat not in self.votes:
             self.vote(True)
         return True
@@ -354,7 +349,7 @@ class Follower:
                 pass  # an entry came in while this seat was deciding, or the link closed
             except FairdealError as exc:
                 self.error = self.refuse(exc)
-                self.final = True
+                self.final, self.ending = True, "refused"
                 return
             if session.seq >= (resend_at or 0):
                 resend_at = None  # past the catch-up: anything still outstanding was sent again
@@ -365,7 +360,7 @@ class Follower:
                     self.observe(session, session.receive(data, peer="the host"))
             except FairdealError as exc:
                 self.error = self.refuse(exc)
-                self.final = True
+                self.final, self.ending = True, "refused"
                 return
             if not link.alive:
                 return
@@ -395,25 +390,26 @@ class Follower:
             if reason is None:
                 break
             if link.left:  # the host said goodbye: it left on purpose, this is no dropped link
-                self.error = HOST_LEFT
-                self.observer.host_left()
+                self.error, self.ending = HOST_LEFT, "host left"
+                self.report(HostLeft())
                 break
             if self.grace <= 0:
-                self.error = f"the host left the game ({reason})"
+                self.error, self.ending = f"the host left the game ({reason})", "host lost"
                 break
-            self.observer.host_lost(reason, self.grace)
+            self.report(HostLost.now(reason, self.grace))
             deadline = trio.current_time() + self.grace
             try:
                 back = await come_back(self.connector, self.seat, self.session, deadline)
             except Refusal as exc:
-                self.error = str(exc)
+                self.error, self.ending = str(exc), "refused"
                 break
             if back is None:
                 self.error = f"lost the host ({reason}) and could not reach it again within {self.grace:g} s"
+                self.ending = "host lost"
                 break
             secure, sync, path, via = back
             self.grace = float(sync.grace)
-            self.observer.host_back(path, via, sync.entries)
+            self.report(HostBack(path, via, sync.entries))
             link = self.new_link(secure)
             resend_at = sync.entries  # an entry sent and not in the catch-up goes again
         if self.session.finished or self.final:

@@ -26,10 +26,10 @@ stalled connections, however many and from whatever address, cannot keep out a j
 whose steps follow each other within a round trip.
 
 Anything wrong drops that connection with a reason; once the handshake is complete the
-joiner is told why first (``refused``), whatever the fault. Drops are reported to the
-observer one by one up to ``LobbyLimits.report_burst`` per ``report_window`` seconds and
-summarised beyond that. After the table is full the lobby may keep admitting (see
-:meth:`Lobby.fill`): late joiners are then refused with "the table is full".
+joiner is told why first (``refused``), whatever the fault. Drops are reported
+(:class:`~fairdeal.net.events.Rejected`) one by one up to ``LobbyLimits.report_burst`` per
+``report_window`` seconds and summarised beyond that. After the table is full the lobby may
+keep admitting (see :meth:`Lobby.fill`): late joiners are then refused with "the table is full".
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from . import wire
+from .events import Joined, LeftLobby, Rejected, RejectedMany, Report, ignore
 from .framing import FRAME_HEADER_LEN
 from .link import Keepalive, NetLink
 from .stream import PeerClosed, SecureStream, secure_connect
@@ -95,7 +96,7 @@ class LobbyLimits:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TableOffer:
     """What the host offers: the game, its plugin, options and the number of seats."""
 
     game: str
@@ -109,23 +110,6 @@ class Table:
         return wire.Welcome(
             seat, self.players, self.game, self.distribution, self.version, dict(self.options), self.grace
         )
-
-
-class LobbyObserver:
-    """What the lobby reports (no-ops by default; the front end overrides what it shows)."""
-
-    def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
-        """``joiner`` took its seat."""
-
-    def left(self, joiner: Joiner, reason: str, lobby: wire.Lobby) -> None:
-        """A seated joiner went away before the game started; its seat is free again."""
-
-    def rejected(self, address: str, reason: str) -> None:
-        """A connection was dropped before it got a seat."""
-
-    def rejected_many(self, count: int, reasons: Mapping[str, int], seconds: float) -> None:
-        """``count`` more connections were dropped in the last ``seconds`` without a line each;
-        ``reasons`` counts the most frequent reasons (an ``other`` entry holds the rest)."""
 
 
 class _Refuse(Exception):
@@ -202,8 +186,8 @@ class _Counting(trio.abc.Stream):
 class _Drops:
     """Reports drops one by one up to a burst per window, and counts the rest for one summary line."""
 
-    def __init__(self, observer: LobbyObserver, limits: LobbyLimits) -> None:
-        self.observer, self.limits = observer, limits
+    def __init__(self, report: Report, limits: LobbyLimits) -> None:
+        self.report, self.limits = report, limits
         self.window_end = -math.inf
         self.shown = 0
         self.hidden: Counter[str] = Counter()
@@ -216,7 +200,7 @@ class _Drops:
             self.shown = 0
         if self.shown < self.limits.report_burst:
             self.shown += 1
-            self.observer.rejected(address, reason)
+            self.report(Rejected(address, reason))
         else:
             self.hidden[reason] += 1
 
@@ -229,7 +213,7 @@ class _Drops:
         if rest:
             top["other reasons"] = rest
         self.hidden.clear()
-        self.observer.rejected_many(total, top, self.limits.report_window)
+        self.report(RejectedMany(total, top, self.limits.report_window))
 
     async def run(self) -> None:
         """Flush the summary at the end of every window (until cancelled)."""
@@ -249,10 +233,10 @@ class Lobby:
         self,
         identity: Identity,
         session: bytes,
-        table: Table,
+        table: TableOffer,
         host_seat: wire.LobbySeat,
         *,
-        observer: LobbyObserver | None = None,
+        report: Report | None = None,
         keepalive: Keepalive | None = None,
         limits: LobbyLimits | None = None,
         on_change: Callable[[wire.Lobby], None] | None = None,
@@ -261,7 +245,7 @@ class Lobby:
         self.session = session
         self.table = table
         self.host_seat = host_seat
-        self.observer = observer or LobbyObserver()
+        self.report: Report = report or ignore
         self.keepalive = keepalive or Keepalive()
         self.limits = limits or LobbyLimits()
         self.on_change = on_change
@@ -270,7 +254,7 @@ class Lobby:
         self._pool: list[_Pending] = []
         self._started = False
         self._changed = trio.Event()
-        self._drops = _Drops(self.observer, self.limits)
+        self._drops = _Drops(self.report, self.limits)
         self._links: trio.Nursery | None = None
         self._accepting: trio.Nursery | None = None
         #: Who takes seats coming back and watchers once the game runs (None: nobody yet).
@@ -315,7 +299,7 @@ class Lobby:
             return
         joiner, _ = self._seated.pop(seat)
         self._broadcast()
-        self.observer.left(joiner, link.error or "left", self.lobby())
+        self.report(LeftLobby(joiner, link.error or "left", self.lobby()))
         self._notify()
 
     # -- running ----------------------------------------------------------------------------------
@@ -475,7 +459,7 @@ class Lobby:
                 self._seated[seat] = (joiner, link)
                 self._links.start_soon(self._watch, seat, link)
                 self._broadcast()
-                self.observer.joined(joiner, self.lobby())
+                self.report(Joined(joiner, self.lobby()))
                 self._notify()
                 return
             reason = self._overdue(pending)
@@ -571,9 +555,8 @@ __all__ = [
     "Late",
     "Lobby",
     "LobbyLimits",
-    "LobbyObserver",
     "Offer",
     "Source",
-    "Table",
+    "TableOffer",
     "peer_address",
 ]

@@ -14,7 +14,7 @@ import trio
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Session
 
-from .driver import Agent, Observer, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
+from .driver import Agent, OnAccepted, PeerGone, SeatOutcome, Timeouts, run_guest, run_host
 
 
 class MemoryLink:
@@ -52,7 +52,7 @@ async def play_local(
     header: Header,
     sessions: Sequence[Session],
     agents: Sequence[Agent],
-    observe: Observer | None = None,
+    observe: OnAccepted | None = None,
     timeouts: Timeouts | None = None,
 ) -> list[SeatOutcome]:
     """Play one game among ``sessions`` (seat 0 hosts); return every seat's outcome."""

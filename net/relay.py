@@ -135,7 +135,7 @@ async def relay_connect(
             "unreachable", f"the relay at {relay} did not answer within {connect_timeout:g} s"
         ) from None
     except OSError as exc:
-        raise RelayError("unreachable", f"cannot reach the relay at {relay}: {_os_reason(exc)}") from None
+        raise RelayError("unreachable", f"cannot reach the relay at {relay}: {os_reason(exc)}") from None
     try:
         stream.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         await stream.send_all(line)
@@ -157,14 +157,14 @@ async def relay_connect(
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
         await trio.aclose_forcefully(stream)
         raise RelayError(
-            "closed", f"lost the connection to the relay at {relay} ({_os_reason(exc)})"
+            "closed", f"lost the connection to the relay at {relay} ({os_reason(exc)})"
         ) from None
     except BaseException:
         await trio.aclose_forcefully(stream)
         raise
 
 
-def _os_reason(exc: BaseException) -> str:
+def os_reason(exc: BaseException) -> str:
     """The first operating-system reason (``Connection refused``) behind a connection failure."""
     seen: list[BaseException] = [exc]
     while seen:
@@ -182,4 +182,4 @@ def _os_reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-__all__ = ["OK", "PrefixedStream", "relay_connect", "request_line"]
+__all__ = ["OK", "PrefixedStream", "os_reason", "relay_connect", "request_line"]

@@ -98,7 +98,7 @@ class Presence:
 _ALWAYS = Presence(-math.inf, math.inf, False, math.inf)
 
 
-class RosterObserver(Protocol):
+class RosterEvents(Protocol):
     def away(self, seat: int, seconds: float, reason: str) -> None:
         """Seat ``seat``'s link dropped: it is held ``seconds`` more."""
 
@@ -129,7 +129,7 @@ class Roster:
         grace: float = NO_GRACE,
         watchers: int = 0,
         backlog: list[bytes] | None = None,
-        observer: RosterObserver | None = None,
+        observer: RosterEvents | None = None,
     ) -> None:
         self.links: dict[int, Link] = dict(links)
         self.grace = grace
@@ -366,6 +366,6 @@ __all__ = [
     "Item",
     "Presence",
     "Roster",
-    "RosterObserver",
+    "RosterEvents",
     "stale",
 ]

@@ -124,6 +124,8 @@ class TableApp(App[None]):
         self.adjourning = Adjourning()
         self._asking = False
         self._form = (0, 0, 0)  # the table's size and the form it was drawn in
+        self._view: TableView | None = None
+        self._view_of: tuple[object, int] | None = None  # the session and entry count of _view
         if player is not None:
             player.on_change = self.schedule_refresh
 
@@ -295,13 +297,18 @@ class TableApp(App[None]):
         return p.session.name(seat)
 
     def table_view(self) -> TableView | None:
+        """The game's table as this seat sees it, built once per state of the game (every widget of a
+        redraw asks for it; the state changes only when an entry is accepted)."""
         p = self.player
         if p is None or p.session is None:
             return None
+        session = p.session
+        if self._view_of is not None and self._view_of[0] is session and self._view_of[1] == session.seq:
+            return self._view
         state = p.view()
-        if state is None:
-            return None
-        return p.session.game.table_view(state, p.session.seat)
+        self._view = None if state is None else session.game.table_view(state, session.seat)
+        self._view_of = (session, session.seq)
+        return self._view
 
     def picker(self) -> Picker | None:
         """The moves on offer arranged for picking (None when it is not this seat's turn)."""

@@ -1,6 +1,6 @@
 """Network play at the full-screen table: the lobby, the invite code and the chat inside the app.
 
-:class:`TableNetObserver` is the :class:`~fairdeal.net.netplay.NetObserver` of a host or a
+:class:`TableReport` is the ``report`` (:mod:`fairdeal.net.events`) of a host or a
 joiner playing at the table: what the lobby reports goes to the table (the invite code,
 who sits where) and to the side panel; once the game starts, the seat's events go to
 its :class:`~.player.TablePlayer`, and chat goes both ways.
@@ -8,17 +8,13 @@ its :class:`~.player.TablePlayer`, and chat goes both ways.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
 from fairdeal.core.text import distinct_names
+from fairdeal.net import events as ev
 from fairdeal.net import wire
 from fairdeal.net.invite import Invite
-from fairdeal.net.lobby import Joiner
-from fairdeal.net.netplay import NetObserver
 
 from ..console import clock
 from ..render import option_text
@@ -34,8 +30,10 @@ def _seat_lines(lobby: wire.Lobby) -> list[str]:
     ]
 
 
-class TableNetObserver(NetObserver):
-    """Reports network play into a :class:`TableApp` (set :attr:`app` before the game runs)."""
+class TableReport:
+    """Reports network play into a :class:`TableApp` (set :attr:`app` before the game runs): one
+    ``case`` per event of :mod:`fairdeal.net.events`. ``ended`` is the last
+    :class:`~fairdeal.net.events.GameEnded` heard."""
 
     def __init__(
         self,
@@ -50,6 +48,7 @@ class TableNetObserver(NetObserver):
         self.invite_file = invite_file
         self.write_file = write_file
         self.head: list[str] = []
+        self.ended: ev.GameEnded | None = None
         self._seat: int | None = None
 
     def _lobby(self, lines: list[str]) -> None:
@@ -61,7 +60,119 @@ class TableNetObserver(NetObserver):
         if self.app is not None:
             self.app.note(text)
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
+    def __call__(self, event: ev.NetEvent) -> None:
+        app, note = self.app, self._note
+        match event:
+            case ev.Listening(code, invite, bound):
+                self._listening(code, invite, bound)
+            case ev.Joined(joiner, lobby):
+                note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, from {joiner.address}.")
+                self._lobby(_seat_lines(lobby))
+            case ev.LeftLobby(joiner, reason, lobby):
+                note(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+                self._lobby(_seat_lines(lobby))
+            case ev.Rejected(address, reason):
+                note(f"Dropped a connection from {address}: {reason}.")
+            case ev.RejectedMany(count, reasons, seconds):
+                why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
+                note(f"Dropped {count} more connections in the last {seconds:g} s ({why}).")
+            case ev.RelayStatus(relay, True):
+                note(f"Players who cannot reach you directly come through relay {relay}.")
+            case ev.RelayStatus(relay, False, reason):
+                note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
+            case ev.LinkFlooded(_, name, reason):
+                note(f"Dropped {name}'s connection: {reason}.")
+            case ev.RelayDoorTaken(relay):
+                note(
+                    f"A connection that is not yours was paired on a door of relay {relay} (someone else "
+                    "with the code, or the relay); the door was opened again."
+                )
+            case ev.Announced():
+                note("Announced on the local network: players nearby can type  fairdeal join  (no code).")
+            case ev.AnnounceFailed(reason):
+                note(f"Could not announce the game on the local network ({reason}); the code works the same.")
+            case ev.HostReached(invite, path, via):
+                how = f"directly to {via}" if path == "direct" else f"through relay {via}"
+                self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
+                self._lobby([])
+            case ev.Seated(welcome, name):
+                opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
+                self.head.append(
+                    f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
+                    f"{f' ({opts})' if opts else ''}."
+                )
+                self._lobby(["Waiting for the other players…"])
+            case ev.LobbyChanged(lobby):
+                self._lobby(_seat_lines(lobby))
+            case ev.Started(header, seat):
+                self._seat = seat
+                names = ", ".join(
+                    f"{name} ({s.fingerprint})" + (" — you" if i == seat else "")
+                    for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True))
+                )
+                note(f"The game begins: {names}.")
+                if app is not None:
+                    app.lobby_lines = []
+                    app.waiting_text = "shuffling and dealing"
+            case ev.Applied(session, events):
+                if self.player is not None:
+                    self.player.observe(session, events)
+            case ev.TableReady(say, vote):
+                if app is not None:
+                    app.send_chat = say
+                    app.adjourning.ready(vote, self._seat)
+                    app.schedule_refresh()
+            case ev.Resumed(_, seat, entries):
+                self._seat = seat
+                if seat is None:
+                    note("Watching the game: every entry is checked as it comes; you see what everyone sees.")
+                else:
+                    note(f"The game goes on after {entries} entries.")
+                if app is not None:
+                    app.lobby_lines = []
+                    app.waiting_text = "catching up"
+            case ev.Away(seat, name, seconds, until):
+                if app is not None:
+                    app.absences.seats[seat] = (name, until)
+                note(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+            case ev.Back(seat, name):
+                if app is not None:
+                    app.absences.seats.pop(seat, None)
+                note(f"{name} is back: the game goes on.")
+            case ev.HostLost(reason, _, until):
+                if app is not None:
+                    app.absences.host = until
+                    app.absences.seats.clear()
+                note(f"Lost the connection to the host ({reason}); trying to reach it again.")
+            case ev.HostBack():
+                if app is not None and app.absences.host is not None:
+                    app.absences.host = None
+                    note("Reached the host again: the game goes on.")
+            case ev.HostLeft():
+                if app is not None:
+                    app.absences.seats.clear()
+                note("The host left the game: it stops here (this seat can go on if the host resumes it).")
+            case ev.WatcherCame(watchers):
+                note(f"A watcher joined ({watchers} watching now).")
+            case ev.AdjournVote(seat, name, agree, missing):
+                if app is not None:
+                    app.adjourn_heard(seat, app.adjourning.heard(seat, name, agree, missing))
+            case ev.Adjourned(entries):
+                if app is not None:
+                    app.absences.seats.clear()
+                    app.absences.host = None
+                note(f"Every player agreed: the game is adjourned after {entries} entries.")
+            case ev.ChatLine(seat, name, fingerprint, text):
+                if app is not None:
+                    p = self.player
+                    mine = p is not None and p.session is not None and seat == p.session.seat
+                    app.chat_line("You" if mine else name, "" if mine else fingerprint, text)
+            case ev.GameEnded():
+                self.ended = event
+            case _:
+                pass  # a watcher leaving: the table does not show it
+
+    def _listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
         ways = [str(e) for e in invite.direct]
         if invite.relay is not None:
             ways.append(f"through relay {invite.relay}")
@@ -80,141 +191,5 @@ class TableNetObserver(NetObserver):
         if self.app is not None:
             self.app.waiting_text = "waiting for the players to join"
 
-    def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
-        self._note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, from {joiner.address}.")
-        self._lobby(_seat_lines(lobby))
 
-    def left(self, joiner: Joiner, reason: str, lobby: wire.Lobby) -> None:
-        self._note(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
-        self._lobby(_seat_lines(lobby))
-
-    def rejected(self, address: str, reason: str) -> None:
-        self._note(f"Dropped a connection from {address}: {reason}.")
-
-    def rejected_many(self, count: int, reasons: Mapping[str, int], seconds: float) -> None:
-        why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
-        self._note(f"Dropped {count} more connections in the last {seconds:g} s ({why}).")
-
-    def relay_ready(self, relay: str) -> None:
-        self._note(f"Players who cannot reach you directly come through relay {relay}.")
-
-    def relay_trouble(self, relay: str, reason: str) -> None:
-        self._note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
-
-    def link_flooded(self, seat: int, name: str, reason: str) -> None:
-        self._note(f"Dropped {name}'s connection: {reason}.")
-
-    def relay_door_taken(self, relay: str) -> None:
-        self._note(
-            f"A connection that is not yours was paired on a door of relay {relay} (someone else "
-            "with the code, or the relay); the door was opened again."
-        )
-
-    def announced(self, name: str) -> None:
-        self._note("Announced on the local network: players nearby can type  fairdeal join  (no code).")
-
-    def announce_failed(self, reason: str) -> None:
-        self._note(f"Could not announce the game on the local network ({reason}); the code works the same.")
-
-    def connected(self, invite: Invite, path: str, via: str) -> None:
-        how = f"directly to {via}" if path == "direct" else f"through relay {via}"
-        self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
-        self._lobby([])
-
-    def welcomed(self, welcome: wire.Welcome, name: str, kind: str) -> None:
-        opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
-        self.head.append(
-            f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
-            f"{f' ({opts})' if opts else ''}."
-        )
-        self._lobby(["Waiting for the other players…"])
-
-    def lobby(self, lobby: wire.Lobby) -> None:
-        self._lobby(_seat_lines(lobby))
-
-    def starting(self, header: Header, seat: int) -> None:
-        self._seat = seat
-        names = ", ".join(
-            f"{name} ({s.fingerprint})" + (" — you" if i == seat else "")
-            for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True))
-        )
-        self._note(f"The game begins: {names}.")
-        if self.app is not None:
-            self.app.lobby_lines = []
-            self.app.waiting_text = "shuffling and dealing"
-
-    def events(self, session: Session, events: Sequence[Event]) -> None:
-        if self.player is not None:
-            self.player.observe(session, events)
-
-    def chat_ready(self, say: Callable[[str], bool]) -> None:
-        if self.app is not None:
-            self.app.send_chat = say
-
-    # -- a game that survives ------------------------------------------------------------------------
-    def resumed(self, header: Header, seat: int | None, entries: int) -> None:
-        self._seat = seat
-        if seat is None:
-            self._note("Watching the game: every entry is checked as it comes; you see what everyone sees.")
-        else:
-            self._note(f"The game goes on after {entries} entries.")
-        if self.app is not None:
-            self.app.lobby_lines = []
-            self.app.waiting_text = "catching up"
-
-    def away(self, seat: int, name: str, seconds: float) -> None:
-        if self.app is not None:
-            self.app.absences.seats[seat] = (name, time.monotonic() + seconds)
-        self._note(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
-
-    def back(self, seat: int, name: str) -> None:
-        if self.app is not None:
-            self.app.absences.seats.pop(seat, None)
-        self._note(f"{name} is back: the game goes on.")
-
-    def host_lost(self, reason: str, seconds: float) -> None:
-        if self.app is not None:
-            self.app.absences.host = time.monotonic() + seconds
-            self.app.absences.seats.clear()
-        self._note(f"Lost the connection to the host ({reason}); trying to reach it again.")
-
-    def host_back(self, path: str, via: str, entries: int) -> None:
-        if self.app is not None and self.app.absences.host is not None:
-            self.app.absences.host = None
-            self._note("Reached the host again: the game goes on.")
-
-    def host_left(self) -> None:
-        if self.app is not None:
-            self.app.absences.seats.clear()
-        self._note("The host left the game: it stops here (this seat can go on if the host resumes it).")
-
-    def watcher_joined(self, watchers: int) -> None:
-        self._note(f"A watcher joined ({watchers} watching now).")
-
-    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
-        if self.app is not None:
-            self.app.adjourning.ready(vote, self._seat)
-            self.app.schedule_refresh()
-
-    def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-        if self.app is not None:
-            text = self.app.adjourning.heard(seat, name, agree, missing)
-            self.app.adjourn_heard(seat, text)
-
-    def adjourned(self, entries: int) -> None:
-        if self.app is not None:
-            self.app.absences.seats.clear()
-            self.app.absences.host = None
-        self._note(f"Every player agreed: the game is adjourned after {entries} entries.")
-
-    def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
-        if self.app is not None:
-            mine = (
-                self.player is not None
-                and self.player.session is not None
-                and seat == self.player.session.seat
-            )
-            self.app.chat_line("You" if mine else name, "" if mine else fingerprint, text)
-
-
-__all__ = ["TableNetObserver"]
+__all__ = ["TableReport"]

@@ -1,7 +1,7 @@
 """The person at the full-screen table, as the game's trio side sees them.
 
 :class:`TablePlayer` is the agent of a human seat (``decide``) and the watcher of that
-seat's session (``observe``), like the line-mode :class:`~fairdeal.cli.terminal.TerminalAgent`.
+seat's session (``observe``), like the line-mode :class:`~fairdeal.cli.linemode.TerminalAgent`.
 It runs on the trio side; it tells the table that something changed through
 :attr:`~TablePlayer.on_change` (the app's ``schedule_refresh``, which goes through
 ``call_later``: the app and trio share one thread, trio runs as a guest of the app's asyncio

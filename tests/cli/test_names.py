@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from fairdeal import registry, storage
 from fairdeal.cli import seats
 from fairdeal.cli.main import cli
-from fairdeal.cli.netseat import lobby_lines
+from fairdeal.cli.netlines import lobby_lines
 from fairdeal.cli.tui.netview import _seat_lines
 from fairdeal.core.session.logfile import MAGIC, record
 from fairdeal.core.session.session import EntryAccepted

@@ -16,9 +16,9 @@ from rich.text import Text
 
 from fairdeal import registry
 from fairdeal.cli.console import UI, StatusLine, describe_waiting, is_interrupt, wants_plain
+from fairdeal.cli.linemode import help_text, interpret
 from fairdeal.cli.outcome import summary_lines
 from fairdeal.cli.render import card_token, line_rich, line_text, styled, table_lines, to_ascii
-from fairdeal.cli.terminal import help_text, interpret
 from fairdeal.core.cards import Card, Suit
 from fairdeal.core.dealer import Finding, Verdict
 from fairdeal.core.identity import Identity
@@ -132,7 +132,7 @@ def test_long_lines_wrap_within_80_columns() -> None:
 
 
 def test_seats_break_between_names() -> None:
-    from fairdeal.cli.terminal import TerminalAgent
+    from fairdeal.cli.linemode import TerminalAgent
 
     names = tuple(f"Bot {i} (shrewd)" for i in range(6))
     session: Any = SimpleNamespace(seat=2, header=SimpleNamespace(names=names))
@@ -406,7 +406,7 @@ def test_summary_of_an_abort() -> None:
 
 
 def test_many_short_moves_take_two_columns() -> None:
-    from fairdeal.cli.terminal import TerminalAgent
+    from fairdeal.cli.linemode import TerminalAgent
 
     out = io.StringIO()
     agent = TerminalAgent(UI(plain=True, file=out, status=False))

@@ -9,8 +9,9 @@ from typing import Any
 import trio
 
 from fairdeal.cli.console import UI, Absences, clock
-from fairdeal.cli.netseat import TerminalNetObserver
-from fairdeal.cli.terminal import TerminalAgent
+from fairdeal.cli.linemode import TerminalAgent
+from fairdeal.cli.netlines import LineReport
+from fairdeal.net import events as ev
 
 
 def test_clock_and_absences() -> None:
@@ -34,13 +35,13 @@ def test_clock_and_absences() -> None:
 
 def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
     out = io.StringIO()
-    obs = TerminalNetObserver(UI(plain=True, file=out, status=False))
-    obs.away(1, "Bob", 120)
-    obs.back(1, "Bob")
-    obs.host_lost("the host closed the connection", 90)
-    obs.host_back("relay", "tcp:relay.example:4001", 12)
-    obs.watcher_joined(2)
-    obs.adjourned(57)
+    obs = LineReport(UI(plain=True, file=out, status=False))
+    obs(ev.Away.now(1, "Bob", 120))
+    obs(ev.Back(1, "Bob"))
+    obs(ev.HostLost.now("the host closed the connection", 90))
+    obs(ev.HostBack("relay", "tcp:relay.example:4001", 12))
+    obs(ev.WatcherCame(2))
+    obs(ev.Adjourned(57))
     text = " ".join(out.getvalue().split())
     for words in (
         "Bob's connection dropped: waiting for Bob to come back (2:00).",
@@ -61,16 +62,16 @@ def test_adjourn_and_no_at_the_move_prompt() -> None:
     typed = iter(["adjourn", "no", "1"])
     out = io.StringIO()
     agent = TerminalAgent(UI(plain=True, file=out, status=False), ask=lambda prompt: next(typed))
-    obs = TerminalNetObserver(agent.ui, agent)
+    obs = LineReport(agent.ui, agent)
     obs._seat = 0
 
     def vote(agree: bool) -> bool:
         votes.append(agree)
-        obs.adjourn_vote(0, "Ann", agree, [])  # the host relays every vote back, the voter's too
+        obs(ev.AdjournVote(0, "Ann", agree, ()))  # the host relays every vote back, the voter's too
         return True
 
-    obs.adjourn_ready(vote)
-    obs.adjourn_vote(1, "Bob", True, ["Ann"])  # Bob proposed: asked at the next prompt
+    obs(ev.TableReady(lambda text: False, vote))
+    obs(ev.AdjournVote(1, "Bob", True, ("Ann",)))  # Bob proposed: asked at the next prompt
 
     from fairdeal.core.identity import Identity
     from fairdeal.core.rng import SeededRng

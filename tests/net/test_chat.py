@@ -15,11 +15,11 @@ from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.net import wire
+from fairdeal.net import GuestResume, HostPlan, JoinPlan, Prepared, host_game, join_game, wire
+from fairdeal.net import events as ev
 from fairdeal.net.chat import PER, RATE, ChatRoom, chat_bytes
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import Invite
-from fairdeal.net.netplay import GuestResume, HostPlan, JoinPlan, NetObserver, Prepared, host_game, join_game
 
 IDS = [Identity.generate(SeededRng(40 + i)) for i in range(3)]
 GAME_ID = bytes(range(16))
@@ -99,19 +99,21 @@ async def test_chat_between_host_and_guest_over_tcp_never_enters_the_log() -> No
         def close(self) -> None:
             pass
 
-    class Watch(NetObserver):
+    class Watch:
         def __init__(self, me: str) -> None:
             self.me = me
 
-        def listening(self, code: str, invite: Invite, bound: object) -> None:
-            invites.append(invite)
-
-        def chat_ready(self, say: object) -> None:
-            assert callable(say)
-            assert say(f"good luck from the {self.me} [red]!")
-
-        def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
-            heard[self.me].append((seat, name, fingerprint, text))
+        def __call__(self, event: ev.NetEvent) -> None:
+            match event:
+                case ev.Listening(_, invite):
+                    invites.append(invite)
+                case ev.TableReady(say):
+                    assert callable(say)
+                    assert say(f"good luck from the {self.me} [red]!")
+                case ev.ChatLine(seat, name, fingerprint, text):
+                    heard[self.me].append((seat, name, fingerprint, text))
+                case _:
+                    pass
 
     host_id, guest_id = IDS[0], IDS[1]
     plan = HostPlan(
@@ -203,22 +205,22 @@ def test_chat_after_a_resume_works_and_a_replayed_line_is_refused(
         def close(self) -> None:
             pass
 
-    class Watch(NetObserver):
+    class Watch:
         def __init__(self, me: str) -> None:
             self.me = me
 
-        def listening(self, code: str, invite: Invite, bound: object) -> None:
-            invites.append(invite)
-
-        def chat_ready(self, say: Any) -> None:
-            says[self.me] = say
-
-        def chat(self, seat: int, name: str, fingerprint: str, text: str) -> None:
-            heard[self.me].append(text)
-
-        def starting(self, header: Any, seat: int) -> None:
-            if self.me == "guest":
-                headers.append(header)
+        def __call__(self, event: ev.NetEvent) -> None:
+            match event:
+                case ev.Listening(_, invite):
+                    invites.append(invite)
+                case ev.TableReady(say):
+                    says[self.me] = say
+                case ev.ChatLine(text=text):
+                    heard[self.me].append(text)
+                case ev.Started(header) if self.me == "guest":
+                    headers.append(header)
+                case _:
+                    pass
 
     gate = _Gate(BotAgent(reg.bot("ecarte").make(), random.Random(1)))
     plan = HostPlan(

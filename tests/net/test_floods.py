@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -21,13 +20,13 @@ import trio
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
-from fairdeal.net import wire
+from fairdeal.net import GuestSession, wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
+from fairdeal.net.events import AdjournVote
 from fairdeal.net.flood import LIMIT
 from fairdeal.net.follow import Connector, Follower, rejoin
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.netplay import GuestSession
 from fairdeal.net.stream import secure_connect
 from fairdeal.testing import seat_sessions
 
@@ -190,9 +189,9 @@ def _follower(votes_heard: list[tuple[int, bool]]) -> Follower:
     session.receive(table.sessions[0].start(table.header))
     invite = Invite(table.identities[0].fingerprint, bytes(SECRET_BYTES), (Endpoint("127.0.0.1", 9),))
 
-    class Heard:
-        def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
-            votes_heard.append((seat, agree))
+    def report(event: object) -> None:
+        if isinstance(event, AdjournVote):
+            votes_heard.append((event.seat, event.agree))
 
     return Follower(
         session=session,
@@ -201,7 +200,7 @@ def _follower(votes_heard: list[tuple[int, bool]]) -> Follower:
         grace=60,
         observe=lambda s, e: None,
         refuse=str,
-        observer=Heard(),  # type: ignore[arg-type]
+        report=report,
         keeper=None,  # type: ignore[arg-type]
     )
 

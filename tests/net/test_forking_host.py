@@ -14,7 +14,6 @@ import copy
 import json
 import math
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +26,9 @@ from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import verify_log
-from fairdeal.net import netplay
+from fairdeal.net import GuardedSession, HostPlan, host_game, hosting
+from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent, SeatOutcome, _produce
-from fairdeal.net.invite import Invite
-from fairdeal.net.netplay import GuardedSession, HostPlan, NetObserver, host_game
 from fairdeal.storage import LogWriter
 
 from .peers import LIMIT, RUN, Peer, join
@@ -104,13 +102,14 @@ async def forking_run_host(
     return SeatOutcome(session, "forked")
 
 
-class _TwoJoiners(NetObserver):
+class _TwoJoiners:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.guests: list[Peer] = []
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.guests = [join(self.tmp, f"guest{i}", code, "--name", f"Guest {i}") for i in (1, 2)]
+    def __call__(self, event: ev.NetEvent) -> None:
+        if isinstance(event, ev.Listening):
+            self.guests = [join(self.tmp, f"guest{i}", event.code, "--name", f"Guest {i}") for i in (1, 2)]
 
 
 def _seat_of(peer: Peer) -> int:
@@ -124,7 +123,7 @@ def test_a_host_that_forks_the_log_is_named_and_not_the_guest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reg = registry.load()
-    monkeypatch.setattr(netplay, "run_host", forking_run_host)
+    monkeypatch.setattr(hosting, "run_host", forking_run_host)
     plan = HostPlan(
         reg.game("snatch"),
         "snatch",

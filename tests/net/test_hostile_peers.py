@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +28,11 @@ from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_enve
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.core.session.verify import verify_log
-from fairdeal.net import netplay, wire
+from fairdeal.net import GuardedSession, GuestSession, HostPlan, host_game, hosting, wire
+from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
-from fairdeal.net.netplay import GuardedSession, GuestSession, HostPlan, NetObserver, host_game
 from fairdeal.net.stream import secure_connect
 from fairdeal.storage import LogWriter
 
@@ -142,14 +141,15 @@ def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path, ren
 
 
 # -- a host of our own making, against the real joiner --------------------------------------------------
-class _Listening(NetObserver):
+class _Listening:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.guest: Peer | None = None
         self.outcome: Any = None
 
-    def listening(self, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        self.guest = join(self.tmp, "guest", code)
+    def __call__(self, event: ev.NetEvent) -> None:
+        if isinstance(event, ev.Listening):
+            self.guest = join(self.tmp, "guest", event.code)
 
 
 def _evil_host(tmp: Path, monkeypatch: pytest.MonkeyPatch, agent: Any = None, on_start: Any = None) -> Peer:
@@ -215,7 +215,7 @@ def test_a_host_that_reveals_early_is_refused_by_the_joiner(
                 return [EntryAccepted(self.seq, 0, "deck.final-reveal", data)]
             return super().receive(data, peer=peer)
 
-    monkeypatch.setattr(netplay, "GuardedSession", EarlyHost)
+    monkeypatch.setattr(hosting, "GuardedSession", EarlyHost)
     guest = _evil_host(tmp_path, monkeypatch)
     assert guest.wait() == 1, guest.err
     result = guest.result()
@@ -250,14 +250,14 @@ class _Altering:
 def test_a_host_that_alters_a_guests_entry_is_caught_with_evidence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = netplay.run_host
+    real = hosting.run_host
 
     async def altering_run_host(session: Session, header: Any, agent: Any, links: Any, *rest: Any) -> Any:
         assert session.identity is not None
         links.links = {s: _Altering(link, session.identity) for s, link in links.links.items()}
         return await real(session, header, agent, links, *rest)
 
-    monkeypatch.setattr(netplay, "run_host", altering_run_host)
+    monkeypatch.setattr(hosting, "run_host", altering_run_host)
     guest = _evil_host(tmp_path, monkeypatch)
     assert guest.wait() == 1, guest.err
     result = guest.result()

@@ -19,7 +19,7 @@ import pytest
 
 from fairdeal.core.identity import Identity
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, Invite, decode_invite
-from fairdeal.net.lan import Announcement, LanRecordError, parse_record
+from fairdeal.net.mdns import Announcement, LanRecordError, parse_record
 
 from .peers import Peer, check_logs, flat, same_results, wait_for_code
 

@@ -12,12 +12,13 @@ import trio.testing
 
 from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.identity import Identity
+from fairdeal.net import events as ev
 from fairdeal.net import wire
 from fairdeal.net.driver import PeerGone
 from fairdeal.net.flood import LIMIT as LIMIT_FLOOD
 from fairdeal.net.framing import encode_frame
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Table
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, TableOffer
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 
 HOST = Identity.from_seed(b"H" * 32)
@@ -27,11 +28,22 @@ FAST = Keepalive(interval=0.05, silence=0.5, close=0.5)
 SHORT = LobbyLimits(first_message=1.0, handshake=2.0, hello=2.0, pending=8, report_burst=1000)
 
 
-class Recorder(LobbyObserver):
+class Recorder:
     def __init__(self) -> None:
         self.drops: list[tuple[str, str]] = []
         self.joins: list[Joiner] = []
         self.leaves: list[tuple[Joiner, str]] = []
+
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Joined(joiner, lobby):
+                self.joined(joiner, lobby)
+            case ev.LeftLobby(joiner, reason, lobby):
+                self.left(joiner, reason, lobby)
+            case ev.Rejected(address, reason):
+                self.rejected(address, reason)
+            case _:
+                pass
 
     def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
         self.joins.append(joiner)
@@ -50,9 +62,9 @@ async def until(cond: Callable[[], bool], limit: float = 5.0) -> None:
 
 
 def _lobby(rec: Recorder, players: int = 3) -> Lobby:
-    table = Table("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
+    table = TableOffer("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
     host_seat = wire.LobbySeat("Host", HOST.fingerprint, "human")
-    return Lobby(HOST, SESSION, table, host_seat, observer=rec, keepalive=FAST, limits=SHORT)
+    return Lobby(HOST, SESSION, table, host_seat, report=rec, keepalive=FAST, limits=SHORT)
 
 
 async def _connect(port: int, identity: Identity, **kwargs: object) -> SecureStream:

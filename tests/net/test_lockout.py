@@ -14,11 +14,12 @@ import pytest
 import trio
 
 from fairdeal.core.identity import Identity
+from fairdeal.net import events as ev
 from fairdeal.net import wire
 from fairdeal.net.framing import encode_frame
 from fairdeal.net.invite import decode_invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Table
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, TableOffer
 from fairdeal.net.stream import SecureStream, secure_connect
 
 from .peers import check_logs, host, join
@@ -63,11 +64,22 @@ async def _hold(port: int, attack: Attack, *, first_message: bool, rounds: int) 
             await trio.aclose_forcefully(s)
 
 
-class Recorder(LobbyObserver):
+class Recorder:
     def __init__(self) -> None:
         self.lines = 0
         self.summaries: list[tuple[int, Mapping[str, int]]] = []
         self.joins: list[Joiner] = []
+
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Joined(joiner, lobby):
+                self.joined(joiner, lobby)
+            case ev.Rejected(address, reason):
+                self.rejected(address, reason)
+            case ev.RejectedMany(count, reasons, seconds):
+                self.rejected_many(count, reasons, seconds)
+            case _:
+                pass
 
     def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
         self.joins.append(joiner)
@@ -93,10 +105,10 @@ async def _join(port: int, identity: Identity, name: str) -> tuple[wire.Welcome,
 async def test_joiners_get_in_while_idle_and_stalled_connections_flood_the_lobby() -> None:
     rec = Recorder()
     limits = LobbyLimits(first_message=5.0, handshake=10.0, hello=10.0, pending=16, report_window=1.0)
-    table = Table("ecarte", "fairdeal", "0.1.0", {}, 3)
+    table = TableOffer("ecarte", "fairdeal", "0.1.0", {}, 3)
     lobby = Lobby(
         HOST, SESSION, table, wire.LobbySeat("Host", HOST.fingerprint, "human"),
-        observer=rec, keepalive=Keepalive(interval=1, silence=30), limits=limits,
+        report=rec, keepalive=Keepalive(interval=1, silence=30), limits=limits,
     )  # fmt: skip
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]

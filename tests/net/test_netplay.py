@@ -24,12 +24,11 @@ from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import verify_log
-from fairdeal.net import wire
+from fairdeal.net import GuestSession, JoinPlan, NetOutcome, Prepared, join_game, wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.framing import encode_frame
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
-from fairdeal.net.netplay import GuestSession, JoinPlan, NetOutcome, Prepared, join_game
 from fairdeal.net.stream import secure_connect
 
 from .peers import LIMIT

@@ -19,15 +19,15 @@ import trio
 from fairdeal import registry
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
-from fairdeal.net import wire
+from fairdeal.net import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game, wire
+from fairdeal.net import events as ev
 from fairdeal.net.connect import Connected, connect_host
-from fairdeal.net.doors import DoorsObserver, keep_doors
+from fairdeal.net.doors import keep_doors
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.errors import NetError, RelayError
 from fairdeal.net.invite import Endpoint, Invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, LobbyObserver, Offer, Table
-from fairdeal.net.netplay import HostPlan, JoinPlan, NetObserver, NetOutcome, Prepared, host_game, join_game
+from fairdeal.net.lobby import Joiner, Lobby, LobbyLimits, Offer, TableOffer
 from fairdeal.net.relay import relay_connect
 from fairdeal.net.stream import PeerClosed, SecureStream, secure_connect
 
@@ -47,13 +47,38 @@ def _dead_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Recorder(LobbyObserver, DoorsObserver):
+class Recorder:
     def __init__(self) -> None:
         self.drops: list[tuple[str, str]] = []
         self.joins: list[Joiner] = []
         self.leaves: list[Joiner] = []
         self.ready: list[str] = []
         self.trouble: list[str] = []
+
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Joined(joiner, lobby):
+                self.joined(joiner, lobby)
+            case ev.LeftLobby(joiner, reason, lobby):
+                self.left(joiner, reason, lobby)
+            case ev.Rejected(address, reason):
+                self.rejected(address, reason)
+            case ev.RejectedMany(count, reasons, seconds):
+                self.rejected_many(count, reasons, seconds)
+            case ev.RelayStatus(relay, True):
+                self.relay_ready(relay)
+            case ev.RelayStatus(relay, False, reason):
+                self.relay_trouble(relay, reason)
+            case ev.RelayDoorTaken(relay):
+                self.relay_door_taken(relay)
+            case _:
+                pass
+
+    def rejected_many(self, count: int, reasons: object, seconds: float) -> None:
+        pass
+
+    def relay_door_taken(self, relay: str) -> None:
+        pass
 
     def joined(self, joiner: Joiner, lobby: wire.Lobby) -> None:
         self.joins.append(joiner)
@@ -236,8 +261,8 @@ async def test_the_host_reports_relay_trouble_once_and_keeps_its_lobby_open() ->
 
 
 # -- the host's doors with the real relay ---------------------------------------------------------
-def _table(players: int) -> Table:
-    return Table("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
+def _table(players: int) -> TableOffer:
+    return TableOffer("ecarte", "fairdeal", "0.1.0", {"target": 5}, players)
 
 
 async def _hello(c: Connected, invite: Invite, name: str) -> tuple[SecureStream, wire.Message]:
@@ -257,7 +282,7 @@ async def test_joiners_come_through_the_doors_and_a_freed_seat_is_taken_again(
     invite = Invite(HOST.fingerprint, os.urandom(16), (dead,), transit_relay, 2)
     lobby = Lobby(
         HOST, invite.session, _table(3), wire.LobbySeat("Host", HOST.fingerprint, "human"),
-        observer=rec, keepalive=FAST, limits=SHORT,
+        report=rec, keepalive=FAST, limits=SHORT,
     )  # fmt: skip
     result: dict[int, tuple[Joiner, NetLink]] = {}
 
@@ -336,7 +361,7 @@ async def test_direct_beats_the_relay_and_the_relay_wins_when_direct_is_dead(tra
     invite = Invite(HOST.fingerprint, os.urandom(16), (live,), transit_relay, 2)
     lobby = Lobby(
         HOST, invite.session, _table(3), wire.LobbySeat("Host", HOST.fingerprint, "human"),
-        observer=rec, keepalive=FAST, limits=SHORT,
+        report=rec, keepalive=FAST, limits=SHORT,
     )  # fmt: skip
 
     async def doors(offer: Offer) -> None:
@@ -366,18 +391,21 @@ async def test_direct_beats_the_relay_and_the_relay_wins_when_direct_is_dead(tra
 
 
 # -- a whole race for the seats through the relay ----------------------------------------------------
-class _Seating(NetObserver):
+class _Seating:
     def __init__(self) -> None:
         self.code_ready = trio.Event()
         self.invite: Invite | None = None
         self.relay_up = trio.Event()
 
-    def listening(self, code: str, invite: Invite, bound: object) -> None:
-        self.invite = invite
-        self.code_ready.set()
-
-    def relay_ready(self, relay: str) -> None:
-        self.relay_up.set()
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Listening(_, invite):
+                self.invite = invite
+                self.code_ready.set()
+            case ev.RelayStatus(_, True):
+                self.relay_up.set()
+            case _:
+                pass
 
 
 def _bot(game: str, seed: int) -> BotAgent:

@@ -78,7 +78,7 @@ PATIENT = dataclasses.replace(FAST, silence=LIMIT)
 def _lobby(invite: Invite, rec: Recorder, players: int = 4) -> Lobby:
     return Lobby(
         HOST, invite.session, _table(players), wire.LobbySeat("Host", HOST.fingerprint, "human"),
-        observer=rec, keepalive=PATIENT, limits=SHORT,
+        report=rec, keepalive=PATIENT, limits=SHORT,
     )  # fmt: skip
 
 

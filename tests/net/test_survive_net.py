@@ -22,23 +22,23 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
 from fairdeal.core.session.session import EntryAccepted, Event, Session
 from fairdeal.core.session.verify import verify_log
-from fairdeal.net import wire
-from fairdeal.net.driver import BotAgent
-from fairdeal.net.follow import Connector, Refusal, rejoin
-from fairdeal.net.invite import Endpoint, Invite
-from fairdeal.net.netplay import (
+from fairdeal.net import (
     GuestResume,
     HostPlan,
     HostResume,
     JoinPlan,
-    NetObserver,
     NetOutcome,
     Prepared,
     WatchPlan,
     host_game,
     join_game,
     watch_game,
+    wire,
 )
+from fairdeal.net import events as ev
+from fairdeal.net.driver import BotAgent
+from fairdeal.net.follow import Connector, Refusal, rejoin
+from fairdeal.net.invite import Endpoint, Invite
 
 from .proxy import CutProxy
 
@@ -60,8 +60,45 @@ class MemLog:
         return parse_log(bytes(self.data)).entries
 
 
-class Seen(NetObserver):
+class Seen:
     """What one end reports; ``reach(n)`` waits until this end has accepted ``n`` entries."""
+
+    def __call__(self, event: ev.NetEvent) -> None:
+        match event:
+            case ev.Listening(code, invite, bound):
+                self.listening(code, invite, bound)
+            case ev.Joined(joiner, lobby):
+                self.joined(joiner, lobby)
+            case ev.Applied(session, events):
+                self.events(session, events)
+            case ev.Away(seat, name, seconds):
+                self.away(seat, name, seconds)
+            case ev.Back(seat, name):
+                self.back(seat, name)
+            case ev.HostLost(reason, seconds):
+                self.host_lost(reason, seconds)
+            case ev.HostBack(path, via, entries):
+                self.host_back(path, via, entries)
+            case ev.WatcherCame(watchers):
+                self.watcher_joined(watchers)
+            case ev.TableReady(_, vote):
+                self.vote = vote
+            case ev.AdjournVote(seat, name, agree, missing):
+                self.adjourn_vote(seat, name, agree, missing)
+            case ev.Adjourned(entries):
+                self.adjourned(entries)
+            case ev.Resumed(header, seat, entries):
+                self.resumed(header, seat, entries)
+            case ev.LinkFlooded(seat, name, reason):
+                self.link_flooded(seat, name, reason)
+            case _:
+                self.other(event)
+
+    def other(self, event: ev.NetEvent) -> None:
+        """Any other event (a test may note it)."""
+
+    def link_flooded(self, seat: int, name: str, reason: str) -> None:
+        """A guest's link was dropped for flooding (a test may note it)."""
 
     def __init__(self) -> None:
         self.invite: Invite | None = None
@@ -111,9 +148,6 @@ class Seen(NetObserver):
 
     def watcher_joined(self, watchers: int) -> None:
         self.notes.append(("watcher", watchers))
-
-    def adjourn_ready(self, vote: Callable[[bool], bool]) -> None:
-        self.vote = vote
 
     def adjourn_vote(self, seat: int, name: str, agree: bool, missing: Sequence[str]) -> None:
         self.notes.append(("vote", (seat, agree, tuple(missing))))

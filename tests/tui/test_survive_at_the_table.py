@@ -1,7 +1,7 @@
 """A network game that survives, at the full-screen table: who the game waits for to come back
 (with a countdown), the host lost and back, proposals to adjourn (F3, and a question when
 another player proposes). The game here only waits; the network layer's reports are made
-as the observer makes them."""
+as the network layer makes them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import asyncio
 import trio
 
 from fairdeal.cli.tui.app import SidePanel, TableApp
-from fairdeal.cli.tui.netview import TableNetObserver
+from fairdeal.cli.tui.netview import TableReport
+from fairdeal.net import events as ev
 
 from .harness import until
 
@@ -31,45 +32,45 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
         return True
 
     async def main() -> None:
-        obs = TableNetObserver(None)
+        obs = TableReport(None)
         app = TableApp("Test", None, game)
         obs.app = app
         async with app.run_test(size=(80, 24)) as pilot:
-            obs.away(2, "Bob", 114.2)
+            obs(ev.Away.now(2, "Bob", 114.2))
             await pilot.pause()
             assert _status(app).startswith("Waiting for Bob to come back (1:5")
-            obs.away(3, "Carol", 200)
+            obs(ev.Away.now(3, "Carol", 200))
             assert "(and 1 more)" in _status(app)
-            obs.back(2, "Bob")
-            obs.back(3, "Carol")
+            obs(ev.Back(2, "Bob"))
+            obs(ev.Back(3, "Carol"))
             assert "come back" not in _status(app)
-            obs.host_lost("the host closed the connection", 30)
+            obs(ev.HostLost.now("the host closed the connection", 30))
             assert _status(app).startswith("Lost the host: trying to reach it again (0:3")
-            obs.host_back("direct", "127.0.0.1:7700", 40)
+            obs(ev.HostBack("direct", "127.0.0.1:7700", 40))
             assert "Lost the host" not in _status(app)
             # Adjourning: F3 proposes (after a question); another's proposal asks this player.
             await pilot.press("f3")
             await pilot.pause()
             assert not votes  # not a network game yet: nothing to vote with
-            obs.adjourn_ready(vote)
+            obs(ev.TableReady(lambda text: False, vote))
             await pilot.press("f3")
             await pilot.pause()
             await pilot.press("y")
             await until(lambda: votes == [True], pilot, "the proposal to be sent")
-            obs.adjourn_vote(0, "Ann", True, ["Bob"])  # this seat (the observer's seat is unknown: None)
-            obs.adjourn_vote(1, "Bob", False, [])
-            obs.adjourn_vote(1, "Bob", True, ["Ann"])  # Bob proposes: the question comes up
+            obs(ev.AdjournVote(0, "Ann", True, ("Bob",)))  # this seat (the report's seat is unknown: None)
+            obs(ev.AdjournVote(1, "Bob", False, ()))
+            obs(ev.AdjournVote(1, "Bob", True, ("Ann",)))  # Bob proposes: the question comes up
             await pilot.pause()
             await pilot.press("n")
             await until(lambda: votes == [True, False], pilot, "the decline to be sent")
             notes = " ".join(n.text.plain for n in app.notes)
             assert "Bob's connection dropped" in notes and "Bob is back" in notes
             assert "Bob proposes to adjourn" in notes and "Bob declines to adjourn" in notes
-            obs.adjourned(57)
+            obs(ev.Adjourned(57))
             await pilot.pause()
             panel = " ".join(app.query_one(SidePanel).render().plain.split())
             assert "adjourned after 57 entries" in panel
-            obs.host_left()  # leaving on purpose is told as such, never as a lost connection
+            obs(ev.HostLeft())  # leaving on purpose is told as such, never as a lost connection
             await pilot.pause()
             last = app.notes[-1].text.plain
             assert last.startswith("The host left the game") and "trying to reach" not in last

@@ -1,0 +1,229 @@
+"""Network play in line mode: what the person reads of each event of :mod:`fairdeal.net.events`.
+
+:class:`LineReport` is the ``report`` of a host, a joiner or a watcher in line mode: one
+``case`` per event; the human seat's table goes through its
+:class:`~fairdeal.cli.linemode.TerminalAgent`, a watcher's through its line mode.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from fairdeal.core.session.header import Header
+from fairdeal.core.session.session import Event, Session
+from fairdeal.core.text import distinct_names
+from fairdeal.net import events as ev
+from fairdeal.net import wire
+
+from .adjourning import Adjourning
+from .console import UI, clock, describe_waiting
+from .linemode import TerminalAgent
+from .render import option_text
+
+
+def lobby_lines(lobby: wire.Lobby) -> list[str]:
+    """The table as the lobby knows it, one line a seat."""
+    lines = []
+    names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
+    for i, s in enumerate(lobby.seats):
+        who = "(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
+        lines.append(f"  seat {i}: {who}")
+    return lines
+
+
+def _waiting(lobby: wire.Lobby) -> str:
+    n = lobby.missing
+    return "Every seat is taken." if n == 0 else f"Waiting for {n} more player{'s' if n > 1 else ''}..."
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step (a reader sees the old file or the new one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+class LineReport:
+    """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent.
+
+    ``source`` names where the joiner got the host's fingerprint ("the invite", "the announcement").
+    ``ended`` is the last :class:`~fairdeal.net.events.GameEnded` heard, for the end of the game.
+    """
+
+    def __init__(
+        self,
+        ui: UI,
+        human: TerminalAgent | None = None,
+        invite_file: Path | None = None,
+        source: str = "the invite",
+    ) -> None:
+        self.ui = ui
+        self.say = ui.say
+        self.human = human
+        self.invite_file = invite_file
+        self.source = source
+        self.watcher: Any = None  # a watcher's line mode (cli.watch.Spectator)
+        self.adjourning = Adjourning()
+        self.ended: ev.GameEnded | None = None
+        self._ticker: threading.Timer | None = None
+        self._seat: int | None = None
+
+    def __call__(self, event: ev.NetEvent) -> None:
+        say = self.say
+        match event:
+            case ev.Listening(code, invite, bound):
+                say(f"Listening on {', '.join(bound)}.")
+                say("Invite code (give it to the other players; they type  fairdeal join CODE):")
+                self.ui.say(f"  {code}", "bold", wrap=False)
+                if self.invite_file is not None:
+                    write_atomically(self.invite_file, code + "\n")
+                    self.ui.say(f"  (also written to {self.invite_file})", wrap=False)
+                ways = [str(e) for e in invite.direct]
+                if invite.relay is not None:
+                    ways.append(f"through relay {invite.relay}")
+                say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
+            case ev.RelayStatus(relay, True):
+                say(f"Players who cannot reach you directly come through relay {relay}.")
+            case ev.RelayStatus(relay, False, reason):
+                say(
+                    f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
+                    "until it answers again (retrying in the background)."
+                )
+            case ev.RelayDoorTaken(relay):
+                say(
+                    f"A connection that is not yours was paired on a door of relay {relay}: someone else who "
+                    "has the code waits there as the host (or the relay dropped it). The door was opened "
+                    "again; players coming through the relay may need a few more seconds."
+                )
+            case ev.LinkFlooded(_, name, reason):
+                say(f"Dropped {name}'s connection: {reason}.")
+            case ev.Announced():
+                say("Announced on the local network: players nearby can type  fairdeal join  (no code).")
+            case ev.AnnounceFailed(reason):
+                say(
+                    f"Could not announce the game on the local network ({reason}); "
+                    "the code works all the same."
+                )
+            case ev.Joined(joiner, lobby):
+                say(
+                    f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
+                    f"from {joiner.address}."
+                )
+                say(_waiting(lobby))
+            case ev.LeftLobby(joiner, reason, lobby):
+                say(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+                say(_waiting(lobby))
+            case ev.Rejected(address, reason):
+                # one line, greppable
+                self.ui.say(f"Dropped a connection from {address}: {reason}.", wrap=False)
+            case ev.RejectedMany(count, reasons, seconds):
+                why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
+                self.ui.say(
+                    f"Dropped {count} more connections in the last {seconds:g} s ({why}).", wrap=False
+                )
+            case ev.HostReached(invite, path, via):
+                how = f"directly to {via}" if path == "direct" else f"through relay {via}"
+                say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
+            case ev.Seated(welcome, name):
+                opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
+                say(
+                    f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
+                    f"{f' ({opts})' if opts else ''}."
+                )
+            case ev.LobbyChanged(lobby):
+                say("Lobby:")
+                for line in lobby_lines(lobby):
+                    say(line)
+                say(_waiting(lobby))
+            case ev.Started(header, seat):
+                say("The game begins:")
+                self._seats(header, seat)
+            case ev.Resumed(header, seat, entries):
+                if seat is None:
+                    say("Watching the game (every entry is checked as it comes):")
+                else:
+                    say(f"The game goes on after {entries} entries:")
+                self._seats(header, seat)
+            case ev.Applied(session, events):
+                self._applied(session, events)
+            case ev.Away(seat, name, seconds, until):
+                self.ui.status.absences.seats[seat] = (name, until)
+                say(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+                self._tick()
+            case ev.Back(seat, name):
+                self.ui.status.absences.seats.pop(seat, None)
+                say(f"{name} is back: the game goes on.")
+                self.ui.status.refresh()
+            case ev.HostLost(reason, seconds, until):
+                self.ui.status.absences.host = until
+                self.ui.status.absences.seats.clear()
+                what = reason[:1].upper() + reason[1:] if "host" in reason else f"Lost the host ({reason})"
+                say(f"{what}: trying to reach it again ({clock(seconds)}).")
+                self._tick()
+            case ev.HostBack(path, via):
+                if self.ui.status.absences.host is None:
+                    return  # the first connection of a resumed seat: "connected" says it
+                self.ui.status.absences.host = None
+                how = f"directly ({via})" if path == "direct" else f"through relay {via}"
+                say(f"Reached the host again {how}: the game goes on.")
+                self.ui.status.refresh()
+            case ev.HostLeft():
+                self.ui.status.absences.seats.clear()
+                say("The host left the game: it stops here (this seat can go on if the host resumes it).")
+            case ev.WatcherCame(watchers):
+                say(f"A watcher joined ({watchers} watching now).")
+            case ev.TableReady(_, vote):
+                self.adjourning.ready(vote, self._seat)
+                if self.human is not None:
+                    self.human.adjourning = self.adjourning
+            case ev.AdjournVote(seat, name, agree, missing):
+                text = self.adjourning.heard(seat, name, agree, missing)
+                if self.adjourning.asking and self.human is not None:
+                    text += " Type adjourn to agree, or no to play on (at your next move)."
+                say(text)
+            case ev.Adjourned(entries):
+                self.ui.status.absences.seats.clear()
+                self.ui.status.absences.host = None
+                say(f"Every player agreed: the game is adjourned after {entries} entries.")
+            case ev.GameEnded():
+                self.ended = event
+            case _:
+                pass  # chat and watchers leaving: line mode shows neither
+
+    def _seats(self, header: Header, seat: int | None) -> None:
+        self._seat = seat
+        for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True)):
+            you = "  <- you" if i == seat else ""
+            self.say(f"  seat {i}: {name}  {s.fingerprint}  [{s.kind}]{you}")
+
+    def _applied(self, session: Session, events: Sequence[Event]) -> None:
+        if self.human is not None:
+            self.human.observe(session, events)
+        elif self.watcher is not None:
+            self.watcher.observe(session, events)
+        else:  # a lent bot: show what the game waits for, when it waits long enough to matter
+            self.ui.status.wait(None if session.finished else describe_waiting(session))
+
+    def _tick(self) -> None:
+        """Keep the countdown of the waiting line going while someone is away."""
+        if self._ticker is not None or not self.ui.status.enabled:
+            return
+
+        def tick() -> None:
+            self._ticker = None
+            if not self.ui.status.absences:
+                return
+            self.ui.status.refresh()
+            self._tick()
+
+        self._ticker = threading.Timer(1.0 if self.ui.status.live else 30.0, tick)
+        self._ticker.daemon = True
+        self._ticker.start()
+
+
+__all__ = ["LineReport", "lobby_lines", "write_atomically"]

@@ -1,0 +1,383 @@
+"""What network play reports to the person at this end, as events.
+
+Hosting, joining and watching (:func:`~fairdeal.net.host_game`, :func:`~fairdeal.net.join_game`,
+:func:`~fairdeal.net.watch_game`) take one ``report(event)`` callable and hand it, in order, one
+frozen dataclass of this module for each thing that happened: no callbacks to override, no
+defaults to forget. A front end ``match``es on them; an event it has no ``case`` for is ignored.
+A new event is one dataclass here and one ``case`` in each front end.
+
+Events are reported from trio code on the game's thread; a front end must not block in
+``report``. Times are in :func:`time.monotonic`'s clock (``until``), as the front ends count down.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from fairdeal.core.session.header import Header
+from fairdeal.core.session.session import Event, Session
+
+if TYPE_CHECKING:
+    from . import wire
+    from .invite import Invite
+    from .lobby import Joiner
+
+
+def _until(seconds: float) -> float:
+    return time.monotonic() + seconds
+
+
+# -- before the game: hosting ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Listening:
+    """The host listens on ``bound`` (``host:port`` each) and hands out ``code`` (``invite`` decoded)."""
+
+    code: str
+    invite: Invite
+    bound: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Announced:
+    """The game is announced on the local network under ``name``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class AnnounceFailed:
+    """The game could not be announced on the local network (it goes on without); ``reason`` says why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class RelayStatus:
+    """The host's relay doors: every door waits at ``relay`` (``reachable``), or the relay cannot be
+    used for now (retried in the background) and ``reason`` says why. Reported once per change."""
+
+    relay: str
+    reachable: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RelayDoorTaken:
+    """A connection that is not the host's was paired on a door of ``relay`` (someone else who holds
+    the code waits there as the host, or the relay dropped it); the door was opened again at once."""
+
+    relay: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    """(The host) ``joiner`` took its seat; ``lobby`` is the table now."""
+
+    joiner: Joiner
+    lobby: wire.Lobby
+
+
+@dataclass(frozen=True)
+class LeftLobby:
+    """(The host) a seated joiner went away before the start (``reason``); its seat is free again."""
+
+    joiner: Joiner
+    reason: str
+    lobby: wire.Lobby
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """(The host) a connection from ``address`` was dropped before it got a seat."""
+
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RejectedMany:
+    """(The host) ``count`` more connections were dropped in the last ``seconds`` without an event
+    each; ``reasons`` counts the most frequent reasons (``other reasons`` holds the rest)."""
+
+    count: int
+    reasons: Mapping[str, int]
+    seconds: float
+
+
+# -- before the game: joining ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HostReached:
+    """This end reached the host (``path`` ``direct`` or ``relay``, through ``via``) and the host's
+    identity matched the invite."""
+
+    invite: Invite
+    path: str
+    via: str
+
+
+@dataclass(frozen=True)
+class Seated:
+    """This joiner took seat ``welcome.seat`` as ``name`` (a ``kind`` seat)."""
+
+    welcome: wire.Welcome
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class LobbyChanged:
+    """(A joiner) the host's table before the start: who sits where."""
+
+    lobby: wire.Lobby
+
+
+# -- the game ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Started:
+    """Every seat is filled: the game begins (``header`` is the log's first entry; ``seat`` this end's)."""
+
+    header: Header
+    seat: int
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The game goes on from a log of ``entries`` entries: a resumed seat, or a watcher (``seat`` None)."""
+
+    header: Header
+    seat: int | None
+    entries: int
+
+
+@dataclass(frozen=True)
+class TableReady:
+    """The game runs: ``say(text)`` sends a line of chat, ``vote(True)`` proposes (or agrees) to
+    adjourn and ``vote(False)`` declines; each returns False when it could not be sent."""
+
+    say: Callable[[str], bool]
+    vote: Callable[[bool], bool]
+
+
+@dataclass(frozen=True)
+class Applied:
+    """Entries were accepted into ``session`` (moves, game over, audit, abort: ``events``)."""
+
+    session: Session
+    events: Sequence[Event]
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of chat from seat ``seat``, checked (``fingerprint`` is the seat's, from the header)."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Away:
+    """Seat ``seat``'s link dropped: it is held ``seconds`` more, until ``until`` (monotonic clock)."""
+
+    seat: int
+    name: str
+    seconds: float
+    until: float
+
+    @classmethod
+    def now(cls, seat: int, name: str, seconds: float) -> Away:
+        return cls(seat, name, seconds, _until(seconds))
+
+
+@dataclass(frozen=True)
+class Back:
+    """Seat ``seat`` came back; the game goes on."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class HostLost:
+    """This joiner's link to the host dropped (``reason``, as the link says it): it tries to reach
+    the host again for ``seconds``, until ``until`` (monotonic clock)."""
+
+    reason: str
+    seconds: float
+    until: float
+
+    @classmethod
+    def now(cls, reason: str, seconds: float) -> HostLost:
+        return cls(reason, seconds, _until(seconds))
+
+
+@dataclass(frozen=True)
+class HostBack:
+    """This joiner reached the host again (``path``, ``via``); it holds ``entries`` entries."""
+
+    path: str
+    via: str
+    entries: int
+
+
+@dataclass(frozen=True)
+class HostLeft:
+    """The host said goodbye before the end: its person stopped it on purpose (no network failure).
+    This joiner stops too; it may go on if the host resumes the game."""
+
+
+@dataclass(frozen=True)
+class WatcherCame:
+    """(The host) a watcher came in: ``watchers`` follow the game now."""
+
+    watchers: int
+
+
+@dataclass(frozen=True)
+class WatcherLeft:
+    """(The host) a watcher went away: ``watchers`` follow the game now."""
+
+    watchers: int
+
+
+@dataclass(frozen=True)
+class AdjournVote:
+    """Seat ``seat`` proposed or agreed to adjourn (``agree``), or declined; ``missing``: the names of
+    those who have not agreed yet."""
+
+    seat: int
+    name: str
+    agree: bool
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Adjourned:
+    """Every player agreed: the game stops after ``entries`` entries, to be resumed later."""
+
+    entries: int
+
+
+@dataclass(frozen=True)
+class LinkFlooded:
+    """(The host) seat ``seat``'s link sent too many messages that were ignored or refused
+    (``reason`` says what): it was dropped."""
+
+    seat: int
+    name: str
+    reason: str
+
+
+Ending = Literal["finished", "adjourned", "aborted", "host left", "host lost", "refused", "stopped"]
+"""How a game ended for this end:
+
+- ``finished``: every seat signed the result;
+- ``adjourned``: every player agreed to stop, to go on later;
+- ``aborted``: the host ended the game with an abort entry blaming ``GameEnded.blamed``;
+- ``host left``: (a joiner) the host's person stopped it on purpose;
+- ``host lost``: (a joiner) the host could not be reached again within the grace period;
+- ``refused``: this end refused what it was sent (or the host would not take it back);
+- ``stopped``: this end's own person or program stopped it before the end.
+"""
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """The game is over for this end, and why (``how``); ``reason`` in words where there is one (an
+    abort's, or the error that stopped this end); ``blamed``: the seats an abort names."""
+
+    how: Ending
+    reason: str | None = None
+    blamed: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, session: Session, error: str | None, adjourned: bool, how: Ending = "stopped") -> GameEnded:
+        """How ``session``'s game ended: adjourned, aborted (blaming whom), finished, else ``how``."""
+        if adjourned:
+            return cls("adjourned")
+        aborted = session.aborted
+        if aborted is not None:
+            return cls("aborted", aborted.reason, aborted.blamed)
+        if session.finished:
+            return cls("finished")
+        return cls(how, error)
+
+
+NetEvent = (
+    Listening
+    | Announced
+    | AnnounceFailed
+    | RelayStatus
+    | RelayDoorTaken
+    | Joined
+    | LeftLobby
+    | Rejected
+    | RejectedMany
+    | HostReached
+    | Seated
+    | LobbyChanged
+    | Started
+    | Resumed
+    | TableReady
+    | Applied
+    | ChatLine
+    | Away
+    | Back
+    | HostLost
+    | HostBack
+    | HostLeft
+    | WatcherCame
+    | WatcherLeft
+    | AdjournVote
+    | Adjourned
+    | LinkFlooded
+    | GameEnded
+)
+"""Every event network play reports."""
+
+Report = Callable[[NetEvent], None]
+"""Where a front end takes the events of network play."""
+
+
+def ignore(event: NetEvent) -> None:
+    """A report that shows nothing (benchmarks, bots with nobody watching)."""
+
+
+__all__ = [
+    "AdjournVote",
+    "Adjourned",
+    "AnnounceFailed",
+    "Announced",
+    "Applied",
+    "Away",
+    "Back",
+    "ChatLine",
+    "Ending",
+    "GameEnded",
+    "HostBack",
+    "HostLeft",
+    "HostLost",
+    "HostReached",
+    "Joined",
+    "LeftLobby",
+    "LinkFlooded",
+    "Listening",
+    "LobbyChanged",
+    "NetEvent",
+    "Rejected",
+    "RejectedMany",
+    "RelayDoorTaken",
+    "RelayStatus",
+    "Report",
+    "Resumed",
+    "Seated",
+    "Started",
+    "TableReady",
+    "WatcherCame",
+    "WatcherLeft",
+    "ignore",
+]

@@ -1,0 +1,85 @@
+"""Watching a game: follow it from its first entry to its end, as a silent observer (:func:`watch_game`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import trio
+
+from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.session.session import Event, Session
+
+from . import wire
+from .entrylog import EntryLog
+from .events import (
+    Applied,
+    GameEnded,
+    HostReached,
+    Report,
+    Resumed,
+    ignore,
+)
+from .follow import Follower, expect, refusal_text
+from .guarded import GuardedSession
+from .plans import (
+    NetOutcome,
+    WatchPlan,
+)
+from .replay import first_header
+from .seeds import NoKeeper
+from .traffic import total
+
+
+async def watch_game(plan: WatchPlan, report: Report | None = None) -> NetOutcome:
+    """Follow the game of ``plan.invite`` as a watcher, from its first entry to its end.
+
+    Every entry is checked as a silent observer checks it and written to the log; no card
+    is ever shown that everyone may not see. A dropped link is followed by coming back, as a
+    seat does. Raises NetError when the host cannot be reached or refuses.
+    """
+    tell: Report = report or ignore
+    connector = plan.connector()
+    from .follow import rejoin
+
+    secure, sync, path, via = await rejoin(connector, None, 0, wire.NO_ENTRY)
+    try:
+        tell(HostReached(plan.invite, path, via))
+        first = await expect(secure, plan.handshake_timeout, "the game's first entry")
+        if not isinstance(first, wire.Entry):
+            raise RemoteProtocolError(
+                f"expected an entry, not {type(first).__name__.lower()}", peer="the host"
+            )
+        header = first_header([first.data])
+        session = GuardedSession(plan.resolve(header.game), None)
+        log = EntryLog(plan.open_log)
+        events: list[Event] = []
+
+        def observe(s: Session, new: Sequence[Event]) -> None:
+            events.extend(new)
+            log.write(s, new)
+            tell(Applied(s, tuple(new)))
+
+        observe(session, session.receive(first.data, peer="the host"))
+        tell(Resumed(header, None, session.seq))
+        follower = Follower(
+            session,
+            None,
+            connector,
+            float(sync.grace),
+            observe,
+            lambda exc: refusal_text(exc, lambda _: None),
+            tell,
+            NoKeeper(),
+        )
+        try:
+            await follower.run(follower.new_link(secure))
+        finally:
+            log.close()
+    finally:
+        await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
+    stats = total(follower.stats)
+    tell(GameEnded.of(session, follower.error, follower.adjourned, follower.ending or "stopped"))
+    return NetOutcome(session, follower.error, events, follower.adjourned, links={0: stats})
+
+
+__all__ = ["watch_game"]
