@@ -144,19 +144,12 @@ def finish_game(
     elif outcome.error and session.aborted is None and not outcome.adjourned:
         ui.say(f"The game ended early: {outcome.error}.", "bold")
         ui.say("The log below keeps every entry accepted up to there.")
-    if outcome.adjourned:
-        ui.say(
-            f"The game is adjourned after {session.seq} entries: nothing is lost. To go on, every "
-            "player runs  fairdeal resume  (the others may also join with the same code):",
-            "bold",
-        )
-    elif again:
+    if again and not outcome.adjourned:
         ui.say("This seat's secrets are kept beside the log. To go on with the game later:", "bold")
-    if again:
         ui.say(f"  {again}", wrap=False)
     if not as_json:
         seat = (session.seat if human is not None else None) if you == -1 else you
-        print_summary(ui, session, log.path, you=seat)
+        print_summary(ui, session, log.path, you=seat, adjourned=outcome.adjourned, resumable=bool(again))
     if outcome.adjourned:
         sys.exit(ADJOURNED)
     ok = session.finished and session.aborted is None and outcome.error is None
@@ -312,7 +305,12 @@ def run_table(
         from .outcome import summary
 
         session = player.session
-        return summary(session, log.path, ascii=ascii) if session is not None else []
+        if session is None:
+            return []
+        adjourned = report.ended is not None and report.ended.how == "adjourned"
+        app.end_title = "Adjourned" if adjourned else "Game over"
+        kept = log.path is not None and seed_path(log.path).exists()
+        return summary(session, log.path, ascii=ascii, adjourned=adjourned, resumable=kept)
 
     app.finish = finish
     app.run()

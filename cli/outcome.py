@@ -112,15 +112,52 @@ def _table_scores(session: Session) -> tuple[int, ...] | None:
         return None
 
 
+def _log_lines(log: Path | None) -> list[tuple[str, str]]:
+    if log is None:
+        return []
+    q = shlex.quote(str(log))
+    cmd = fairdeal_command()
+    return [
+        (f"Log: {log}", PLAIN),
+        (f"  check it:   {cmd} verify {q}", DIM),
+        (f"  replay it:  {cmd} replay {q}", DIM),
+    ]
+
+
+def adjourned_lines(session: Session, log: Path | None, *, resumable: bool) -> list[tuple[str, str]]:
+    """An adjourned game: nothing is lost, and how to go on (``resumable``: this end keeps what it
+    needs to, beside ``log``) — in place of a result and an audit, which come at the real end."""
+    out = [(f"The game is adjourned after {session.seq} entries: nothing is lost.", HEAD)]
+    if session.seat is None:
+        out.append(("The players will go on later; watch again with the same code when they do.", PLAIN))
+    elif resumable and log is not None:
+        how = "To go on, every player runs  fairdeal resume  (the others may also join with the same code):"
+        out.append((how, PLAIN))
+        out.append((f"  {fairdeal_command()} resume {shlex.quote(str(log))}", DIM))
+    out.append(
+        ("Every shuffle so far was proven; the moves are checked with every card known at the end.", PLAIN)
+    )
+    return out + _log_lines(log)
+
+
 def summary(
-    session: Session, log: Path | None, *, ascii: bool = False, you: int | None = _SELF
+    session: Session,
+    log: Path | None,
+    *,
+    ascii: bool = False,
+    you: int | None = _SELF,
+    adjourned: bool = False,
+    resumable: bool = True,
 ) -> list[tuple[str, str]]:
     """The end of a game as (text, style) lines; ``ascii`` avoids non-ASCII marks.
 
     ``you`` is the seat of the person reading (default: the session's seat; None when
     nobody here plays, e.g. bots only). Seats are named as at the table ("You" for the
-    reader); after a resignation the scores are the ones the table showed.
+    reader); after a resignation the scores are the ones the table showed. An ``adjourned``
+    game is said as such (:func:`adjourned_lines`).
     """
+    if adjourned:
+        return adjourned_lines(session, log, resumable=resumable)
     if you is _SELF:
         you = session.seat
     out: list[tuple[str, str]] = []
@@ -172,13 +209,7 @@ def summary(
         out.append(
             ("The final reveal did not complete: the moves were not checked with every card known.", WARN)
         )
-    if log is not None:
-        q = shlex.quote(str(log))
-        cmd = fairdeal_command()
-        out.append((f"Log: {log}", PLAIN))
-        out.append((f"  check it:   {cmd} verify {q}", DIM))
-        out.append((f"  replay it:  {cmd} replay {q}", DIM))
-    return out
+    return out + _log_lines(log)
 
 
 def summary_lines(
@@ -188,10 +219,21 @@ def summary_lines(
     return [text for text, _ in summary(session, log, ascii=ascii, you=you)]
 
 
-def print_summary(ui: UI, session: Session, log: Path | None, *, you: int | None = _SELF) -> None:
-    """Print the end of a game under a "Game over" rule (``you``: as for :func:`summary`)."""
+def print_summary(
+    ui: UI,
+    session: Session,
+    log: Path | None,
+    *,
+    you: int | None = _SELF,
+    adjourned: bool = False,
+    resumable: bool = True,
+) -> None:
+    """Print the end of a game under a "Game over" rule, or "Adjourned" (as for :func:`summary`)."""
     ui.blank()
-    ui.rule("Game over")
-    for text, style in summary(session, log, ascii=ui.ascii, you=you):
+    ui.rule("Adjourned" if adjourned else "Game over")
+    for text, style in summary(
+        session, log, ascii=ui.ascii, you=you, adjourned=adjourned, resumable=resumable
+    ):
         # Paths and commands stay whole, to be copied.
-        ui.say(text, style, wrap=not text.lstrip().startswith(("Log: ", "check it:", "replay it:")))
+        command = text.startswith("  ") and style == DIM  # check it, replay it, resume
+        ui.say(text, style, wrap=not (command or text.startswith("Log: ")))

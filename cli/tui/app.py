@@ -102,6 +102,7 @@ class TableApp(App[None]):
         self.interrupted = False
         self.ending: Ending | None = None
         self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
+        self.end_title = "Game over"  # the end box's title ("Adjourned" for an adjourned game)
         self.flash = ""
         #: Where the person is in choosing a move (keys and clicks: :mod:`.choosing`).
         self.choosing = Choosing()
@@ -189,7 +190,8 @@ class TableApp(App[None]):
         self._refresh_now()
         if self.finish is not None:
             with contextlib.suppress(Exception):
-                self.push_screen(EndScreen(self.finish()))
+                lines = self.finish()
+                self.push_screen(EndScreen(lines, self.end_title))
                 return
         self.exit()
 

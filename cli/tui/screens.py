@@ -72,9 +72,9 @@ class EndScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("enter,escape,q,space", "leave", "Leave")]
 
-    def __init__(self, lines: list[tuple[str, str]]) -> None:
+    def __init__(self, lines: list[tuple[str, str]], title: str = "Game over") -> None:
         super().__init__()
-        self.lines = lines
+        self.lines, self.title = lines, title
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -83,7 +83,7 @@ class EndScreen(ModalScreen[None]):
                 text.append("\n")
             text.append(line, style=style)
         box = Static(text)
-        box.border_title = "Game over"
+        box.border_title = self.title
         box.border_subtitle = "Enter leaves (the summary stays in your terminal)"
         yield box
 

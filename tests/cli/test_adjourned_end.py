@@ -1,0 +1,81 @@
+"""An adjourned game ends with where it stands and how to go on, never with "the final reveal did
+not complete" (the warning of a game cut short): in line mode, in the table's end box, for a
+player and for a watcher."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from textual.app import App
+from textual.widgets import Static
+
+from fairdeal import registry
+from fairdeal.cli.console import UI
+from fairdeal.cli.outcome import print_summary, summary
+from fairdeal.cli.tui.screens import EndScreen
+from fairdeal.core.session.session import Session
+from fairdeal.testing import seat_sessions
+
+LOG = Path("/games/ecarte-1.fdlog")
+
+
+def _sessions() -> tuple[Session, Session]:
+    """Seat 1 and a watcher of an Écarté game whose header is in."""
+    game = registry.load().game("ecarte")
+    table = seat_sessions(game, 2, 3)
+    watcher = Session(game, None)
+    header = table.sessions[0].start(table.header)
+    for s in (table.sessions[1], watcher):
+        s.receive(header)
+    return table.sessions[1], watcher
+
+
+def test_a_player_reads_that_nothing_is_lost_and_how_to_go_on() -> None:
+    seat, _ = _sessions()
+    text = "\n".join(t for t, _ in summary(seat, LOG, adjourned=True, resumable=True))
+    assert "The game is adjourned after 1 entries: nothing is lost." in text
+    assert "every player runs  fairdeal resume" in text and f"resume {LOG}" in text
+    assert "final reveal did not complete" not in text and "Not audited" not in text
+    assert f"verify {LOG}" in text and f"replay {LOG}" in text
+    cut = "\n".join(t for t, _ in summary(seat, LOG))  # the same game cut short, not adjourned
+    assert "final reveal did not complete" in cut and "adjourned" not in cut
+
+
+def test_a_seat_that_kept_nothing_and_a_watcher_are_not_told_to_resume() -> None:
+    seat, watcher = _sessions()
+    kept_nothing = "\n".join(t for t, _ in summary(seat, LOG, adjourned=True, resumable=False))
+    assert "nothing is lost" in kept_nothing and " resume " not in kept_nothing
+    watching = "\n".join(t for t, _ in summary(watcher, LOG, adjourned=True, resumable=False))
+    assert "The players will go on later; watch again with the same code" in watching
+    assert " resume " not in watching
+
+
+def test_line_mode_puts_it_under_an_adjourned_rule_with_the_command_whole() -> None:
+    seat, _ = _sessions()
+    out = io.StringIO()
+    long_log = Path("/a/rather/long/folder/name/for/the/games/of/this/evening") / "ecarte-0123456789ab.fdlog"
+    print_summary(UI(file=out, width=60, plain=True), seat, long_log, adjourned=True)
+    text = out.getvalue()
+    assert "Adjourned" in text and "Game over" not in text
+    assert any(line.strip().endswith(f"resume {long_log}") for line in text.splitlines())  # not wrapped
+
+
+def test_the_table_end_box_is_titled_adjourned() -> None:
+    seat, _ = _sessions()
+    lines = summary(seat, LOG, adjourned=True, resumable=True)
+
+    class Box(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(EndScreen(lines, "Adjourned"))
+
+    async def main() -> None:
+        app = Box()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one(Static)
+            assert box.border_title == "Adjourned"
+            assert "nothing is lost" in str(box.render())
+
+    asyncio.run(main())
