@@ -209,12 +209,16 @@ class TerminalAgent:
         self.adjourning: Adjourning | None = None
 
     # -- watching ----------------------------------------------------------------------------------
-    def observe(self, session: Session, events: Sequence[Event]) -> None:
+    def observe(self, session: Session, events: Sequence[Event], *, quiet: bool = False) -> None:
         """Note the moves made (with every card they showed, once it is revealed) and the cards
-        drawn, and update what the game waits for."""
+        drawn, and update what the game waits for. ``quiet``: the story so far of a resumed seat,
+        kept for the table's recent lines but not printed one by one."""
         if self.chronicle is None:
             self.chronicle = Chronicle(session.seat, lambda state, tok: _pile_name(session, state, tok))
         self.chronicle.update(session, events)
+        if quiet:
+            self.recent.extend(entry.words() for entry in self.chronicle.completed())
+            return
         self._news(force=session.finished)
         if session.finished:
             self.ui.status.wait(None)

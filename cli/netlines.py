@@ -149,8 +149,8 @@ class LineReport:
                 else:
                     say(f"The game goes on after {entries} entries:")
                 self._seats(header, seat)
-            case ev.Applied(session, events):
-                self._applied(session, events)
+            case ev.Applied(session, events, replayed):
+                self._applied(session, events, replayed)
             case ev.Away(seat, name, seconds, until):
                 self.ui.status.absences.seats[seat] = (name, until)
                 say(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
@@ -201,9 +201,9 @@ class LineReport:
             you = "  <- you" if i == seat else ""
             self.say(f"  seat {i}: {name}  {s.fingerprint}  [{s.kind}]{you}")
 
-    def _applied(self, session: Session, events: Sequence[Event]) -> None:
+    def _applied(self, session: Session, events: Sequence[Event], replayed: bool = False) -> None:
         if self.human is not None:
-            self.human.observe(session, events)
+            self.human.observe(session, events, quiet=replayed)
         elif self.watcher is not None:
             self.watcher.observe(session, events)
         else:  # a lent bot: show what the game waits for, when it waits long enough to matter

@@ -163,10 +163,13 @@ class TableReady:
 
 @dataclass(frozen=True)
 class Applied:
-    """Entries were accepted into ``session`` (moves, game over, audit, abort: ``events``)."""
+    """Entries were accepted into ``session`` (moves, game over, audit, abort: ``events``).
+    ``replayed``: read back from this seat's own log as it resumes — the story so far, nothing
+    new (told entry by entry, before :class:`Resumed`)."""
 
     session: Session
     events: Sequence[Event]
+    replayed: bool = False
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
         raise ConfigError("the host's name or seat kind is not valid")
     if not 0 <= plan.grace <= wire.MAX_GRACE:
         raise ConfigError(f"a grace period is 0 to {wire.MAX_GRACE} seconds")
-    session = _resumed_host_session(plan) if plan.resume is not None else None
+    session = _resumed_host_session(plan, tell) if plan.resume is not None else None
     doors = 0 if plan.relay is None else (plan.doors or min(MAX_DOORS, plan.players - 1))
     try:
         listeners = await trio.open_tcp_listeners(plan.port, host=plan.bind or None)
@@ -162,12 +162,13 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
     return outcome
 
 
-def _resumed_host_session(plan: HostPlan) -> GuardedSession:
-    """The host seat rebuilt from its log and seed: every entry checked again, as when it came."""
+def _resumed_host_session(plan: HostPlan, tell: Report) -> GuardedSession:
+    """The host seat rebuilt from its log and seed: every entry checked again, as when it came,
+    and told to the front end as the story so far."""
     r = plan.resume
     assert r is not None
     session = GuardedSession(plan.game, 0, plan.identity, seat_rng(r.seed))
-    replay(session, r.entries)
+    replay(session, r.entries, lambda s, new: tell(Applied(s, tuple(new), replayed=True)))
     return session  # finished, it still owes its last entries to those who did not get them
 
 

@@ -197,7 +197,7 @@ async def _rejoin_game(plan: JoinPlan, tell: Report) -> NetOutcome:
     )
     prepared = plan.prepare(welcome)
     session = GuardedSession(prepared.game, r.seat, plan.identity, seat_rng(r.seed))
-    replay(session, r.entries)
+    replay(session, r.entries, lambda s, new: tell(Applied(s, tuple(new), replayed=True)))
     if session.finished:
         raise ConfigError("this game is over: there is nothing to resume")
     if r.sent is not None:

@@ -3,26 +3,33 @@ awaited again."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Session
+from fairdeal.core.session.session import Event, Session
 
 
-def replay(session: Session, entries: Sequence[bytes]) -> None:
-    """Apply a seat's own log to a fresh session (ConfigError when it does not replay)."""
+def replay(
+    session: Session,
+    entries: Sequence[bytes],
+    each: Callable[[Session, Sequence[Event]], None] | None = None,
+) -> None:
+    """Apply a seat's own log to a fresh session (ConfigError when it does not replay); ``each``
+    gets every entry's events as it is applied (the story so far, for the front end)."""
     if not entries:
         raise ConfigError("the log holds no entry: there is no game to resume")
     for i, entry in enumerate(entries):
         try:
-            session.receive(entry)
+            events = session.receive(entry)
         except FairdealError as exc:
             raise ConfigError(
                 f"the log does not replay with this seat's seed at entry {i} ({exc}): "
                 "the seed file is from another game, or the log is damaged"
             ) from None
+        if each is not None:
+            each(session, events)
 
 
 def first_header(entries: Sequence[bytes]) -> Header:

@@ -130,7 +130,9 @@ class TableReport:
                     note(f"The game goes on after {entries} entries.")
                 if app is not None:
                     app.lobby_lines = []
-                    app.waiting_text = "catching up"
+                    known = self.player is not None and self.player.session is not None
+                    app.waiting_text = "" if known else "catching up"  # a resumed seat's table is known
+                    app.schedule_refresh()
             case ev.Away(seat, name, seconds, until):
                 if app is not None:
                     app.absences.seats[seat] = (name, until)
