@@ -469,8 +469,8 @@ def decode_proof(value: object, n: int, seat: int | None, *, check_points: bool 
         raise LocalProtocolError(f"a shuffle proof covers 1 to {MAX_DECK} cards")
     if type(value) is not dict:
         raise fail("not a map")
-    if len(value) != len(_FIELDS) or set(value) != set(_FIELDS):
-        raise fail(f"fields must be exactly {', '.join(_FIELDS)}")
+    if tuple(value) != _FIELDS:
+        raise fail(f"fields must be exactly {', '.join(_FIELDS)}, in that order")
 
     def items(name: str, count: int) -> list[Any]:
         v = value[name]

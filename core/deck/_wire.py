@@ -101,8 +101,8 @@ class _Reader:
     def fields(self, body: object, names: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise self.fail("body is not a map")
-        if set(body) != set(names) or len(body) != len(names):
-            raise self.fail(f"fields must be exactly {', '.join(names)}")
+        if tuple(body) != names:
+            raise self.fail(f"fields must be exactly {', '.join(names)}, in that order")
         return body
 
     def integer(self, v: object, hi: int, what: str) -> int:

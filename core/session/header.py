@@ -13,6 +13,9 @@ from ..text import distinct_names, shows_as_is
 from .envelope import GAME_ID_BYTES
 
 PROTOCOL = 3
+# The header's fields and a seat's, in the order the log holds them (docs/protocol.md 9.1).
+FIELDS = ("protocol", "game", "plugin", "distribution", "version", "options", "seats", "extra")
+SEAT_FIELDS = ("name", "identity", "kind")
 MAX_SEATS = 10
 MAX_NAME = 40
 MAX_TEXT = 200
@@ -73,17 +76,8 @@ class Header:
         def bad(reason: str) -> RemoteProtocolError:
             return RemoteProtocolError(f"bad header: {reason}", seat=0)
 
-        if not isinstance(body, dict) or set(body) != {
-            "protocol",
-            "game",
-            "plugin",
-            "distribution",
-            "version",
-            "options",
-            "seats",
-            "extra",
-        }:
-            raise bad("wrong fields")
+        if not isinstance(body, dict) or list(body) != list(FIELDS):
+            raise bad(f"the fields must be exactly {', '.join(FIELDS)}, in that order")
         if body["protocol"] != PROTOCOL:
             raise bad(f"unsupported protocol {body['protocol']!r}")
         for key in ("game", "plugin", "distribution", "version"):
@@ -101,6 +95,8 @@ class Header:
             )
         ):
             raise bad("options must map names to booleans, numbers or short plain text")
+        if list(options) != sorted(options):
+            raise bad("options must be sorted by name")
         seats = body["seats"]
         if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
             raise bad(f"there must be 1 to {MAX_SEATS} seats")
@@ -108,7 +104,7 @@ class Header:
         for s in seats:
             if not (
                 isinstance(s, dict)
-                and set(s) == {"name", "identity", "kind"}
+                and tuple(s) == SEAT_FIELDS
                 and shows_as_is(s["name"], MAX_NAME)
                 and shows_as_is(s["kind"], MAX_NAME)
                 and isinstance(s["identity"], bytes)
@@ -127,6 +123,8 @@ class Header:
             )
         ):
             raise bad("malformed extra fields (names and values are short plain text)")
+        if list(extra) != sorted(extra):
+            raise bad("extra fields must be sorted by name")
         if len(game_id) != GAME_ID_BYTES:
             raise bad("bad game id")
         return Header(

@@ -691,7 +691,7 @@ class Session:
     def _on_move(self, c: _Core, env: Envelope, events: list[Event]) -> None:
         self._expect_turn(c, env)
         body = env.body
-        if not isinstance(body, dict) or set(body) != {"move", "shares"}:
+        if not isinstance(body, dict) or list(body) != ["move", "shares"]:
             raise RemoteProtocolError("malformed move entry", seat=env.seat)
         move = Move.from_wire(body["move"], env.seat)
         assert c.replica is not None and c.deck is not None
@@ -761,7 +761,7 @@ class Session:
         blame = body.get("blame") if isinstance(body, dict) else None
         if not (
             isinstance(body, dict)
-            and set(body) in ({"blame", "reason"}, {"blame", "reason", "evidence"})
+            and list(body) in (["blame", "reason"], ["blame", "reason", "evidence"])
             and shows_as_is(body["reason"], MAX_REASON, empty=True)
             and isinstance(blame, list)
             and len(set(blame)) == len(blame)

@@ -74,6 +74,7 @@ def test_key_fields_are_strict() -> None:
     refused("deck.key", [P, S, S], word="map")
     refused("deck.key", {**body, "extra": 1}, word="fields")
     refused("deck.key", {k: v for k, v in body.items() if k != "z"}, word="fields")
+    refused("deck.key", dict(reversed(list(body.items()))), word="in that order")  # the order is the form
     refused("deck.key", {**body, "public": P[:31]}, word="33 bytes")
     refused("deck.key", {**body, "public": P.hex()}, word="33 bytes")
     refused("deck.key", {**body, "e": NONCANONICAL}, word="canonical")
@@ -97,6 +98,8 @@ def test_shuffle_fields_are_strict() -> None:
     refused("deck.shuffle", {**body, "proof": {**proof, "e": NONCANONICAL}}, word="shuffle proof: e")
     refused("deck.shuffle", {**body, "proof": [proof]}, word="shuffle proof: not a map")
     refused("deck.shuffle", {**body, "proof": {**proof, "x": 1}}, word="shuffle proof: fields")
+    refused("deck.shuffle", {**body, "proof": {"e": proof["e"], **proof}}, word="in that order")
+    refused("deck.shuffle", {"deck": body["deck"], **body}, word="in that order")
 
 
 def test_shares_fields_are_strict() -> None:

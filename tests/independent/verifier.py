@@ -552,6 +552,7 @@ class Verifier:
         self.shares: dict[int, dict[int, bytes]] = {}
         self.private_to: dict[int, set[int]] = {}  # token -> seats it was opened to alone
         self.card: dict[int, str] = {}
+        self.opened_publicly: set[int] = set()  # tokens with a share of purpose public
         self.pending: dict[tuple[int, int | None], set[int]] = {}  # reveal -> seats still owing
         self.choices_done = 0
         self.choice: Choice | None = None
@@ -917,6 +918,10 @@ class Verifier:
                 raise self.fail(f"entry {seq}: token {t} is not live, or listed twice", seat)
             seen.add(t)
             if name is None:
+                if t in self.opened_publicly and self.known(t):
+                    raise self.fail(
+                        f"entry {seq}: token {t}, opened to everyone, is listed without its card", seat
+                    )
                 out.append(self.ct[t])
             elif self.card.get(t) == name:
                 out.append(self.public_encryption(name))
@@ -962,6 +967,8 @@ class Verifier:
             self.shares.setdefault(t, {})[seat] = points[t]
             if to is not None:
                 self.private_to.setdefault(t, set()).add(to)
+            else:
+                self.opened_publicly.add(t)
         for t, _ in served:
             self.decode(t, env)
         return served

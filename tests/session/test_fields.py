@@ -122,15 +122,18 @@ def _body(**change: Any) -> dict[str, Any]:
 
 
 def _many(n: int, value: object = 1) -> dict[str, object]:
-    return {f"o{i}": value for i in range(n)}
+    return dict(sorted((f"o{i}", value) for i in range(n)))  # sorted, as a header holds them
 
 
 TEXTS = ("game", "plugin", "distribution", "version")
 
 REFUSED: list[tuple[Any, str]] = [
-    ([], "wrong fields"),
-    ({k: v for k, v in _body().items() if k != "extra"}, "wrong fields"),
-    ({**_body(), "more": 1}, "wrong fields"),
+    ([], "the fields must be exactly"),
+    ({k: v for k, v in _body().items() if k != "extra"}, "the fields must be exactly"),
+    ({**_body(), "more": 1}, "the fields must be exactly"),
+    # The order is part of the form (9.1): the same fields in another order are refused too.
+    (dict(reversed(list(_body().items()))), "the fields must be exactly"),
+    ({"game": "ecarte", **_body()}, "the fields must be exactly"),
     (_body(protocol=1), "unsupported protocol"),
     *((_body(**{k: ""}), f"{k} must be 1 to {MAX_TEXT} characters") for k in TEXTS),
     *((_body(**{k: "x" * (MAX_TEXT + 1)}), f"{k} must be 1 to {MAX_TEXT} characters") for k in TEXTS),
@@ -141,12 +144,14 @@ REFUSED: list[tuple[Any, str]] = [
     (_body(options={"k": 1.5}), "options must map"),
     (_body(options={"k": [1]}), "options must map"),
     (_body(options=[("k", 1)]), "options must map"),
+    (_body(options={"target": 5, "penalty": "classic"}), "options must be sorted"),
     (_body(seats=[]), f"there must be 1 to {MAX_SEATS} seats"),
     (_body(seats=[_seat(i) for i in range(MAX_SEATS + 1)]), f"there must be 1 to {MAX_SEATS} seats"),
     (_body(seats={"0": _seat(0)}), f"there must be 1 to {MAX_SEATS} seats"),
     (_body(seats=[_seat(0), "P1"]), "malformed seat"),
     (_body(seats=[_seat(0), {"name": "P1", "identity": bytes(32)}]), "malformed seat"),
     (_body(seats=[_seat(0), _seat(1, more=1)]), "malformed seat"),
+    (_body(seats=[_seat(0), {"kind": "human", **_seat(1)}]), "malformed seat"),
     (_body(seats=[_seat(0), _seat(1, name="")]), "malformed seat"),
     (_body(seats=[_seat(0), _seat(1, name="n" * (MAX_NAME + 1))]), "malformed seat"),
     (_body(seats=[_seat(0), _seat(1, name=5)]), "malformed seat"),
@@ -161,6 +166,7 @@ REFUSED: list[tuple[Any, str]] = [
     (_body(extra={"k": "v" * (MAX_TEXT + 1)}), "malformed extra"),
     (_body(extra={"k": 1}), "malformed extra"),
     (_body(extra=[]), "malformed extra"),
+    (_body(extra={"b": "1", "a": "2"}), "extra fields must be sorted"),
 ]
 
 
@@ -180,7 +186,7 @@ ACCEPTED: list[Any] = [
     *(_body(**{k: "x"}) for k in TEXTS),
     *(_body(**{k: "x" * MAX_TEXT}) for k in TEXTS),
     _body(options=_many(64)),
-    _body(options={"k" * MAX_NAME: "v" * MAX_TEXT, "flag": True}),
+    _body(options={"flag": True, "k" * MAX_NAME: "v" * MAX_TEXT}),
     _body(seats=[_seat(0)]),
     _body(seats=[_seat(i) for i in range(MAX_SEATS)]),
     _body(seats=[_seat(0, name="n", kind="k"), _seat(1, name="n" * MAX_NAME, kind="k" * MAX_NAME)]),

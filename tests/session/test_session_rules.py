@@ -271,6 +271,7 @@ def test_a_move_entry_has_exactly_its_two_fields(ecarte: Any) -> None:
     for body in (
         {"move": move.to_wire(), "shares": None, "extra": 1},
         {"move": move.to_wire()},
+        {"shares": None, "move": move.to_wire()},  # the fields in another order
         [move.to_wire(), None],
     ):
         _refused(t, t.forge(mover, "move", body), mover, "malformed move entry")

@@ -141,6 +141,18 @@ def test_an_abort_is_written_with_a_clean_reason_and_a_dirty_one_is_refused(bad:
         late.receive(forged_entry)
 
 
+def test_an_abort_whose_fields_are_out_of_order_is_refused() -> None:
+    host = Session(GAME, 0, HOST, SeededRng(3))
+    header_entry = host.start(_header())
+    host.receive(header_entry)
+    honest = decode_envelope(host.abort(1, "seat 1 left"))
+    forged = replace(honest, body=dict(reversed(list(honest.body.items())))).signed(HOST)
+    late = Session(GAME, 1, GUEST, SeededRng(5))
+    late.receive(header_entry)
+    with pytest.raises(RemoteProtocolError, match="malformed abort entry"):
+        late.receive(forged.place(forged.seq, forged.prev, HOST).encode())
+
+
 @given(st.text(max_size=60))
 def test_clean_text_always_shows_as_written(text: str) -> None:
     shown = clean_text(text, 40)
