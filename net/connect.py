@@ -43,7 +43,8 @@ from fairdeal.core.identity import Identity
 
 from .errors import NetError, RelayError
 from .invite import Endpoint, Invite
-from .relay import _os_reason, relay_connect
+from .reasons import os_reason
+from .relay import relay_connect
 from .secure import WrongIdentity
 from .stream import SecureStream, said_nothing, secure_connect
 
@@ -204,7 +205,7 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, RemoteProtocolError):
         return exc.reason
     if isinstance(exc, OSError):
-        return _os_reason(exc)
+        return os_reason(exc)
     return str(exc)
 
 
@@ -215,7 +216,7 @@ def _direct(
         try:
             stream = await trio.open_tcp_stream(endpoint.host, endpoint.port)
         except OSError as exc:
-            raise NetError(_os_reason(exc)) from None
+            raise NetError(os_reason(exc)) from None
         # Should the race's deadline come before the handshake's own, the race says what the
         # handshake's timeout would have said of this address, for the seconds it had.
         left = max(0.1, round(deadline - trio.current_time(), 1))

@@ -520,7 +520,13 @@ async def host_game(plan: HostPlan, observer: NetObserver | None = None) -> NetO
         (plan.keeper or NoKeeper()).table(code, port)
         obs.listening(code, invite, [f"{h}:{p}" for h, p in bound])
         table = Table(
-            g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
+            g.name,
+            plan.distribution,
+            plan.version,
+            dict(plan.options),
+            plan.players,
+            int(plan.grace),
+            watchers=plan.watchers > 0,
         )
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)
         announcer = _announcer(plan, obs, invite, code, port) if plan.announce else None

@@ -17,7 +17,6 @@ peer's bytes, the first of which may have arrived together with ``ok``.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import socket
 from collections.abc import Callable
@@ -27,6 +26,7 @@ import trio
 
 from .errors import RelayError
 from .invite import Endpoint
+from .reasons import os_reason
 
 OK: Final = b"ok\n"
 _QUICKACK: Final = getattr(socket, "TCP_QUICKACK", None)
@@ -135,7 +135,7 @@ async def relay_connect(
             "unreachable", f"the relay at {relay} did not answer within {connect_timeout:g} s"
         ) from None
     except OSError as exc:
-        raise RelayError("unreachable", f"cannot reach the relay at {relay}: {_os_reason(exc)}") from None
+        raise RelayError("unreachable", f"cannot reach the relay at {relay}: {os_reason(exc)}") from None
     try:
         stream.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         await stream.send_all(line)
@@ -157,29 +157,11 @@ async def relay_connect(
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
         await trio.aclose_forcefully(stream)
         raise RelayError(
-            "closed", f"lost the connection to the relay at {relay} ({_os_reason(exc)})"
+            "closed", f"lost the connection to the relay at {relay} ({os_reason(exc)})"
         ) from None
     except BaseException:
         await trio.aclose_forcefully(stream)
         raise
-
-
-def _os_reason(exc: BaseException) -> str:
-    """The first operating-system reason (``Connection refused``) behind a connection failure."""
-    seen: list[BaseException] = [exc]
-    while seen:
-        e = seen.pop(0)
-        if isinstance(e, OSError) and e.errno:
-            return os.strerror(e.errno)
-        if isinstance(e, OSError) and e.strerror:
-            return e.strerror
-        if isinstance(e, BaseExceptionGroup):
-            seen.extend(e.exceptions)
-        if e.__cause__ is not None:
-            seen.append(e.__cause__)
-        if e.__context__ is not None and e.__context__ is not e.__cause__:
-            seen.append(e.__context__)
-    return str(exc) or type(exc).__name__
 
 
 __all__ = ["OK", "PrefixedStream", "relay_connect", "request_line"]
