@@ -167,6 +167,11 @@ def resume_hint(log: Path) -> str:
 
 #: What to do about the errors a person meets when joining or hosting (matched in order).
 _HINTS = (
+    ("the game has not started yet", "Run  fairdeal watch CODE  again once the players have begun."),
+    (
+        "does not allow watchers",
+        "The host chose to let nobody watch (fairdeal host --watchers 0); ask it to let you watch.",
+    ),
     (
         "host identity does not match the invite",
         "The computer at that address is not the host who made the code. Ask your host for a fresh "

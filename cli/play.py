@@ -140,6 +140,9 @@ def play(
         if human is not None:
             human.close(flush=False)
         click.echo(f"\nfairdeal: stopped (Ctrl-C); the game did not finish. Its log so far: {path}", err=True)
+        click.echo(
+            f"  A game against bots cannot be resumed; replay it with  fairdeal replay {path}", err=True
+        )
         sys.exit(130)
 
     if player is not None:

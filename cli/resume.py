@@ -121,9 +121,36 @@ def resume(
     run_resume(path, wait, as_json, ascii, plain, heartbeat=heartbeat)
 
 
+def _cannot_resume(log: Path) -> ConfigError | None:
+    """Why ``log`` has nothing to resume, when it has no seed file: the game is over, or it was
+    played in this process alone (``fairdeal play``: nothing to go on with). None if it has one."""
+    from fairdeal.core.session.envelope import decode_envelope
+    from fairdeal.core.session.session import END, RESIGN
+    from fairdeal.seedfile import seed_path
+
+    if seed_path(log).exists() or seed_path(log).is_symlink():
+        return None
+    try:
+        entries = parse_log(log.read_bytes()).entries
+        kinds = {decode_envelope(e).kind for e in entries[1:]}
+    except (OSError, FairdealError):
+        return None
+    replay = f"replay it with  fairdeal replay {log}  (or check it with  fairdeal verify {log})"
+    if END in kinds or RESIGN in kinds:
+        return ConfigError(f"the game of {log.name} is over: there is nothing to resume; {replay}")
+    return ConfigError(
+        f"the game of {log.name} did not finish, and has no seed file to go on with: a game played "
+        f"here against bots (fairdeal play) cannot be resumed, nor a network seat whose seed file "
+        f"is gone; {replay}"
+    )
+
+
 def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
     if not log.is_file():
         raise ConfigError(f"there is no game log at {log}")
+    reason = _cannot_resume(log)
+    if reason is not None:
+        raise reason
     seed = read_seed(log)
     try:
         data = log.read_bytes()

@@ -74,7 +74,8 @@ def table_name(given: str | None) -> str:
     name = _shown(given)
     if name is not None:
         if name != storage.load_name():
-            storage.save_name(name)
+            with contextlib.suppress(OSError):  # a profile that cannot be written still plays
+                storage.save_name(name)
         return name
     name = _shown(os.environ.get("FAIRDEAL_NAME"))
     if name is not None:

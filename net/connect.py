@@ -43,7 +43,8 @@ from fairdeal.core.identity import Identity
 
 from .errors import NetError, RelayError
 from .invite import Endpoint, Invite
-from .relay import os_reason, relay_connect
+from .reasons import os_reason
+from .relay import relay_connect
 from .secure import WrongIdentity
 from .stream import SecureStream, said_nothing, secure_connect
 

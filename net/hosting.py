@@ -120,7 +120,13 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
         (plan.keeper or NoKeeper()).table(code, port)
         tell(Listening(code, invite, tuple(f"{h}:{p}" for h, p in bound)))
         table = TableOffer(
-            g.name, plan.distribution, plan.version, dict(plan.options), plan.players, int(plan.grace)
+            g.name,
+            plan.distribution,
+            plan.version,
+            dict(plan.options),
+            plan.players,
+            int(plan.grace),
+            watchers=plan.watchers > 0,
         )
         host_seat = wire.LobbySeat(plan.name, plan.identity.fingerprint, plan.kind)
         announcer = _announcer(plan, tell, invite, code, port) if plan.announce else None

@@ -105,11 +105,18 @@ class TableOffer:
     options: Mapping[str, bool | int | str]
     players: int
     grace: int = 120
+    watchers: bool = True  # whether watchers may follow the game once it runs
 
     def welcome(self, seat: int) -> wire.Welcome:
         return wire.Welcome(
             seat, self.players, self.game, self.distribution, self.version, dict(self.options), self.grace
         )
+
+
+#: What a watcher hears from a host that lets no watcher in (``host --watchers 0``).
+NO_WATCHERS = "this host does not allow watchers"
+#: What a watcher hears before the game begins.
+NOT_YET_WATCHED = "the game has not started yet: watch again once it has begun"
 
 
 class _Refuse(Exception):
@@ -498,13 +505,15 @@ class Lobby:
             raise _Refuse(f"protocol {msg.protocol} is not spoken here (this host speaks {wire.PROTOCOL})")
         if msg.session != self.session:
             raise _Refuse("wrong session id: the invite code is for another game, or an old one")
+        watcher = isinstance(msg, wire.Watch)
+        if watcher and not self.table.watchers:
+            raise _Refuse(NO_WATCHERS)
         if self.on_late is None or not self._started:
-            raise _Refuse("the game has not started: join it with its code")
+            raise _Refuse(NOT_YET_WATCHED if watcher else "the game has not started: join it with its code")
         if secure.peer_identity == self.identity.public_key:
             raise _Refuse(OWN_IDENTITY)
         pending.step(3, trio.current_time() + self.limits.hello)
         secure.on_receive_error = None
-        watcher = isinstance(msg, wire.Watch)
         link = NetLink(
             secure, role="host", peer=secure.peer_fingerprint, keepalive=self.keepalive, writes=not watcher
         )

@@ -35,6 +35,7 @@ from fairdeal.core.errors import FairdealError
 
 from . import wire
 from .invite import Endpoint, Invite, InviteError, decode_invite
+from .reasons import os_words
 
 SERVICE: Final = "_fairdeal._tcp.local."
 RECORD_VERSION: Final = "1"
@@ -358,9 +359,8 @@ def _close_browser(zc: Any, browser: Any) -> None:
 
 def _why(exc: BaseException) -> str:
     """What went wrong with the local network, in words (an OS reason, else the message)."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or "the multicast service failed"
+    words = os_words(exc) if isinstance(exc, OSError) else None
+    return words or str(exc) or "the multicast service failed"
 
 
 __all__ = [

@@ -17,7 +17,6 @@ peer's bytes, the first of which may have arrived together with ``ok``.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import socket
 from collections.abc import Callable
@@ -27,6 +26,7 @@ import trio
 
 from .errors import RelayError
 from .invite import Endpoint
+from .reasons import os_reason
 
 OK: Final = b"ok\n"
 _QUICKACK: Final = getattr(socket, "TCP_QUICKACK", None)
@@ -164,22 +164,4 @@ async def relay_connect(
         raise
 
 
-def os_reason(exc: BaseException) -> str:
-    """The first operating-system reason (``Connection refused``) behind a connection failure."""
-    seen: list[BaseException] = [exc]
-    while seen:
-        e = seen.pop(0)
-        if isinstance(e, OSError) and e.errno:
-            return os.strerror(e.errno)
-        if isinstance(e, OSError) and e.strerror:
-            return e.strerror
-        if isinstance(e, BaseExceptionGroup):
-            seen.extend(e.exceptions)
-        if e.__cause__ is not None:
-            seen.append(e.__cause__)
-        if e.__context__ is not None and e.__context__ is not e.__cause__:
-            seen.append(e.__context__)
-    return str(exc) or type(exc).__name__
-
-
-__all__ = ["OK", "PrefixedStream", "os_reason", "relay_connect", "request_line"]
+__all__ = ["OK", "PrefixedStream", "relay_connect", "request_line"]

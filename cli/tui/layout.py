@@ -585,7 +585,7 @@ def too_small(drawn: Drawn, columns: int, lines: int, width: int) -> Drawn:
         return drawn
     words = (
         f"The window is too small for this table ({columns}x{lines}): make it at least "
-        f"{MIN_COLUMNS}x{MIN_LINES} to see every card. The game waits; nothing is lost."
+        f"{MIN_COLUMNS}x{MIN_LINES} to see every card; the game is not lost meanwhile."
     )
     import textwrap
 

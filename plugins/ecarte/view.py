@@ -68,8 +68,8 @@ def _trick_taken(state: EcarteState, player: int, token: object) -> str:
     winner = player if beats(card, lead, state.trump) else 1 - player
     tricks = (state.tricks[0] + (winner == 0), state.tricks[1] + (winner == 1))
     takes = "take" if t.viewer == winner else "takes"
-    count = ", ".join(f"{_seat(state, p)} {tricks[p]}" for p in (0, 1))
-    text = f" — {_seat(state, winner)} {takes} the trick (tricks: {count})"
+    count = ", ".join(f"{_seat(state, p)}: {tricks[p]}" for p in (0, 1))  # a name apart from its number
+    text = f" — {_seat(state, winner)} {takes} the trick (tricks {count})"
     if sum(tricks) < TRICKS:
         return text
     seat, points, why = deal_points(tricks, state.elder, state.declined, state.rules.penalty)

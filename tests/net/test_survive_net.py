@@ -434,7 +434,7 @@ def test_refusals_for_those_who_may_not_come_back() -> None:
         await ask("ahead", g.ids[1], 1, have + 100, last)
 
     trio.run(g.play, during)
-    assert "takes no watchers" in answers["watcher"]
+    assert "this host does not allow watchers" in answers["watcher"]
     assert "seat 1 is not yours" in answers["stranger"]
     assert "seat 1 is not yours" in answers["other seat"]
     assert "host's own identity" in answers["host's own"]
@@ -461,6 +461,30 @@ def test_a_rejoin_for_a_game_that_has_not_started_is_refused() -> None:
         return str(info.value)
 
     assert "has not started" in trio.run(main)
+
+
+@pytest.mark.parametrize(
+    ("watchers", "said"), [(1, "has not started yet: watch again"), (0, "does not allow")]
+)
+def test_a_watcher_before_the_start_is_told_to_come_back_or_that_nobody_may_watch(
+    watchers: int, said: str
+) -> None:
+    g = Game("ecarte", 2, {}, watchers=watchers)
+
+    async def main() -> str:
+        with trio.fail_after(LIMIT):
+            async with trio.open_nursery() as n:
+                n.start_soon(lambda: host_game(g.host_plan(), g.seen[0]))
+                await g.seen[0].listening_ready.wait()
+                assert g.seen[0].invite is not None
+                c = Connector(g.seen[0].invite, Identity.generate(), connect_timeout=5)
+                with pytest.raises(Refusal) as info:
+                    await rejoin(c, None, 0, bytes(32))
+                n.cancel_scope.cancel()
+        return str(info.value)
+
+    told = trio.run(main)
+    assert said in told and "join it" not in told, told
 
 
 def test_a_host_that_holds_fewer_entries_than_the_seat_is_refused_not_followed() -> None:

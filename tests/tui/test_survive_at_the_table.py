@@ -133,6 +133,8 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
             await until(moved, pilot, "the game to end", limit=120)
             assert shown and max(shown) > 0  # it did show the cards everyone saw
             assert any("Bot" in n.text.plain for n in app.notes)  # and the moves, in words
+            keys = app._keys_line(78).plain  # a watcher plays nothing: no auto moves, nothing to resign
+            assert "F6" not in keys and "resign" not in keys and "^Q leave" in keys, keys
 
     asyncio.run(main())
     assert watcher.finished and watcher.verdict is not None and watcher.verdict.fair
