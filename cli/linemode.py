@@ -22,6 +22,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 from rich.text import Text
@@ -465,7 +466,7 @@ def _pile_name(session: Session, state: GameState, token: int) -> str:
     return "Turned up"
 
 
-def offered_moves(game: Game, state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:
+def offered_moves(game: Game[Any], state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:
     """The moves as a list offers them: each once (the same words twice are one choice); of each
     kind of move, in the order their cards lie on the table (a hand as it is shown)."""
     if seat is None:
