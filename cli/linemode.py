@@ -3,7 +3,7 @@
 :class:`TerminalAgent` is the agent of a human seat (``decide``) and the watcher of
 that seat's session (``observe``). It works for any seat of any session, local or over
 the network: a header, the table, the recent actions and the numbered moves; while
-other seats act, :class:`~fairdeal.cli.console.StatusLine` says what the game waits for
+other seats act, :class:`~fairdeal.cli.waiting.StatusLine` says what the game waits for
 and their moves appear as they are made.
 
 The table is the game's own description (``table_view``), the one the full-screen table
@@ -33,8 +33,9 @@ from fairdeal.net.driver import RESIGN
 
 from .adjourning import Adjourning
 from .chronicle import Chronicle
-from .console import UI, LineSink, describe_waiting
+from .console import UI, LineSink
 from .render import card_token, line_text, named, reflow, table_lines, to_ascii
+from .waiting import describe_waiting
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
