@@ -1,16 +1,11 @@
-"""The terminal's side of a game: a console that knows colour from plain, a waiting line.
+"""The terminal's side of a game: a console that knows colour from plain.
 
 :class:`UI` wraps a rich ``Console``: colour and suit symbols on a terminal; plain text
 with no escape codes when ``NO_COLOR`` is set, with ``--ascii`` (suits as C D H S too),
-or when the output is not a terminal. Lines are at most 80 columns wide.
+or when the output is not a terminal. Lines are at most 80 columns wide. Its ``status`` is
+the waiting line (:class:`~fairdeal.cli.waiting.StatusLine`).
 
-:class:`StatusLine` says what the game is waiting for — from
-:func:`describe_waiting`, which reads :meth:`Session.waiting` — as a spinner on a
-terminal or as a plain line otherwise, but only once a wait has lasted a moment, so
-instant bots never make it flicker. While it shows, news (other players' moves) is
-printed at once, above it; otherwise news is kept for the next table.
-
-Any command that plays a session (local or over the network) can use both.
+Any command that plays a session (local or over the network) can use it.
 """
 
 from __future__ import annotations
@@ -18,21 +13,18 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import IO, Any, cast
 
 from rich.console import Console, RenderableType
 from rich.padding import Padding
 from rich.rule import Rule
-from rich.status import Status
 from rich.text import Text
 
 from fairdeal.core.rules import Line
-from fairdeal.core.session.session import Session
 
 from .render import Namer, line_rich, styled
+from .waiting import WAIT_DELAY, StatusLine
 
 
 def read_line() -> str:
@@ -65,8 +57,6 @@ def read_line() -> str:
 
 
 MAX_WIDTH = 80
-#: Seconds a wait must last before the waiting line appears.
-WAIT_DELAY = 0.4
 
 
 def wants_plain(ascii: bool = False, file: IO[str] | None = None) -> bool:
@@ -244,223 +234,6 @@ def _isatty(file: IO[str] | None) -> bool:
         return False
 
 
-def clock(seconds: float) -> str:
-    """``1:54`` for 114 seconds (``1:02:03`` past an hour); never negative."""
-    left = max(0, int(seconds + 0.999))
-    h, rest = divmod(left, 3600)
-    m, sec = divmod(rest, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
-
-
-class Absences:
-    """Who the game waits for to come back, with a deadline each: the words of the waiting line.
-
-    Seats whose link dropped (the host holds them) and, for a guest, the host itself. The
-    deadlines are on ``time.monotonic``. Thread-safe enough: plain dict updates, read whole.
-    """
-
-    def __init__(self) -> None:
-        self.seats: dict[int, tuple[str, float]] = {}
-        self.host: float | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self.seats) or self.host is not None
-
-    def text(self, now: float | None = None) -> str | None:
-        now = time.monotonic() if now is None else now
-        if self.host is not None:
-            return f"lost the host: trying to reach it again ({clock(self.host - now)})"
-        if not self.seats:
-            return None
-        name, deadline = min(self.seats.values(), key=lambda x: x[1])
-        more = f" (and {len(self.seats) - 1} more)" if len(self.seats) > 1 else ""
-        return f"waiting for {name} to come back ({clock(deadline - now)}){more}"
-
-
-class StatusLine:
-    """What the game waits for, shown once a wait lasts ``delay`` seconds.
-
-    ``spinner``: a rich spinner, updated live; ``lines``: a plain line per wait that
-    lasts (for NO_COLOR / --ascii terminals); neither: nothing is shown and all news is
-    kept for :meth:`unseen`. Thread-safe: a timer thread shows the line.
-    """
-
-    def __init__(self, ui: UI, *, spinner: bool, lines: bool, delay: float = WAIT_DELAY) -> None:
-        self._ui = ui
-        self._spinner = spinner
-        self._lines = lines
-        self._delay = delay
-        self._lock = threading.RLock()
-        self._text: str | None = None
-        self._timer: threading.Timer | None = None
-        self._status: Status | None = None
-        self._shown = False
-        self._printed: str | None = None
-        self._news: list[RenderableType] = []
-        self._closed = False
-        self._base: str | None = None
-        #: Who the game waits for to come back: shown instead of the waiting text while any.
-        self.absences = Absences()
-
-    @property
-    def enabled(self) -> bool:
-        return self._spinner or self._lines
-
-    @property
-    def live(self) -> bool:
-        """A spinner redrawn in place (a countdown may tick every second)."""
-        return self._spinner
-
-    @property
-    def shown(self) -> bool:
-        """Whether the waiting line is on screen (news is then printed at once)."""
-        return self._shown
-
-    def wait(self, text: str | None) -> None:
-        """Now waiting for ``text`` (None: for nothing — the local player acts, or the game ended).
-
-        While someone is away (:attr:`absences`), that is what the line says, with its countdown."""
-        with self._lock:
-            self._base = text
-            away = self.absences.text() if self.absences else None
-            if away is not None and (text is not None or self.absences.host is not None):
-                text = away
-            if self._closed or not self.enabled:
-                self._text = text
-                return
-            if text is None:
-                self._hide()
-                self._text = None
-                return
-            changed = text != self._text
-            self._text = text
-            if self._status is not None:
-                if changed:
-                    self._status.update(self._status_text(text))
-                return
-            if self._lines and changed:
-                # A plain line per wait that lasts: the clock starts again for a new wait.
-                self._cancel_timer()
-            if self._timer is None and not (self._lines and self._printed == text):
-                self._timer = threading.Timer(self._delay, self._show)
-                self._timer.daemon = True
-                self._timer.start()
-
-    def refresh(self) -> None:
-        """Say the last wait again (a countdown moved on)."""
-        with self._lock:
-            self.wait(self._base)
-
-    def news(self, item: RenderableType) -> None:
-        """Something happened: print it now if the waiting line shows, else keep it."""
-        with self._lock:
-            if self._shown and not self._closed:
-                self._ui.print(item, indent=2)
-            else:
-                self._news.append(item)
-
-    @property
-    def pending(self) -> int:
-        """How much news waits for :meth:`unseen`."""
-        with self._lock:
-            return len(self._news)
-
-    def unseen(self) -> list[RenderableType]:
-        """Take the news not printed yet."""
-        with self._lock:
-            items, self._news = self._news, []
-            return items
-
-    def close(self) -> None:
-        with self._lock:
-            self._hide()
-            self._closed = True
-
-    # -- inside ------------------------------------------------------------------------------------
-    def _status_text(self, text: str) -> Text:
-        return self._ui.text(text, "italic")
-
-    def _show(self) -> None:
-        with self._lock:
-            self._timer = None
-            if self._closed or self._text is None:
-                return
-            self._shown = True
-            for item in self._news:
-                self._ui.print(item, indent=2)
-            self._news = []
-            if self._spinner:
-                self._status = self._ui.console.status(self._status_text(self._text), spinner="dots")
-                self._status.start()
-            else:
-                self._ui.print(self._ui.text(f"… {self._text}"))
-                self._printed = self._text
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _hide(self) -> None:
-        self._cancel_timer()
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
-        self._shown = False
-        self._printed = None
-
-
-def _possessive(session: Session, seat: int) -> str:
-    return "your" if seat == session.seat else f"{session.name(seat)}'s"
-
-
-def _possessives(session: Session, seats: Sequence[int]) -> str:
-    """``Bob's``, ``Bob's and Carol's``, ``your and Bob's``, ``4 seats'``."""
-    if len(seats) > 3:
-        return f"{len(seats)} seats'"
-    names = [_possessive(session, s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def describe_waiting(session: Session) -> str | None:
-    """What ``session`` waits for, in words, or None when the game is over.
-
-    ``"shuffling — 2 of 3 seats done"``, ``"waiting for Alice to move"``,
-    ``"dealing — waiting for Bob's decryption shares"``, ``"your move"``.
-    """
-    w = session.waiting()
-    if w is None:
-        return None
-    if session.phase == "header":
-        return "waiting for the host to start the game"
-    if w.decision:
-        return "your move" if w.seat == session.seat else f"waiting for {session.name(w.seat)} to move"
-    owed: Sequence[tuple[int, str]] = session.deck.waiting_on()
-    active = session.header.players - len(session.departed)
-    what = w.what
-    if session.phase == "keys":
-        left = sum(1 for _, x in owed if x == "public key")
-        return f"exchanging keys — {active - left} of {active} seats done"
-    if what.startswith("shuffle pass"):
-        left = sum(1 for _, x in owed if x.startswith("shuffle pass"))
-        verb = "shuffling" if session.phase == "shuffle" else "reshuffling"
-        return f"{verb} — {active - left} of {active} seats done"
-    seats = [x.seat for x in session.owing()]  # several seats may owe at once
-    if what.startswith("shares"):
-        return f"dealing — waiting for {_possessives(session, seats)} decryption shares"
-    if "random choice" in what:
-        part = "commitment" if what.startswith("commitment") else "reveal"
-        return f"drawing lots — waiting for {_possessives(session, seats)} {part}"
-    if what.startswith("final reveal"):
-        return f"showing the cards seen alone — waiting for {_possessives(session, seats)} shares"
-    if session.phase == "end":
-        return f"ending — waiting for {_possessives(session, seats)} signature of the result"
-    if "leaves" in what:
-        return f"{session.name(w.seat)} is leaving the game"
-    who = "you" if w.seat == session.seat else session.name(w.seat)
-    return f"waiting for {who}: {what}"
-
-
 def is_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` is Ctrl-C, possibly wrapped in trio's exception groups."""
     if isinstance(exc, KeyboardInterrupt):
@@ -483,11 +256,7 @@ def run_interruptible(run: Callable[[], Any], on_interrupt: Callable[[], None]) 
 __all__ = [
     "MAX_WIDTH",
     "UI",
-    "Absences",
     "LineSink",
-    "StatusLine",
-    "clock",
-    "describe_waiting",
     "is_interrupt",
     "run_interruptible",
     "terminal_width",

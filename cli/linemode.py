@@ -3,7 +3,7 @@
 :class:`TerminalAgent` is the agent of a human seat (``decide``) and the watcher of
 that seat's session (``observe``). It works for any seat of any session, local or over
 the network: a header, the table, the recent actions and the numbered moves; while
-other seats act, :class:`~fairdeal.cli.console.StatusLine` says what the game waits for
+other seats act, :class:`~fairdeal.cli.waiting.StatusLine` says what the game waits for
 and their moves appear as they are made.
 
 The table is the game's own description (``table_view``), the one the full-screen table
@@ -22,6 +22,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 from rich.text import Text
@@ -32,8 +33,9 @@ from fairdeal.net.driver import RESIGN
 
 from .adjourning import Adjourning
 from .chronicle import Chronicle
-from .console import UI, LineSink, describe_waiting
+from .console import UI, LineSink
 from .render import card_token, line_text, named, reflow, table_lines, to_ascii
+from .waiting import describe_waiting
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
@@ -469,7 +471,7 @@ def _pile_name(session: Session, state: GameState, token: int) -> str:
     return "Turned up"
 
 
-def offered_moves(game: Game, state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:
+def offered_moves(game: Game[Any], state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:
     """The moves as a list offers them: each once (the same words twice are one choice); of each
     kind of move, in the order their cards lie on the table (a hand as it is shown)."""
     if seat is None:

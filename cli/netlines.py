@@ -20,9 +20,10 @@ from fairdeal.net import events as ev
 from fairdeal.net import wire
 
 from .adjourning import Adjourning
-from .console import UI, clock, describe_waiting
+from .console import UI
 from .linemode import TerminalAgent
 from .render import option_text
+from .waiting import clock, describe_waiting
 
 
 def lobby_lines(lobby: wire.Lobby) -> list[str]:

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import click
 import trio
@@ -322,7 +322,7 @@ def run_table(
     if app.interrupted or app.outcome is None:
         _interrupted(say, log)
     try:
-        return app.outcome.unwrap()
+        return cast("NetOutcome", app.outcome.unwrap())
     except BaseExceptionGroup as group:
         ours: FairdealError | BaseExceptionGroup[FairdealError] | None = group.subgroup(FairdealError)
         while isinstance(ours, BaseExceptionGroup):

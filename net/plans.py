@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import Rng
@@ -38,7 +38,7 @@ class LogSink(Protocol):
 class Prepared:
     """A joiner's answer to a welcome: the game it plays, its agent, name and announced kind."""
 
-    game: Game
+    game: Game[Any]
     agent: Agent
     name: str
     kind: str
@@ -86,7 +86,7 @@ class HostPlan:
     from its log (on the same port, with the same code). ``keeper`` keeps the seat's seed.
     """
 
-    game: Game
+    game: Game[Any]
     plugin: str
     distribution: str
     version: str
@@ -151,7 +151,7 @@ class WatchPlan:
 
     invite: Invite
     identity: Identity
-    resolve: Callable[[str], Game]
+    resolve: Callable[[str], Game[Any]]
     keepalive: Keepalive = field(default_factory=Keepalive)
     connect_timeout: float = 15.0
     handshake_timeout: float = 10.0

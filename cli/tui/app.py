@@ -38,8 +38,8 @@ from fairdeal.core.rules import Move
 from fairdeal.core.tableview import Seat, TableView
 
 from ..adjourning import Adjourning
-from ..console import Absences, describe_waiting
 from ..render import reflow, to_ascii
+from ..waiting import Absences, describe_waiting
 from . import choosing
 from .choosing import Choosing, Step
 from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text

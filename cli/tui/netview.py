@@ -16,8 +16,8 @@ from fairdeal.net import events as ev
 from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 
-from ..console import clock
 from ..render import option_text
+from ..waiting import clock
 from .app import TableApp
 from .player import TablePlayer
 

@@ -15,10 +15,11 @@ import trio
 from rich.text import Text
 
 from fairdeal import registry
-from fairdeal.cli.console import UI, StatusLine, describe_waiting, is_interrupt, wants_plain
+from fairdeal.cli.console import UI, is_interrupt, wants_plain
 from fairdeal.cli.linemode import help_text, interpret
 from fairdeal.cli.outcome import summary_lines
 from fairdeal.cli.render import card_token, line_rich, line_text, styled, table_lines, to_ascii
+from fairdeal.cli.waiting import StatusLine, describe_waiting
 from fairdeal.core.cards import Card, Suit
 from fairdeal.core.dealer import Finding, Verdict
 from fairdeal.core.identity import Identity

@@ -8,9 +8,10 @@ from typing import Any
 
 import trio
 
-from fairdeal.cli.console import UI, Absences, clock
+from fairdeal.cli.console import UI
 from fairdeal.cli.linemode import TerminalAgent
 from fairdeal.cli.netlines import LineReport
+from fairdeal.cli.waiting import Absences, clock
 from fairdeal.net import events as ev
 
 
