@@ -114,7 +114,7 @@ def _times(times: list[float]) -> str:
     return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms ({len(ordered)} decisions)"
 
 
-def run(name: str, m: Matchup, games: int, first: int, playouts: int | None) -> bool:
+def run(name: str, m: Matchup, games: int, first: int, playouts: int | None, progress: bool = False) -> bool:
     game = m.game()
     config = game.config(m.players, dict(m.options))
     wins = losses = draws = 0
@@ -135,6 +135,13 @@ def run(name: str, m: Matchup, games: int, first: int, playouts: int | None) -> 
         losses += winner is not None and winner != seat
         mine += expert.times
         theirs += other.times
+        if progress:
+            done = seed - first + 1
+            print(
+                f"  [{done}/{games}] +{wins} -{losses} ={draws}; expert {_times(mine)}",
+                file=sys.stderr,
+                flush=True,
+            )
     decided = wins + losses
     low, high = wilson(wins, decided)
     rate = wins / decided if decided else 0.0
@@ -160,10 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--playouts", type=int, default=None, help="the expert's budget (default: its own)")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr after every game")
     args = parser.parse_args(argv)
     table = matchups()
     results = [
-        run(n, table[n], args.games, args.first_seed, args.playouts) for n in args.game or sorted(table)
+        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress)
+        for n in args.game or sorted(table)
     ]
     return 0 if all(results) else 1
 
