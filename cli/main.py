@@ -211,6 +211,9 @@ def games() -> None:
         players = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
         click.echo(f"{name:<14} {g.title:<16} {players:>5} players   {g.summary}")
         click.echo(f"{'':<14} from {e.distribution} {e.version}")
+        default = reg.default_bots.get(name)
+        bots = [f"{b} (default)" if b == default else b for b in sorted(reg.bots.get(name, {}))]
+        click.echo(f"{'':<14} bots: {', '.join(bots)}")
 
 
 @cli.command()

@@ -60,7 +60,7 @@ class Replica(Generic[S]):
     ) -> Replica[S]:
         """Set up the game on a freshly shuffled deck (``cards``: what the viewer knows of it)."""
         zones = list(game.zones_for(config))
-        table = Table(zones, config.players, viewer)
+        table = Table(zones, config.players, viewer, game.deck_for(config))
         deck_zone = game.deck_zone_for(config)
         if table.specs[deck_zone].visibility is not Visibility.HIDDEN:
             raise LocalProtocolError(f"{game.name}: the deck zone {deck_zone!r} must be HIDDEN")
@@ -155,6 +155,7 @@ class Replica(Generic[S]):
         if new is self.state:
             raise LocalProtocolError(f"{self.game.name}.apply returned its input state")
         table = new.table
+        table.rule_out(self.game.rules_out(self.state, player, move))
         for t in shown:
             zone = table.zone_of(t)
             if zone is None or not (table.specs[zone].visibility is Visibility.PUBLIC or t in table.faceup):

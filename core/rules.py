@@ -46,7 +46,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from .cards import Card, standard_52
 from .errors import PluginError, RemoteProtocolError
 from .options import Config, Option, exact_config, make_config
-from .table import Table, Visibility, Zone
+from .table import RuledOut, Table, Visibility, Zone
 from .tableview import MoveParts, Seat, TableView, default_parts, default_view
 from .text import shows_as_is
 
@@ -374,6 +374,25 @@ class Game(ABC, Generic[S]):
     def departed(self, state: S) -> frozenset[int]:
         """Seats that have left the game for good (they play no more)."""
         return frozenset()
+
+    # -- what bots may infer (optional) --------------------------------------------------------------
+    def rules_out(self, state: S, player: int, move: Move) -> Sequence[RuledOut]:
+        """What ``move`` shows about cards nobody sees, judged on ``state`` just before it (the cards
+        the move shows known): ``RuledOut(tokens, cards)``, none of those tokens is any of those
+        cards (a seat that does not follow suit holds no card of the suit led). Default: nothing.
+
+        Every view must give the same facts, from public knowledge only, and each must be true of
+        every deal; the core records them in the table (``table.ruled_out``) and samples worlds
+        that respect them (:func:`fairdeal.core.worlds.sample_world`).
+        """
+        return ()
+
+    def outlook(self, state: S) -> Sequence[float] | None:
+        """Each seat's chance of winning from ``state`` (an all-seeing, settled state), when the
+        game can tell it without playing on; None (the default): play on. A search bot's playouts
+        stop at the first state that has one (Écarté: a deal is over, the match score says the
+        rest), which makes them shorter and less noisy."""
+        return None
 
     # -- words ---------------------------------------------------------------------------------------
     def words(self, state: S, player: int, move: Move) -> MoveWords:

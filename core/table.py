@@ -69,6 +69,15 @@ class Zone:
 
 
 @dataclass(frozen=True, slots=True)
+class RuledOut:
+    """What play showed about hidden cards: none of ``tokens`` is any of ``cards`` (a seat that
+    did not follow suit holds no card of the suit led, among the cards it held then)."""
+
+    tokens: frozenset[int]
+    cards: frozenset[Card]
+
+
+@dataclass(frozen=True, slots=True)
 class ShuffleRequest:
     """All ``tokens`` are to be shuffled together into fresh tokens, in zone ``into``."""
 
@@ -88,15 +97,19 @@ class Table:
         "_shuffles",
         "_where",
         "_zones",
+        "deck",
         "faceup",
         "players",
         "public",
+        "ruled_out",
         "seen",
         "specs",
         "viewer",
     )
 
-    def __init__(self, zones: Iterable[Zone], players: int, viewer: int | None = None) -> None:
+    def __init__(
+        self, zones: Iterable[Zone], players: int, viewer: int | None = None, deck: Iterable[Card] = ()
+    ) -> None:
         self.specs: Mapping[str, Zone] = {z.name: z for z in zones}
         for z in self.specs.values():
             if z.owner is not None and not 0 <= z.owner < players:
@@ -111,6 +124,12 @@ class Table:
         self.faceup: set[int] = set()
         self._dirty: set[int] = set()
         self._shuffles: list[ShuffleRequest] = []
+        #: Every card of the game, as dealt (the same for every viewer): what a seat's unseen cards
+        #: are drawn from when worlds are sampled (:mod:`fairdeal.core.worlds`).
+        self.deck: tuple[Card, ...] = tuple(deck)
+        #: What play has shown about cards nobody may see (the same for every viewer): the game's
+        #: :meth:`~fairdeal.core.rules.Game.rules_out`, gathered move by move.
+        self.ruled_out: tuple[RuledOut, ...] = ()
 
     # -- copying -----------------------------------------------------------------------------------
     def copy(self) -> Table:
@@ -126,6 +145,8 @@ class Table:
         t.faceup = set(self.faceup)
         t._dirty = set(self._dirty)
         t._shuffles = list(self._shuffles)
+        t.deck = self.deck
+        t.ruled_out = self.ruled_out
         return t
 
     def masked(self, viewer: int | None) -> Table:
@@ -168,6 +189,10 @@ class Table:
     def knows_all(self, zone: str) -> bool:
         """Whether this viewer knows every card of ``zone`` (a player's own hand; not another's)."""
         return all(t in self._cards for t in self._zone(zone))
+
+    def unknown(self) -> list[int]:
+        """The tokens on the table whose card this viewer does not know, in token order."""
+        return sorted(t for t in self._where if t not in self._cards)
 
     def top_card(self, zone: str) -> Card | None:
         return self.card(self.top(zone))
@@ -258,6 +283,23 @@ class Table:
             self.move(t, into)
         self._shuffles.append(ShuffleRequest(into, tuple(self._zone(into))))
 
+    def rule_out(self, facts: Iterable[RuledOut]) -> None:
+        """Record what a move showed about hidden cards (the core does, after every move)."""
+        live = tuple(f for f in facts if f.tokens and f.cards)
+        if live:
+            self.ruled_out = (*self.ruled_out, *live)
+
+    def completed(self, cards: Mapping[int, Card]) -> Table:
+        """An all-seeing copy (viewer :data:`EVERYONE`) that also knows ``cards``, identities for
+        the tokens this view does not know: a world (:func:`fairdeal.core.worlds.sample_world`)."""
+        t = self.copy()
+        t.viewer = EVERYONE
+        for token, card in cards.items():
+            if token not in self._where:
+                raise LocalProtocolError(f"token {token} is not on the table")
+            t._cards[token] = card
+        return t
+
     # -- what the core must do next ---------------------------------------------------------------
     def requirements(self) -> list[Reveal]:
         """Reveals owed by the visibility of where cards now lie, in token order."""
@@ -321,6 +363,9 @@ class Table:
                 s.discard(t)
         z.clear()
         self._shuffles.pop(0)
+        if self.ruled_out:  # what was shown of the old tokens says nothing of the fresh ones
+            dead = set(request.tokens)
+            self.ruled_out = tuple(f for f in self.ruled_out if not f.tokens <= dead)
         self.place(request.into, fresh)
         if cards:
             self._cards.update({t: c for t, c in cards.items() if t in set(fresh)})

@@ -52,8 +52,9 @@ from fairdeal.core.rules import (
     Step,
     Verb,
 )
-from fairdeal.core.table import Table, Visibility, Zone
+from fairdeal.core.table import RuledOut, Table, Visibility, Zone
 from fairdeal.core.tableview import Facing, MoveParts, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal.core.worlds import sample_world
 from fairdeal.hookspecs import hookimpl
 
 __version__ = "0.1.0"
@@ -94,6 +95,7 @@ __all__ = [
     "Region",
     "RemoteProtocolError",
     "Result",
+    "RuledOut",
     "Seat",
     "Spread",
     "Step",
@@ -111,6 +113,7 @@ __all__ = [
     "parse_card",
     "rank_text",
     "rank_word",
+    "sample_world",
     "snatch_32",
     "standard_52",
 ]

@@ -24,6 +24,7 @@ from fairdeal import hookspecs
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.options import Option
 from fairdeal.core.rules import PLUGIN_API, RULES_FILE, Bot, BotSpec, Game, random_bot
+from fairdeal.core.search import EXPERT, expert_bot
 
 GROUP = "fairdeal"
 DISABLE_ENV = "FAIRDEAL_DISABLE_PLUGINS"
@@ -209,6 +210,9 @@ def load(
                 f"game {name!r}: its default bot {wanted!r} is not registered; using 'random'"
             )
             reg.default_bots[name] = "random"
+    for name, bots in reg.bots.items():  # every game has the search bot, its playouts by the default
+        if EXPERT not in bots:
+            bots[EXPERT] = expert_bot(name, bots[reg.default_bots[name]])
     return reg
 
 

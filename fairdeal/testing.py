@@ -22,13 +22,20 @@ It plays random legal games with the plain dealer and checks, after every event:
 * every legal move can be sent as it is (its words are short plain text: no control
   characters, no line breaks);
 * the same seed gives the same game, every game ends within ``game.max_moves``,
-  and the result is well formed.
+  and the result is well formed;
+* what the game's ``rules_out`` says of hidden cards is true of the real deal, and a world
+  sampled from a seat's view (:func:`fairdeal.core.worlds.sample_world`) never contradicts
+  that view (:func:`check_world`).
+
+:func:`check_bot` checks a bot: its choice depends only on its view (the same view with other
+hidden cards behind it, and the same random stream, give the same move), and it is legal.
 
 A failure raises :class:`ConformanceError` saying what, where and with which seed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -44,6 +51,7 @@ from fairdeal.core.rules import Game, GameState, Move, Over, Policy, RandomPolic
 from fairdeal.core.runner import Event, GameTooLong, Played, play_game
 from fairdeal.core.table import EVERYONE, Table, Visibility, Zone
 from fairdeal.core.tableview import Seat, TableView
+from fairdeal.core.worlds import sample_world
 
 
 class ConformanceError(AssertionError):
@@ -181,6 +189,7 @@ class _CheckingPolicy:
             if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
         _check_pickable(game, state, player, moves, where)
+        check_world(state, sample_world(state, random.Random(len(moves))), where)
         return self.inner.choose(game, state, player, list(moves), rng)
 
 
@@ -218,12 +227,97 @@ def _check_replicas(game: Game, replicas: dict[int | None, Replica], where: str)
                 f"{where}: view of {_who(viewer)} says {got}, the public view says "
                 f"{expected}: the rules depend on hidden cards"
             )
+        if full is not None:
+            _check_facts(r.state.table, full.state.table, f"{where}, view of {_who(viewer)}")
         if viewer in (None, EVERYONE):
             continue
         _check_view(
             game, r.state, viewer, full.state.table if full else None, f"{where}, view of seat {viewer}"
         )
     _check_view(game, public.state, None, full.state.table if full else None, f"{where}, public view")
+
+
+def _check_facts(table: Table, truth: Table, where: str) -> None:
+    """What ``rules_out`` recorded holds of the real cards."""
+    for fact in table.ruled_out:
+        for token in fact.tokens:
+            card = truth.card(token) if truth.zone_of(token) is not None else None
+            if card in fact.cards:
+                raise ConformanceError(
+                    f"{where}: rules_out says token {token} is none of some cards; it is {card}"
+                )
+
+
+def check_world(view: GameState, world: GameState, where: str = "") -> None:
+    """Raise :class:`ConformanceError` unless ``world`` is a complete world consistent with the seat's
+    ``view``: every token has a card, the deck's cards each once, what the view knows unchanged and
+    what play ruled out respected, the game's fields the same; masked back to the seat, the view."""
+    where = f"{where}, sampled world" if where else "sampled world"
+    table, full = view.table, world.table
+    if full.viewer != EVERYONE:
+        raise ConformanceError(f"{where}: a world's table must be all-seeing")
+    cards = [full.card(t) for t in full.all_tokens()]
+    if None in cards or sorted(map(str, cards)) != sorted(map(str, table.deck)):
+        raise ConformanceError(f"{where}: the world does not hold every card of the deck once")
+    for token, card in table.known_cards().items():
+        if full.card(token) != card:
+            raise ConformanceError(
+                f"{where}: token {token} is {card} in the view, {full.card(token)} in the world"
+            )
+    _check_facts(table, full, where)
+    if full.masked(table.viewer) != table:
+        raise ConformanceError(f"{where}: the world, as the seat sees it, is not the view")
+    if _fields(world) != _fields(view):
+        raise ConformanceError(f"{where}: the world changed the game's own fields")
+
+
+def check_bot(
+    game: Game,
+    make: Any,
+    players: int,
+    seeds: Iterable[int] = range(3),
+    options: Mapping[str, object] | None = None,
+    *,
+    others: Any = RandomPolicy,
+) -> int:
+    """Play games with ``make()`` in seat 0 (``others()`` elsewhere) and check, at each of its
+    decisions with a choice, that its move is legal and depends only on its view: on another deal
+    consistent with that view (a sampled world, masked back to the seat) and the same random stream,
+    it makes the same move. Returns how many decisions were checked."""
+    config = game.config(players, dict(options or {}))
+    checked = 0
+    for seed in seeds:
+        bot = _ViewOnly(make(), f"{game.name}, {players} players, seed {seed}")
+        policies = [bot, *(others() for _ in range(players - 1))]
+        play_game(game, config, PlainDealer(players, SeededRng(seed)), policies, random.Random(seed))
+        checked += bot.checked
+    return checked
+
+
+class _ViewOnly:
+    """Wraps a bot; at each choice, asks it again on another deal behind the same view."""
+
+    def __init__(self, inner: Policy, where: str) -> None:
+        self.inner, self.where, self.checked = inner, where, 0
+
+    def choose(
+        self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        if len(moves) < 2:
+            return self.inner.choose(game, state, player, list(moves), rng)
+        where = f"{self.where}, decision {self.checked}"
+        other = sample_world(state, random.Random(self.checked))
+        check_world(state, other, where)
+        again = other.copy()
+        object.__setattr__(again, "table", other.table.masked(player))
+        draw = rng.getrandbits(32)
+        move = self.inner.choose(game, state.copy(), player, list(moves), random.Random(draw))
+        if move not in moves:
+            raise ConformanceError(f"{where}: the bot chose {move}, which is not legal")
+        if self.inner.choose(game, again, player, list(moves), random.Random(draw)) != move:
+            raise ConformanceError(f"{where}: the bot chose otherwise on the same view of another deal")
+        self.checked += 1
+        return move
 
 
 def _need_key(need: object) -> object:
@@ -348,6 +442,37 @@ def _check_result(result: Result, players: int, where: str) -> None:
         raise ConformanceError(f"{where}: the result does not say why the game ended")
 
 
+class _Reached(Exception):
+    pass
+
+
+def random_position(
+    game: Game, players: int, seed: int, decisions: int, options: Mapping[str, object] | None = None
+) -> tuple[GameState, GameState]:
+    """A position of a random game: the view of the seat to decide at its ``decisions``-th decision
+    (or the last, if the game ends first) and the real deal then (an all-seeing state)."""
+    config = game.config(players, dict(options or {}))
+    replicas: dict[int | None, Replica] = {}
+    seen: list[tuple[GameState, GameState]] = []
+
+    def observe(event: Event, reps: dict[int | None, Replica]) -> None:
+        replicas.update(reps)
+
+    class Stop:
+        def choose(
+            self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+        ) -> Move:
+            seen.append((state, replicas[EVERYONE].state.copy()))
+            if len(seen) > decisions:
+                raise _Reached
+            return moves[rng.randrange(len(moves))]
+
+    dealer = PlainDealer(players, SeededRng(seed))
+    with contextlib.suppress(_Reached):
+        play_game(game, config, dealer, [Stop()] * players, random.Random(seed), observe=observe)
+    return seen[-1]
+
+
 # -- building scenarios by hand, for rules tests ------------------------------------------------------
 def build_table(
     zones: Sequence[Zone],
@@ -358,7 +483,7 @@ def build_table(
     """A table holding exactly ``contents`` (zone -> cards, bottom first), as the dealer would
     have dealt it: cards in PUBLIC zones are public, those in OWNER zones known to their owner,
     HIDDEN ones to nobody. ``viewer`` keeps only what it may know (EVERYONE: all)."""
-    table = Table(zones, players, EVERYONE)
+    table = Table(zones, players, EVERYONE, [c for cards in contents.values() for c in cards])
     token = 0
     for zone, cards in contents.items():
         fresh = list(range(token, token + len(cards)))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import random
+import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -21,7 +23,8 @@ from typing import Protocol
 import trio
 
 from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtocolError
-from fairdeal.core.rules import Move, Policy
+from fairdeal.core.rules import Game, GameState, Move, Policy
+from fairdeal.core.search import Searching
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session, Waiting
 
@@ -38,16 +41,53 @@ class Agent(Protocol):
     async def decide(self, session: Session, moves: list[Move]) -> Move | None: ...
 
 
-class BotAgent:
-    """Plays a bot policy on the seat's own view."""
+#: The longest a searching bot thinks about one move, in seconds, whatever its budget.
+THINK = 10.0
 
-    def __init__(self, policy: Policy, rng: random.Random) -> None:
-        self.policy, self.rng = policy, rng
+
+class BotAgent:
+    """Plays a bot policy on the seat's own view. A policy that searches (``Searching``) thinks
+    in a worker thread, at most ``think`` seconds, so the table goes on drawing and answering
+    meanwhile (:func:`think`)."""
+
+    def __init__(self, policy: Policy, rng: random.Random, think: float = THINK) -> None:
+        self.policy, self.rng, self.think = policy, rng, think
 
     async def decide(self, session: Session, moves: list[Move]) -> Move | None:
         view = session.view()
         assert view is not None and session.seat is not None
+        if isinstance(self.policy, Searching):
+            return await think(self.policy, session.game, view, session.seat, moves, self.rng, self.think)
         return self.policy.choose(session.game, view, session.seat, moves, self.rng)
+
+
+async def think(
+    policy: Searching,
+    game: Game[GameState],
+    view: GameState,
+    seat: int,
+    moves: list[Move],
+    rng: random.Random,
+    seconds: float = THINK,
+) -> Move:
+    """``policy.search`` in a worker thread, off the event loop, stopped after ``seconds``.
+
+    Cancelled (the game ended, the seat left), it returns at once and the search stops at its
+    next check: the thread is told through the ``stop`` it asks between playouts, never left
+    running. ``view`` is the seat's own copy: nothing else is shared with the thread.
+    """
+    stopped = threading.Event()
+    deadline = time.monotonic() + seconds
+
+    def stop() -> bool:
+        return stopped.is_set() or time.monotonic() >= deadline
+
+    try:
+        return await trio.to_thread.run_sync(
+            policy.search, game, view, seat, moves, rng, stop, abandon_on_cancel=True
+        )
+    finally:
+        stopped.set()
 
 
 OnAccepted = Callable[[Session, Sequence[Event]], None]
@@ -376,4 +416,5 @@ __all__ = [
     "Timeouts",
     "run_guest",
     "run_host",
+    "think",
 ]

@@ -5,7 +5,12 @@
   unless the hand looks good for the vole.
 * Dealer: accept or refuse by the guarded-suits rule: refuse with a hand as strong as a
   jeu de règle, accept otherwise.
-* Discards: everything but trumps and Kings (at least one card as non-dealer).
+* The score: when the opponent needs two points, a deal played without exchange that goes
+  wrong hands it the match (the penalty), so only a hand stronger than a jeu de règle stands
+  or refuses; when it needs one, the penalty no longer matters and a hand a little weaker
+  than a jeu de règle plays; a vole is only played for while its second point counts.
+* Discards: low cards of the plain suits, keeping trumps, Kings, a Queen beside its King or in
+  a suit of two or more, and a Jack under King and Queen (at least one card as non-dealer).
 * Tricks: announce the King of trumps; lead trumps with three or more (or with the best
   trump and another), else from the guarded suit (its top card first), else the best
   single card; when second, win as cheaply as possible or throw the lowest card.
@@ -57,11 +62,30 @@ def strength(cards: Iterable[Card], trump: Suit | None) -> tuple[int, int]:
     return trumps, plain
 
 
-def jeu_de_regle(cards: Iterable[Card], trump: Suit | None) -> bool:
+def jeu_de_regle(cards: Iterable[Card], trump: Suit | None, shift: int = 0) -> bool:
     """Whether the hand should be played without exchange: three probable tricks with a
-    trump among them, or four without."""
+    trump among them, or four without (``shift`` more, or fewer when negative)."""
     trumps, plain = strength(cards, trump)
-    return trumps + plain >= (3 if trumps else 4)
+    return trumps + plain >= (3 if trumps else 4) + shift
+
+
+def risk(state: EcarteState, player: int) -> int:
+    """How much stronger than a jeu de règle a hand must be to play without exchange, by the
+    score: 1 when the opponent needs two points (the penalty would give them the match), -1 when
+    it needs one (the penalty changes nothing), else 0."""
+    need = state.rules.target - state.scores[1 - player]
+    return 1 if need == 2 else -1 if need <= 1 else 0
+
+
+def worth_keeping(card: Card, held: Sequence[Card], trump: Suit | None) -> bool:
+    """What an exchange keeps: trumps, Kings, a Queen beside its King or with another card of its
+    suit, a Jack under its King and Queen."""
+    if card.suit is trump or card.rank == KING:
+        return True
+    suit = [c.rank for c in held if c.suit is card.suit]
+    if card.rank == QUEEN:
+        return KING in suit or len(suit) >= 2
+    return card.rank == 11 and KING in suit and QUEEN in suit
 
 
 class ClassicBot:
@@ -77,14 +101,16 @@ class ClassicBot:
         mine = state.table.known(hand(player))
         cards = [c for _, c in mine]
         trump = state.trump
+        shift = risk(state, player)
         if "propose" in actions:
             holds_king = any(c.rank == KING and c.suit is trump for c in cards)
             trumps, plain = strength(cards, trump)
-            if holds_king:
-                return Move("propose") if trumps + plain < 5 else Move("stand")
-            return Move("stand") if jeu_de_regle(cards, trump) else Move("propose")
+            vole_counts = state.rules.target - state.scores[player] >= 2
+            if holds_king and vole_counts:
+                return Move("propose") if trumps + plain < 5 + max(shift, 0) else Move("stand")
+            return Move("stand") if jeu_de_regle(cards, trump, shift) else Move("propose")
         if "refuse" in actions:
-            return Move("refuse") if jeu_de_regle(cards, trump) else Move("accept")
+            return Move("refuse") if jeu_de_regle(cards, trump, shift) else Move("accept")
         if "discard" in actions or "done" in actions:
             return _discard(mine, trump, moves)
         for m in moves:
@@ -95,9 +121,8 @@ class ClassicBot:
 
 def _discard(mine: list[tuple[int, Card]], trump: Suit | None, moves: Sequence[Move]) -> Move:
     allowed = {m.args[0] for m in moves if m.action == "discard"}
-    junk = [
-        (POWER[c.rank], tok) for tok, c in mine if tok in allowed and c.suit is not trump and c.rank != KING
-    ]
+    held = [c for _, c in mine]
+    junk = [(POWER[c.rank], tok) for tok, c in mine if tok in allowed and not worth_keeping(c, held, trump)]
     if junk:
         return Move("discard", (min(junk)[1],))
     done = Move("done")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cache
 from typing import Any, Self
 
 from fairdeal import ACE, JACK, KING, QUEEN, Card, Config, GameState, Suit, Visibility, Zone
@@ -182,6 +183,25 @@ class EcarteState(GameState):
 
 
 _FIELDS = frozenset(f.name for f in fields(EcarteState))
+
+
+#: How a deal is scored, roughly, between players of equal strength: the chance that its
+#: points are 1 (3 or 4 tricks) or 2 (the vole, or the penalty). Each player wins half the deals.
+ONE_POINT = 0.75
+
+
+@cache
+def match_chance(mine: int, theirs: int, target: int) -> float:
+    """The chance of reaching ``target`` first from ``mine`` to ``theirs``, deal by deal, each
+    deal won by either player evenly, for 1 point (:data:`ONE_POINT`) or 2."""
+    if mine >= target:
+        return 1.0
+    if theirs >= target:
+        return 0.0
+    two = 1.0 - ONE_POINT
+    win = ONE_POINT * match_chance(mine + 1, theirs, target) + two * match_chance(mine + 2, theirs, target)
+    lose = ONE_POINT * match_chance(mine, theirs + 1, target) + two * match_chance(mine, theirs + 2, target)
+    return (win + lose) / 2
 
 
 def limit(state: EcarteState) -> int:

@@ -12,6 +12,7 @@ from fairdeal import (
     KING,
     Auto,
     Bot,
+    Card,
     Chance,
     Config,
     Decide,
@@ -21,6 +22,7 @@ from fairdeal import (
     Option,
     Over,
     Result,
+    RuledOut,
     Step,
     Table,
     ecarte_32,
@@ -30,6 +32,7 @@ from .bots import ClassicBot
 from .model import (
     DISCARDS,
     PENALTIES,
+    POWER,
     TALON,
     TRICK,
     TRICKS,
@@ -42,6 +45,7 @@ from .model import (
     deal_points,
     hand,
     limit,
+    match_chance,
     may_announce,
     may_play,
     won,
@@ -193,6 +197,37 @@ class Ecarte(EcarteView, Game[EcarteState]):
         if t.size(TRICK) == 1:
             return s.but(actor=1 - player)
         return _finish_trick(s, player)
+
+    def rules_out(self, state: EcarteState, player: int, move: Move) -> list[RuledOut]:
+        """What the second card of a trick shows of the rest of its player's hand: not following
+        suit, no card of the suit led (nor a trump, with ``trump_when_void``, unless it trumped);
+        following low, no higher card of the suit led."""
+        t = state.table
+        led = t.top_card(TRICK)
+        if move.action != "play" or state.phase is not Phase.PLAY or led is None:
+            return []
+        token = int(move.args[0])
+        card = t.card(token)
+        rest = frozenset(x for x in t.tokens(hand(player)) if x != token)
+        if card is None or not rest:
+            return []
+        if card.suit is led.suit:
+            beat = POWER[card.rank] > POWER[led.rank]
+            out = set() if beat else {Card(r, led.suit) for r, p in POWER.items() if p > POWER[led.rank]}
+        else:
+            out = {Card(r, led.suit) for r in POWER}
+            trump = state.trump
+            if state.rules.trump_when_void and trump is not None and card.suit is not trump:
+                out |= {Card(r, trump) for r in POWER}
+        return [RuledOut(rest, frozenset(out))] if out else []
+
+    def outlook(self, state: EcarteState) -> tuple[float, float] | None:
+        """Once a deal is scored (and the match goes on), each seat's chance of the match from
+        the score alone (:func:`~.model.match_chance`): what the next deals hold is luck."""
+        if state.phase is not Phase.NEXT:
+            return None
+        first = match_chance(state.scores[0], state.scores[1], state.rules.target)
+        return (first, 1.0 - first)
 
     # -- results and words ------------------------------------------------------------------------
     def _result(self, state: EcarteState) -> Result:

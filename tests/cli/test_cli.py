@@ -85,6 +85,7 @@ def test_games() -> None:
     for name in ("ecarte", "snatch", "spite-malice"):
         assert name in result.output
     assert "Écarté" in result.output and "players" in result.output
+    assert "bots: classic (default), expert, random" in result.output
 
 
 def test_rules() -> None:

@@ -16,7 +16,7 @@ def test_example_loads_through_entry_point_metadata(example_entry_points: list[m
     entry = reg.entry("crazy-eights")
     assert entry.distribution == "fairdeal-crazy-eights"
     assert entry.plugin == "crazy-eights"
-    assert set(reg.bots["crazy-eights"]) == {"random", "greedy"}
+    assert set(reg.bots["crazy-eights"]) == {"random", "greedy", "expert"}
     assert reg.bot("crazy-eights").name == "greedy"  # the game's default
     assert reg.bot("crazy-eights", "random").name == "random"
 
@@ -75,7 +75,9 @@ def test_unknown_game_and_bot_errors(example_entry_points: list[metadata.EntryPo
     reg = registry.load(example_entry_points)
     with pytest.raises(ConfigError, match="unknown game 'poker'; installed games: crazy-eights"):
         reg.game("poker")
-    with pytest.raises(ConfigError, match="no bot 'genius' for crazy-eights; its bots: greedy, random"):
+    with pytest.raises(
+        ConfigError, match="no bot 'genius' for crazy-eights; its bots: expert, greedy, random"
+    ):
         reg.bot("crazy-eights", "genius")
 
 

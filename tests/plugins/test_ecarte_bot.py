@@ -75,6 +75,19 @@ def test_the_non_dealer_stands_with_a_jeu_de_regle() -> None:
     assert choose(s, 1) == Move("propose")
 
 
+def test_the_score_changes_what_it_stands_with() -> None:
+    """A bare jeu de règle stands, unless the opponent needs two points: then the penalty for a
+    deal without exchange would give them the match, and it asks for cards (it played the same
+    whatever the score)."""
+    hand_ = "7C 8C 9C 7H 8D"
+    assert choose(state(hand_, phase=Phase.PROPOSE), 1) == Move("stand")
+    assert choose(state(hand_, phase=Phase.PROPOSE, scores=(3, 0)), 1) == Move("propose")
+    assert choose(state(hand_, phase=Phase.PROPOSE, scores=(4, 0)), 1) == Move("stand")
+    weaker = "7C 7H 8D KS 9S"  # a trump and a King: one trick short of a jeu de règle
+    assert choose(state(weaker, phase=Phase.PROPOSE), 1) == Move("propose")
+    assert choose(state(weaker, phase=Phase.PROPOSE, scores=(4, 0)), 1) == Move("stand")
+
+
 def test_with_the_king_of_trumps_it_asks_for_cards() -> None:
     s = state("KC 8C 9H 7H 8H", phase=Phase.PROPOSE)  # two trumps and three hearts: a jeu de règle...
     assert jeu_de_regle(cards("KC 8C 9H 7H 8H"), Suit.CLUBS)
@@ -88,8 +101,9 @@ def test_the_dealer_refuses_by_the_guarded_suits_rule() -> None:
     assert choose(s, 0) == Move("accept")
 
 
-def test_it_discards_all_but_trumps_and_kings() -> None:
-    s = state("7C KH 8D QS 9S", phase=Phase.DISCARD)
+def test_it_discards_low_plain_cards_and_keeps_a_guarded_queen() -> None:
+    """The Queen beside its King stays (it was thrown with everything that was no trump or King)."""
+    s = state("7C KS 8D QS 9H", phase=Phase.DISCARD)
     thrown = []
     for _ in range(5):
         m = choose(s, 1)
@@ -107,7 +121,7 @@ def test_it_discards_all_but_trumps_and_kings() -> None:
             actor=1,
             discarded=s.discarded + 1,
         )
-    assert sorted(thrown) == ["8D", "9S", "QS"]
+    assert sorted(thrown) == ["8D", "9H"]
 
 
 def test_as_non_dealer_it_discards_at_least_one() -> None:

@@ -137,7 +137,7 @@ def test_registry_lists_the_game_and_its_bots_without_warnings() -> None:
     reg = registry.load()
     assert not [w for w in reg.warnings if "ecarte" in w]
     assert isinstance(reg.game("ecarte"), Ecarte)
-    assert set(reg.bots["ecarte"]) == {"random", "classic"}
+    assert set(reg.bots["ecarte"]) == {"random", "classic", "expert"}
     assert reg.bot("ecarte").name == "classic"
 
 

@@ -57,7 +57,7 @@ def test_the_plugin_registers_the_game_and_its_bots_without_warnings() -> None:
     reg = registry.load()
     assert "snatch" in reg.games
     assert not [w for w in reg.warnings if "snatch" in w]
-    assert set(reg.bots["snatch"]) == {"random", "shrewd", "never-snatch"}
+    assert set(reg.bots["snatch"]) == {"random", "shrewd", "never-snatch", "expert"}
     assert reg.bot("snatch").name == "shrewd"
     game = reg.game("snatch")
     assert (game.min_players, game.max_players) == (2, 10)

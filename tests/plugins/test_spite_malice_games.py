@@ -45,7 +45,7 @@ def test_registry_lists_the_game_and_its_default_bot() -> None:
     assert "spite-malice" in reg.games and isinstance(reg.game("spite-malice"), SpiteMalice)
     assert not [w for w in reg.warnings if "spite" in w]
     assert reg.bot("spite-malice").name == "planner"
-    assert set(reg.bots["spite-malice"]) == {"random", "planner"}
+    assert set(reg.bots["spite-malice"]) == {"random", "planner", "expert"}
 
 
 def test_options_and_player_count() -> None:

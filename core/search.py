@@ -1,0 +1,149 @@
+"""The ``expert`` bot: determinized search with paired playouts, for any game.
+
+At a decision with more than one legal move, :class:`Expert`
+
+1. samples a world consistent with its own view (:func:`fairdeal.core.worlds.sample_world`:
+   the cards it has not seen dealt at random where it cannot see, narrowed by what play has
+   shown);
+2. plays every candidate move in that same world, each followed by a playout to the end of
+   the game (or to the game's :meth:`~fairdeal.core.rules.Game.outlook`) with one and the
+   same random seed — *paired* playouts, so two moves are compared on the same cards and the
+   same luck, and the difference between them is far less noisy than either value;
+3. repeats with fresh worlds, by successive halving: the budget is split into rounds, and
+   after each round the worse half of the candidates is dropped, so the close calls get the
+   most playouts;
+4. plays the candidate with the best mean, the game's own bot's choice winning a tie.
+
+Playouts use the game's own bot (the ``rollout`` policy, each seat on its own view of the
+world), or uniformly random moves for a game without one. The budget is a number of playouts
+(``playouts``): the core reads no clock. A caller may stop the search early with ``stop``,
+a function asked between playouts (a time limit, a cancelled game: the driver's business);
+the best move found so far is then played.
+
+The search reads only the view it is given and its ``rng``: the same view and the same random
+stream give the same move, whatever the hidden cards are.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Protocol, runtime_checkable
+
+from .playout import playout
+from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S
+from .worlds import sample_world
+
+#: Playouts per decision by default: a fraction of a second for a hand game.
+PLAYOUTS = 240
+
+
+#: The name the expert goes by, for every game (``--seat bot:expert``).
+EXPERT = "expert"
+
+
+def never() -> bool:
+    return False
+
+
+@runtime_checkable
+class Searching(Protocol):
+    """A policy that thinks a while and can be stopped: ``search`` is ``choose`` with a ``stop()``
+    it asks between steps of its work (the drivers run it off the event loop)."""
+
+    def search(
+        self,
+        game: Game[S],
+        state: S,
+        player: int,
+        moves: Sequence[Move],
+        rng: random.Random,
+        stop: Callable[[], bool] = never,
+    ) -> Move: ...
+
+
+class Expert:
+    """Determinized search with paired playouts (see the module docstring).
+
+    ``rollout`` makes the policy the playouts use (default: random moves); ``playouts`` is the
+    budget of one decision; ``max_moves`` bounds a playout (default: the game's own bound).
+    """
+
+    def __init__(
+        self,
+        rollout: Callable[[], Policy] | None = None,
+        playouts: int = PLAYOUTS,
+        max_moves: int | None = None,
+    ) -> None:
+        self.rollout: Policy = rollout() if rollout is not None else RandomPolicy()
+        self.playouts = playouts
+        self.max_moves = max_moves
+
+    def choose(self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random) -> Move:
+        return self.search(game, state, player, moves, rng)
+
+    def search(
+        self,
+        game: Game[S],
+        state: S,
+        player: int,
+        moves: Sequence[Move],
+        rng: random.Random,
+        stop: Callable[[], bool] = never,
+    ) -> Move:
+        """The move to play (see the module docstring); ``stop()`` true ends the search at once."""
+        candidates = list(dict.fromkeys(moves))
+        if len(candidates) == 1:
+            return candidates[0]
+        favourite = self.rollout.choose(game, state.copy(), player, list(candidates), rng)
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        policies = [self.rollout] * state.table.players
+        spent = 0
+        for r in range(rounds):
+            share = (self.playouts - spent) // (rounds - r)
+            worlds = max(1, share // len(alive))
+            for _ in range(worlds):
+                if stop():
+                    return self._best(candidates, alive, totals, counts, favourite)
+                world = sample_world(state, rng)
+                seed = rng.getrandbits(64)
+                for i in alive:
+                    after = game.apply(world, player, candidates[i])
+                    value = playout(game, after, policies, random.Random(seed), max_moves=self.max_moves)
+                    totals[i] += value[player]
+                    counts[i] += 1
+                    spent += 1
+            if len(alive) > 1 and r < rounds - 1:
+                alive.sort(key=lambda i: (-totals[i] / counts[i], candidates[i] != favourite, i))
+                alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
+        return self._best(candidates, alive, totals, counts, favourite)
+
+    @staticmethod
+    def _best(
+        candidates: list[Move], alive: list[int], totals: list[float], counts: list[int], favourite: Move
+    ) -> Move:
+        tried = [i for i in alive if counts[i]]
+        if not tried:
+            return favourite
+        best = max(tried, key=lambda i: (totals[i] / counts[i], candidates[i] == favourite, -i))
+        return candidates[best]
+
+
+def expert_bot(game: str, rollout: BotSpec | None = None, playouts: int = PLAYOUTS) -> BotSpec:
+    """The expert for ``game``, its playouts played by the bot ``rollout`` (None: random moves)."""
+    make = None if rollout is None or rollout.name == "random" else rollout.make
+    how = f"with {rollout.name}" if make is not None and rollout is not None else "at random"
+    return BotSpec(
+        game,
+        EXPERT,
+        f"searches: plays each move out on deals its view allows, {how}",
+        partial(Expert, make, playouts),
+    )
+
+
+__all__ = ["EXPERT", "PLAYOUTS", "Expert", "Searching", "expert_bot", "never"]
