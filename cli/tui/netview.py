@@ -48,13 +48,22 @@ class TableReport:
         self.invite_file = invite_file
         self.write_file = write_file
         self.head: list[str] = []
+        self.relay_line: str | None = None  # the relay's state, on the waiting screen once known
+        self._lines: list[str] = []
         self.ended: ev.GameEnded | None = None
         self._seat: int | None = None
 
     def _lobby(self, lines: list[str]) -> None:
+        self._lines = lines
         if self.app is not None:
-            self.app.lobby_lines = [*self.head, "", *lines]
+            relay = [self.relay_line] if self.relay_line else []
+            self.app.lobby_lines = [*self.head, *relay, "", *lines]
             self.app.schedule_refresh()
+
+    def _relay_changed(self) -> None:
+        """The waiting screen says what the relay does now (once the game runs, the notes do)."""
+        if self.app is not None and self.app.lobby_lines:
+            self._lobby(self._lines)
 
     def _note(self, text: str) -> None:
         if self.app is not None:
@@ -78,8 +87,19 @@ class TableReport:
                 note(f"Dropped {count} more connections in the last {seconds:g} s ({why}).")
             case ev.RelayStatus(relay, True):
                 note(f"Players who cannot reach you directly come through relay {relay}.")
+                if self.relay_line is not None:  # it was said to be unreachable: say it works now
+                    self.relay_line = (
+                        f"The relay {relay} works again: players behind home routers come through it."
+                    )
+                    self._lobby(self._lines)
             case ev.RelayStatus(relay, False, reason):
                 note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
+                said = reason if relay in reason else f"the relay {relay} cannot be used for now: {reason}"
+                self.relay_line = (
+                    f"{said[:1].upper()}{said[1:]}. Only players who can reach this computer directly "
+                    "can join; the relay is tried again in the background."
+                )
+                self._relay_changed()
             case ev.LinkFlooded(_, name, reason):
                 note(f"Dropped {name}'s connection: {reason}.")
             case ev.RelayDoorTaken(relay):
