@@ -13,16 +13,23 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.status import Status
 from rich.text import Text
 
 from fairdeal.core.session.session import Session
 
-if TYPE_CHECKING:
-    from .console import UI
+
+class Screen(Protocol):
+    """What the waiting line needs of the terminal (:class:`~fairdeal.cli.console.UI` has it)."""
+
+    console: Console
+
+    def print(self, *items: RenderableType, indent: int = 0, hang: int = 2, wrap: bool = True) -> None: ...
+
+    def text(self, words: str, style: str = "") -> Text: ...
 
 
 #: Seconds a wait must last before the waiting line appears.
@@ -70,7 +77,7 @@ class StatusLine:
     kept for :meth:`unseen`. Thread-safe: a timer thread shows the line.
     """
 
-    def __init__(self, ui: UI, *, spinner: bool, lines: bool, delay: float = WAIT_DELAY) -> None:
+    def __init__(self, ui: Screen, *, spinner: bool, lines: bool, delay: float = WAIT_DELAY) -> None:
         self._ui = ui
         self._spinner = spinner
         self._lines = lines
@@ -246,4 +253,4 @@ def describe_waiting(session: Session) -> str | None:
     return f"waiting for {who}: {what}"
 
 
-__all__ = ["WAIT_DELAY", "Absences", "StatusLine", "clock", "describe_waiting"]
+__all__ = ["WAIT_DELAY", "Absences", "Screen", "StatusLine", "clock", "describe_waiting"]

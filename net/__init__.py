@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         HostLost,
         HostReached,
         Joined,
+        Joiner,
         LeftLobby,
         LinkFlooded,
         Listening,
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .joining import join_game
     from .link import Keepalive, LinkStats, NetLink
-    from .lobby import Joiner, Lobby, LobbyLimits, TableOffer
+    from .lobby import Lobby, LobbyLimits, TableOffer
     from .plans import (
         GRACE,
         WATCHERS,
@@ -126,7 +127,7 @@ _WHERE = {
     "Keepalive": "link",
     "LinkStats": "link",
     "NetLink": "link",
-    "Joiner": "lobby",
+    "Joiner": "events",
     "Lobby": "lobby",
     "LobbyLimits": "lobby",
     "TableOffer": "lobby",

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Literal
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Event, Session
 
+from . import wire
+
 if TYPE_CHECKING:
-    from . import wire
     from .invite import Invite
-    from .lobby import Joiner
 
 
 def _until(seconds: float) -> float:
@@ -31,6 +31,22 @@ def _until(seconds: float) -> float:
 
 
 # -- before the game: hosting ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Joiner:
+    """A seated joiner: the identity is the one its handshake proved; name and kind are announced."""
+
+    seat: int
+    name: str
+    kind: str
+    identity: bytes
+    fingerprint: str
+    address: str
+
+    @property
+    def lobby_seat(self) -> wire.LobbySeat:
+        return wire.LobbySeat(self.name, self.fingerprint, self.kind)
+
+
 @dataclass(frozen=True)
 class Listening:
     """The host listens on ``bound`` (``host:port`` each) and hands out ``code`` (``invite`` decoded)."""
@@ -366,6 +382,7 @@ __all__ = [
     "HostLost",
     "HostReached",
     "Joined",
+    "Joiner",
     "LeftLobby",
     "LinkFlooded",
     "Listening",

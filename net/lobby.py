@@ -47,7 +47,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from . import wire
-from .events import Joined, LeftLobby, Rejected, RejectedMany, Report, ignore
+from .events import Joined, Joiner, LeftLobby, Rejected, RejectedMany, Report, ignore
 from .framing import FRAME_HEADER_LEN
 from .link import Keepalive, NetLink
 from .stream import PeerClosed, SecureStream, secure_connect
@@ -65,22 +65,6 @@ Late = Callable[[wire.Rejoin | wire.Watch, bytes, NetLink], Awaitable[str | None
 identity; returns a refusal instead when it may not come in."""
 Source = Callable[[Offer], Awaitable[None]]
 """A source of connections (the relay doors): runs until cancelled, offering each connection."""
-
-
-@dataclass(frozen=True, slots=True)
-class Joiner:
-    """A seated joiner: the identity is the one its handshake proved; name and kind are announced."""
-
-    seat: int
-    name: str
-    kind: str
-    identity: bytes
-    fingerprint: str
-    address: str
-
-    @property
-    def lobby_seat(self) -> wire.LobbySeat:
-        return wire.LobbySeat(self.name, self.fingerprint, self.kind)
 
 
 @dataclass(frozen=True, slots=True)
