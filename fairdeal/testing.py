@@ -44,7 +44,8 @@ from typing import Any
 
 from fairdeal.core.cards import Card
 from fairdeal.core.dealer import PlainDealer
-from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
+from fairdeal.core.playout import settle as settle_world
 from fairdeal.core.replica import NeedReveals, NeedShuffle, Replica
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.rules import Game, GameState, Move, Over, Policy, RandomPolicy, Result
@@ -508,22 +509,10 @@ def settle(state: GameState, seed: int = 0) -> GameState:
 def _settle_table(table: Table, rng: random.Random) -> None:
     if table.viewer != EVERYONE:
         raise ConformanceError("settle needs an all-seeing table (viewer=EVERYONE)")
-    for _ in range(10_000):
-        reqs = table.requirements()
-        if reqs:
-            for r in reqs:
-                table.learn(r, table.card(r.token))
-            continue
-        shuffles = table.pending_shuffles()
-        if not shuffles:
-            return
-        req = shuffles[0]
-        cards = [table.card(t) for t in req.tokens]
-        rng.shuffle(cards)
-        start = max(table.all_tokens(), default=-1) + 1
-        fresh = list(range(start, start + len(cards)))
-        table.replace_shuffled(req, fresh, {t: c for t, c in zip(fresh, cards, strict=True) if c is not None})
-    raise ConformanceError("the table never settled")
+    try:
+        settle_world(table, rng)
+    except LocalProtocolError as exc:
+        raise ConformanceError(f"the table never settled ({exc})") from None
 
 
 # -- playing over the real protocol, in one process ---------------------------------------------------
