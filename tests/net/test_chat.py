@@ -171,7 +171,8 @@ def test_a_room_goes_on_from_the_marks_it_kept_and_refuses_a_replay() -> None:
 
 
 class _Gate:
-    """The host's player, who thinks until the test lets it go."""
+    """The host's player, who thinks until the test lets it go (the guest's moves alone must not
+    end the game meanwhile: a match to 5, which one announced King cannot win)."""
 
     def __init__(self, agent: BotAgent) -> None:
         self.agent, self.go = agent, trio.Event()
@@ -225,7 +226,7 @@ def test_chat_after_a_resume_works_and_a_replayed_line_is_refused(
     gate = _Gate(BotAgent(reg.bot("ecarte").make(), random.Random(1)))
     plan = HostPlan(
         game=game, plugin=entry.plugin, distribution=entry.distribution, version=entry.version,
-        options={"target": 1}, players=2, identity=IDS[0], name="Ann", kind="human",
+        options={"target": 5}, players=2, identity=IDS[0], name="Ann", kind="human",
         agent=gate, bind="127.0.0.1", rng=SeededRng(7), grace=30,
     )  # fmt: skip
 
