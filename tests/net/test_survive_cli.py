@@ -207,7 +207,10 @@ def test_a_seed_file_that_is_missing_damaged_or_from_another_game_stops_resume(t
 
     seed.unlink()
     p = resume()
-    assert p.proc.returncode == 2 and "no seed file next to" in p.err and "Traceback" not in p.err
+    said = " ".join(p.err.split())
+    assert p.proc.returncode == 2 and "Traceback" not in p.err, p.err
+    assert "did not finish, and has no seed file to go on with" in said, said
+    assert "nor a network seat whose seed file is gone" in said and "fairdeal replay" in said, said
     seed.write_bytes(b"{not json")
     seed.chmod(0o600)
     p = resume()
