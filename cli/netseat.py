@@ -312,8 +312,7 @@ def run_table(
         session = player.session
         if session is None:
             return []
-        adjourned = report.ended is not None and report.ended.how == "adjourned"
-        app.end_title = "Adjourned" if adjourned else "Game over"
+        adjourned = app.ending == "adjourned"
         kept = log.path is not None and seed_path(log.path).exists()
         return summary(session, log.path, ascii=ascii, adjourned=adjourned, resumable=kept)
 

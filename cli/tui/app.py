@@ -20,8 +20,8 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import trio
 from rich.cells import cell_len
@@ -55,12 +55,8 @@ REDRAW_EVERY = 0.1
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
-# -- what the app shows besides the table ---------------------------------------------------------------
-@dataclass
-class Ending:
-    """How the game ended, for the last screen: summary lines as (text, style)."""
-
-    lines: list[tuple[str, str]] = field(default_factory=list)
+if TYPE_CHECKING:
+    from fairdeal.net.events import Ending
 
 
 # -- the app -----------------------------------------------------------------------------------------
@@ -100,9 +96,8 @@ class TableApp(App[None]):
         self.notes: list[Note] = []
         self.outcome: Any = None  # trio's Outcome of run_game, once it is done
         self.interrupted = False
-        self.ending: Ending | None = None
+        self.ending: Ending | None = None  # how network play said the game ended
         self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
-        self.end_title = "Game over"  # the end box's title ("Adjourned" for an adjourned game)
         self.flash = ""
         #: Where the person is in choosing a move (keys and clicks: :mod:`.choosing`).
         self.choosing = Choosing()
@@ -191,7 +186,7 @@ class TableApp(App[None]):
         if self.finish is not None:
             with contextlib.suppress(Exception):
                 lines = self.finish()
-                self.push_screen(EndScreen(lines, self.end_title))
+                self.push_screen(EndScreen(lines, "Adjourned" if self.ending == "adjourned" else "Game over"))
                 return
         self.exit()
 
@@ -668,4 +663,4 @@ class TableApp(App[None]):
         self.set_interval(0.25, self.tick)
 
 
-__all__ = ["Ending", "TableApp"]
+__all__ = ["TableApp"]

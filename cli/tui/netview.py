@@ -32,8 +32,8 @@ def _seat_lines(lobby: wire.Lobby) -> list[str]:
 
 class TableReport:
     """Reports network play into a :class:`TableApp` (set :attr:`app` before the game runs): one
-    ``case`` per event of :mod:`fairdeal.net.events`. ``ended`` is the last
-    :class:`~fairdeal.net.events.GameEnded` heard."""
+    ``case`` per event of :mod:`fairdeal.net.events`; how the game ended
+    (:class:`~fairdeal.net.events.GameEnded`) goes to the app's ``ending``."""
 
     def __init__(
         self,
@@ -50,7 +50,6 @@ class TableReport:
         self.head: list[str] = []
         self.relay_line: str | None = None  # the relay's state, on the waiting screen once known
         self._lines: list[str] = []
-        self.ended: ev.GameEnded | None = None
         self._seat: int | None = None
 
     def _lobby(self, lines: list[str]) -> None:
@@ -189,8 +188,9 @@ class TableReport:
                     p = self.player
                     mine = p is not None and p.session is not None and seat == p.session.seat
                     app.chat_line("You" if mine else name, "" if mine else fingerprint, text)
-            case ev.GameEnded():
-                self.ended = event
+            case ev.GameEnded(how):
+                if app is not None:
+                    app.ending = how
             case _:
                 pass  # a watcher leaving: the table does not show it
 
