@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fairdeal.core.cards import Card
-from fairdeal.core.rules import GameState
+from fairdeal.core.rules import GameState, words_text
 from fairdeal.core.session.session import Event, MoveMade, Session
 from fairdeal.core.table import Table, Visibility
 
@@ -74,6 +74,7 @@ class Chronicle:
         self._serial = 0
         self._told = 0  # serial of the first entry not handed out by ``completed``
         self._pile_name = pile_name
+        self._state: GameState | None = None  # the view after the last entry, for the game's remarks
 
     # -- following the session -----------------------------------------------------------------------
     def update(self, session: Session, events: Sequence[Event]) -> bool:
@@ -133,11 +134,17 @@ class Chronicle:
             told = named_here | (moved if moves else set())  # a move's narration names its cards
             changed |= self._note_hand(table, newly - told)
             changed |= self._note_turned(view, table, newly - told, zones)
+        if self._state is not None:
+            for words in session.game.remarks(self._state, view):
+                text = named(words_text(words, past=True), names, self.seat)
+                self._add(Entry(text[:1].upper() + text[1:], None, False))
+                changed = True
         if moves and moves[-1].seat != self.seat:
             self.fresh |= {tok for tok in newly if tok in zones}
         self._zones = zones
         self._known = known
         self._faceup = set(table.faceup)
+        self._state = view
         return changed
 
     def _note_hand(self, table: Table, newly: set[int]) -> bool:

@@ -421,6 +421,14 @@ class Game(ABC, Generic[S]):
         who = "You" if state.table.viewer == player else name
         return f"{who} {words_text(self.words(state, player, move), past=True)}"
 
+    def remarks(self, before: S, after: S) -> Sequence[MoveWords]:
+        """What the game itself did from ``before`` to ``after`` (one seat's view before and after
+        one entry) that no move's narration tells, each in words for the story: a point the deal
+        scored (``(Seat(1), "scored 1 point for the turned-up King")``). Told in the past tense;
+        a seat as :class:`Seat` (the reader's own is written "You"); only what ``after``'s viewer
+        may know. Default: nothing."""
+        return ()
+
     # -- the table -----------------------------------------------------------------------------------
     def view(self, state: S, viewer: int | None) -> TableView:
         """The table as ``viewer`` sees it, as regions of piles (see :mod:`fairdeal.core.tableview`).

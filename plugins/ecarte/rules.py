@@ -19,10 +19,12 @@ from fairdeal import (
     Game,
     LocalProtocolError,
     Move,
+    MoveWords,
     Option,
     Over,
     Result,
     RuledOut,
+    Seat,
     Step,
     Table,
     ecarte_32,
@@ -125,7 +127,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
                 raise LocalProtocolError("ecarte: the turn-up is not known yet")
             s = s.but(trump=card.suit, phase=Phase.PROPOSE)
             if card.rank == KING:
-                s = _score(s, s.dealer, 1, "the turned-up King")
+                s = _score(s, s.dealer, 1, KING_TURNED)
             return s
         if s.phase is Phase.NEXT:
             t.shuffle_together(ZONE_NAMES, TALON)
@@ -198,6 +200,12 @@ class Ecarte(EcarteView, Game[EcarteState]):
             return s.but(actor=1 - player)
         return _finish_trick(s, player)
 
+    def remarks(self, before: EcarteState, after: EcarteState) -> list[MoveWords]:
+        """The point a turned-up King gives the dealer: the one score no move makes."""
+        if after.why == KING_TURNED and after.scores != before.scores:
+            return [(Seat(after.dealer), "scored 1 point for the turned-up King")]
+        return []
+
     def rules_out(self, state: EcarteState, player: int, move: Move) -> list[RuledOut]:
         """What the second card of a trick shows of the rest of its player's hand: not following
         suit, no card of the suit led (nor a trump, with ``trump_when_void``, unless it trumped);
@@ -245,6 +253,10 @@ class Ecarte(EcarteView, Game[EcarteState]):
 
 def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
+
+
+#: Why the dealer scores at the turn-up.
+KING_TURNED = "the turned-up King"
 
 
 def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:

@@ -76,3 +76,17 @@ def test_the_cards_your_own_move_drew_are_named_on_its_line() -> None:
     assert takes and all(re.search(r"— (you take|Bot 1 takes) the trick", w) for w in takes)
     scored = [w for w in words if re.search(r"(you score|Bot 1 scores) \d points? for ", w)]
     assert scored, words
+
+
+def test_the_point_of_a_turned_up_king_is_told() -> None:
+    """Écarté: the dealer's point for a turned-up King, which no move makes, is a line of the story
+    right after the turn-up, once for each King turned."""
+    for seed in range(40):
+        words = [e.words() for e in _story("ecarte", 2, {"target": 3}, seed).entries]
+        kings = [i for i, w in enumerate(words) if re.fullmatch("turnup: K[♣♦♥♠]", w)]
+        told = [i for i, w in enumerate(words) if w.endswith("scored 1 point for the turned-up King")]
+        assert told == [i + 1 for i in kings], words
+        if kings:
+            assert re.fullmatch("(You|Bot 1) scored 1 point for the turned-up King", words[kings[0] + 1])
+            return
+    raise AssertionError("no King turned up in 40 games")
