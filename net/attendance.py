@@ -67,11 +67,11 @@ class Attendance:
         if self.bell is not None:  # the host's own network may have changed: new relay doors
             self.bell.ring()
         self.send(wire.Away(seat, int(seconds)), self.everyone())
-        self.report(Away.now(seat, self.header.seats[seat].name, seconds))
+        self.report(Away.now(seat, self.header.names[seat], seconds))
 
     def back(self, seat: int) -> None:
         self.send(wire.Back(seat), [x for s, x in self._links() if s != seat] + self._watchers())
-        self.report(Back(seat, self.header.seats[seat].name))
+        self.report(Back(seat, self.header.names[seat]))
 
     def _links(self) -> list[tuple[int, Any]]:
         assert self.roster is not None
@@ -84,7 +84,7 @@ class Attendance:
     # -- a link that comes in late ----------------------------------------------------------------------
     def prepare(self, seat: int, link: NetLink) -> None:
         link.start_game()
-        name = self.header.seats[seat].name
+        name = self.header.names[seat]
         link.on_flood = lambda reason: self.report(LinkFlooded(seat, name, reason))
         if self.room is not None:
             link.on_chat = self.room.from_link(seat)
@@ -160,8 +160,8 @@ class Attendance:
             self.votes.clear()
         self.send(wire.Adjourn(seat, agree), self.everyone())  # the voter's too: received
         players = [s for s in range(self.header.players) if s not in self.session.departed]
-        missing = [self.header.seats[s].name for s in players if s not in self.votes]
-        self.report(AdjournVote(seat, self.header.seats[seat].name, agree, tuple(missing)))
+        missing = [self.header.names[s] for s in players if s not in self.votes]
+        self.report(AdjournVote(seat, self.header.names[seat], agree, tuple(missing)))
         if agree and self.plan.auto_adjourn and 0 not in self.votes:
             self.vote_as(0, True)
             return True

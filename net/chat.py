@@ -91,7 +91,7 @@ class ChatRoom:
         sig = self.identity.sign(chat_bytes(self.header.game_id, self.seat, n, words))
         msg = wire.Chat(self.seat, n, words, sig)
         self._send(msg, skip=None)
-        self.heard(self.seat, self.header.seats[self.seat].name, self.identity.fingerprint, words)
+        self.heard(self.seat, self.header.names[self.seat], self.identity.fingerprint, words)
         return True
 
     def from_link(self, link_seat: int) -> Callable[[wire.Chat], bool]:
@@ -131,7 +131,7 @@ class ChatRoom:
             return False
         self._room(msg.seat)
         self._mark(msg.seat, msg.n)  # kept before it is shown: never accepted twice, even after a crash
-        self.heard(msg.seat, seats[msg.seat].name, seats[msg.seat].fingerprint, msg.text)
+        self.heard(msg.seat, self.header.names[msg.seat], seats[msg.seat].fingerprint, msg.text)
         return True
 
     def _room(self, seat: int, take: bool = True) -> bool:

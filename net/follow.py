@@ -264,10 +264,10 @@ class Follower:
     # -- the host's control messages ----------------------------------------------------------------
     def control(self, msg: wire.Message) -> None:
         """``lobby``, ``away``, ``back``, ``adjourned`` from the host."""
-        names = self.session.header.seats if self.session.seq > 0 else ()
+        names = self.session.header.names if self.session.seq > 0 else ()
 
         def name(seat: int) -> str:
-            return names[seat].name if 0 <= seat < len(names) else f"seat {seat}"
+            return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
         if isinstance(msg, wire.Lobby):
             self.report(LobbyChanged(msg))
@@ -296,10 +296,9 @@ class Follower:
             return False
         else:
             self.votes.clear()
-        missing = [
-            s.name for i, s in enumerate(seats) if i not in self.votes and i not in self.session.departed
-        ]
-        self.report(AdjournVote(msg.seat, seats[msg.seat].name, msg.agree, tuple(missing)))
+        names = self.session.header.names
+        missing = [n for i, n in enumerate(names) if i not in self.votes and i not in self.session.departed]
+        self.report(AdjournVote(msg.seat, names[msg.seat], msg.agree, tuple(missing)))
         if msg.agree and self.auto_adjourn and self.seat is not None and self.seat not in self.votes:
             self.vote(True)
         return True

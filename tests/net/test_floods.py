@@ -22,7 +22,7 @@ from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
 from fairdeal.net import GuestSession, wire
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
-from fairdeal.net.events import AdjournVote
+from fairdeal.net.events import AdjournVote, Away, Back
 from fairdeal.net.flood import LIMIT
 from fairdeal.net.follow import Connector, Follower, rejoin
 from fairdeal.net.invite import Invite, decode_invite
@@ -180,16 +180,20 @@ def test_a_guest_that_changes_its_vote_every_instant_is_heard_once_then_dropped(
     g.check()
 
 
-def _follower(votes_heard: list[tuple[int, bool]]) -> Follower:
-    """Seat 1's follower of a real three-seat game, its header in."""
+def _follower(
+    votes_heard: list[tuple[int, bool]], names: list[str] | None = None, seen: list[object] | None = None
+) -> Follower:
+    """Seat 1's follower of a real three-seat game, its header in (``seen``: every event reported)."""
     from fairdeal.net.invite import SECRET_BYTES, Endpoint
 
-    table = seat_sessions(registry.load().game("snatch"), 3, 5)
+    table = seat_sessions(registry.load().game("snatch"), 3, 5, names=names)
     session = table.sessions[1]
     session.receive(table.sessions[0].start(table.header))
     invite = Invite(table.identities[0].fingerprint, bytes(SECRET_BYTES), (Endpoint("127.0.0.1", 9),))
 
     def report(event: object) -> None:
+        if seen is not None:
+            seen.append(event)
         if isinstance(event, AdjournVote):
             votes_heard.append((event.seat, event.agree))
 
@@ -214,6 +218,19 @@ def test_a_guest_counts_the_votes_a_host_relays_that_change_nothing() -> None:
     assert f.hear_vote(wire.Adjourn(0, False))  # declined: the proposal falls
     assert not f.hear_vote(wire.Adjourn(0, False))  # nothing left to decline
     assert heard == [(2, True), (0, False)]  # the screen is told of changes only
+
+
+def test_a_guest_names_seats_of_equal_names_apart_in_what_it_reports() -> None:
+    """Away, back and adjourn votes name a seat as the table does: two Anns are 'Ann' and 'Ann (2)'."""
+    seen: list[object] = []
+    f = _follower([], ["Ann", "Bob", "Ann"], seen)
+    f.control(wire.Away(2, 60))
+    f.control(wire.Back(2))
+    assert f.hear_vote(wire.Adjourn(0, True))
+    away, back, vote = seen
+    assert isinstance(away, Away) and away.name == "Ann (2)"
+    assert isinstance(back, Back) and back.name == "Ann (2)"
+    assert isinstance(vote, AdjournVote) and vote.name == "Ann" and vote.missing == ("Bob", "Ann (2)")
 
 
 @pytest.mark.trio
