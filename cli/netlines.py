@@ -23,7 +23,7 @@ from .adjourning import Adjourning
 from .console import UI
 from .linemode import TerminalAgent
 from .render import option_text
-from .waiting import clock, describe_waiting
+from .waiting import clock, describe_waiting, not_started
 
 
 def lobby_lines(lobby: wire.Lobby) -> list[str]:
@@ -176,6 +176,8 @@ class LineReport:
             case ev.HostLeft():
                 self.ui.status.absences.seats.clear()
                 say("The host left the game: it stops here (this seat can go on if the host resumes it).")
+            case ev.NotStartedYet(every, seconds):
+                say(not_started(every, seconds))
             case ev.WatcherCame(watchers):
                 say(f"A watcher joined ({watchers} watching now).")
             case ev.TableReady(_, vote):

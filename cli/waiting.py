@@ -44,6 +44,14 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
+def not_started(every: float, seconds: float) -> str:
+    """What a watcher who came before the start is told while it waits for the players to begin."""
+    return (
+        f"The game has not started yet: waiting for the players to begin (asking the host every "
+        f"{every:g} s, for {clock(seconds)} at most; Ctrl-C to stop)."
+    )
+
+
 class Absences:
     """Who the game waits for to come back, with a deadline each: the words of the waiting line.
 
@@ -253,4 +261,4 @@ def describe_waiting(session: Session) -> str | None:
     return f"waiting for {who}: {what}"
 
 
-__all__ = ["WAIT_DELAY", "Absences", "Screen", "StatusLine", "clock", "describe_waiting"]
+__all__ = ["WAIT_DELAY", "Absences", "Screen", "StatusLine", "clock", "describe_waiting", "not_started"]

@@ -250,6 +250,20 @@ class HostLeft:
 
 
 @dataclass(frozen=True)
+class NotStartedYet:
+    """(A watcher) the host has not started the game: this watcher asks again every ``every``
+    seconds until ``until`` (monotonic clock)."""
+
+    every: float
+    seconds: float
+    until: float
+
+    @classmethod
+    def now(cls, every: float, seconds: float) -> NotStartedYet:
+        return cls(every, seconds, _until(seconds))
+
+
+@dataclass(frozen=True)
 class WatcherCame:
     """(The host) a watcher came in: ``watchers`` follow the game now."""
 
@@ -349,6 +363,7 @@ NetEvent = (
     | HostLost
     | HostBack
     | HostLeft
+    | NotStartedYet
     | WatcherCame
     | WatcherLeft
     | AdjournVote
@@ -388,6 +403,7 @@ __all__ = [
     "Listening",
     "LobbyChanged",
     "NetEvent",
+    "NotStartedYet",
     "Rejected",
     "RejectedMany",
     "RelayDoorTaken",

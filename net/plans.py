@@ -158,6 +158,9 @@ class WatchPlan:
     extra_direct: Sequence[Endpoint] = ()
     relay_delay: float = RELAY_DELAY
     open_log: Callable[[Header], LogSink] | None = None
+    #: Before the game starts, ask again every ``start_poll`` seconds, for ``start_wait`` at most.
+    start_wait: float = 1800.0
+    start_poll: float = 3.0
 
     def connector(self, invite: Invite | None = None) -> Connector:
         return _connector(self, invite)

@@ -15,18 +15,21 @@ from .events import (
     Applied,
     GameEnded,
     HostReached,
+    NotStartedYet,
     Report,
     Resumed,
     ignore,
 )
-from .follow import Follower, expect, refusal_text
+from .follow import Connector, Follower, Refusal, expect, refusal_text, rejoin
 from .guarded import GuardedSession
+from .lobby import NOT_YET_WATCHED
 from .plans import (
     NetOutcome,
     WatchPlan,
 )
 from .replay import first_header
 from .seeds import NoKeeper
+from .stream import SecureStream
 from .traffic import total
 
 
@@ -39,9 +42,7 @@ async def watch_game(plan: WatchPlan, report: Report | None = None) -> NetOutcom
     """
     tell: Report = report or ignore
     connector = plan.connector()
-    from .follow import rejoin
-
-    secure, sync, path, via = await rejoin(connector, None, 0, wire.NO_ENTRY)
+    secure, sync, path, via = await _reach(plan, connector, tell)
     try:
         tell(HostReached(plan.invite, path, via))
         first = await expect(secure, plan.handshake_timeout, "the game's first entry")
@@ -80,6 +81,25 @@ async def watch_game(plan: WatchPlan, report: Report | None = None) -> NetOutcom
     stats = total(follower.stats)
     tell(GameEnded.of(session, follower.error, follower.adjourned, follower.ending or "stopped"))
     return NetOutcome(session, follower.error, events, follower.adjourned, links={0: stats})
+
+
+async def _reach(
+    plan: WatchPlan, connector: Connector, tell: Report
+) -> tuple[SecureStream, wire.Sync, str, str]:
+    """Reach the host as a watcher; while the game has not started, ask again every
+    ``plan.start_poll`` seconds, for ``plan.start_wait`` at most (then the refusal stands)."""
+    deadline = trio.current_time() + plan.start_wait
+    told = False
+    while True:
+        try:
+            return await rejoin(connector, None, 0, wire.NO_ENTRY)
+        except Refusal as exc:
+            if NOT_YET_WATCHED not in str(exc) or trio.current_time() + plan.start_poll > deadline:
+                raise
+        if not told:
+            tell(NotStartedYet.now(plan.start_poll, plan.start_wait))
+            told = True
+        await trio.sleep(plan.start_poll)
 
 
 __all__ = ["watch_game"]

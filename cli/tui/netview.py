@@ -17,7 +17,7 @@ from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 
 from ..render import option_text
-from ..waiting import clock
+from ..waiting import clock, not_started
 from .app import TableApp
 from .player import TablePlayer
 
@@ -173,6 +173,8 @@ class TableReport:
                 if app is not None:
                     app.absences.seats.clear()
                 note("The host left the game: it stops here (this seat can go on if the host resumes it).")
+            case ev.NotStartedYet(every, seconds):
+                self._lobby([not_started(every, seconds)])
             case ev.WatcherCame(watchers):
                 note(f"A watcher joined ({watchers} watching now).")
             case ev.AdjournVote(seat, name, agree, missing):

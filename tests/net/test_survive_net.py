@@ -223,9 +223,13 @@ class Game:
         return plan
 
     async def play(
-        self, during: Callable[[Game], Any] | None = None, host_extra: dict[str, Any] | None = None
+        self,
+        during: Callable[[Game], Any] | None = None,
+        host_extra: dict[str, Any] | None = None,
+        before: Callable[[Game, trio.Nursery], Any] | None = None,
     ) -> None:
-        """Host, seat the guests one after the other through their proxies, play to the end."""
+        """Host, seat the guests one after the other through their proxies, play to the end
+        (``before`` runs once the host listens, before any guest comes)."""
         with trio.fail_after(LIMIT):
             async with trio.open_nursery() as n:
 
@@ -236,6 +240,8 @@ class Game:
                 await self.seen[0].listening_ready.wait()
                 assert self.seen[0].invite is not None
                 target = self.seen[0].invite.direct[0]
+                if before is not None:
+                    await before(self, n)
                 for seat in range(1, self.players):
                     proxy = CutProxy((target.host, target.port))
                     await n.start(proxy.run)
@@ -353,6 +359,35 @@ def test_a_watcher_joins_mid_game_and_its_log_verifies() -> None:
     trio.run(g.play, during)
     assert watched and watched[0].error is None and watched[0].session.finished
     assert seen.kinds("resumed") == [1] and g.seen[0].kinds("watcher") == [1]
+    g.check(logs=[*(bytes(x.data) for x in g.logs), bytes(log.data)])
+
+
+def test_a_watcher_who_comes_before_the_start_waits_for_it_then_follows_the_game() -> None:
+    g = Game("ecarte", 2, {})
+    watched: list[NetOutcome] = []
+    log = MemLog()
+    waits: list[ev.NotStartedYet] = []
+    seen = Seen()
+    seen.other = lambda event: waits.append(event) if isinstance(event, ev.NotStartedYet) else None  # type: ignore[method-assign]
+
+    async def before(g: Game, n: trio.Nursery) -> None:
+        target = g.seen[0].invite
+        assert target is not None
+        plan = WatchPlan(
+            target, Identity.generate(), registry.load().game, open_log=lambda h: log, start_poll=0.2
+        )
+
+        async def watch() -> None:
+            watched.append(await watch_game(plan, seen))
+
+        n.start_soon(watch)
+        while not waits:  # it was refused once, said so, and asks again
+            await trio.sleep(0.05)
+        await trio.sleep(0.5)  # a few more refusals, told once
+
+    trio.run(lambda: g.play(before=before))
+    assert len(waits) == 1 and waits[0].every == 0.2, waits
+    assert watched and watched[0].error is None and watched[0].session.finished
     g.check(logs=[*(bytes(x.data) for x in g.logs), bytes(log.data)])
 
 
