@@ -57,8 +57,9 @@ def _seat(state: EcarteState, seat: int, start: bool = False) -> str:
 
 
 def _trick_taken(state: EcarteState, player: int, token: object) -> str:
-    """What the second card of a trick does, said after it: who takes the trick, the tricks so
-    far, and at the fifth who scores what and why (empty for a lead, or a card not yet known)."""
+    """What the second card of a trick does, said after it: who takes the trick, and at the fifth
+    who scores what and why (empty for a lead, or a card not yet known). The tricks so far are on
+    the table, beside each player's name."""
     t = state.table
     if t.size(TRICK) != 1 or not isinstance(token, int):
         return ""
@@ -68,8 +69,7 @@ def _trick_taken(state: EcarteState, player: int, token: object) -> str:
     winner = player if beats(card, lead, state.trump) else 1 - player
     tricks = (state.tricks[0] + (winner == 0), state.tricks[1] + (winner == 1))
     takes = "take" if t.viewer == winner else "takes"
-    count = ", ".join(f"{_seat(state, p)}: {tricks[p]}" for p in (0, 1))  # a name apart from its number
-    text = f" — {_seat(state, winner)} {takes} the trick (tricks {count})"
+    text = f" — {_seat(state, winner)} {takes} the trick"
     if sum(tricks) < TRICKS:
         return text
     seat, points, why = deal_points(tricks, state.elder, state.declined, state.rules.penalty)

@@ -72,7 +72,7 @@ def test_the_cards_your_own_move_drew_are_named_on_its_line() -> None:
         assert re.fullmatch(rf".*drew {n} cards?:( {card}){{{n}}}", w), w
     loose = [w for w in words if re.fullmatch(rf"You drew( {card})+", w)]
     assert len(loose) == len([w for w in words if w.startswith("turnup: ")]), words  # only the deals
-    takes = [w for w in words if " the trick (tricks " in w]
+    takes = [w for w in words if re.search(" takes? the trick", w)]
     assert takes and all(re.search(r"— (you take|Bot 1 takes) the trick", w) for w in takes)
     scored = [w for w in words if re.search(r"(you score|Bot 1 scores) \d points? for ", w)]
     assert scored, words

@@ -239,7 +239,7 @@ def test_describe_and_narrate() -> None:
     t.flip(q)  # once the card is shown, the narration names it
     t.learn(Reveal(q, None), t.card(q))
     told = GAME.narrate(s, 0, Move("play", (q,)), "Ann")  # the second card: who takes the trick
-    assert told == "Ann played Q♥ — seat 1 takes the trick (tricks seat 0: 0, seat 1: 2)"
+    assert told == "Ann played Q♥ — seat 1 takes the trick"
     assert GAME.describe(s, 1, Move("propose")) == "propose an exchange of cards"
 
 
@@ -252,11 +252,11 @@ def test_the_story_says_who_takes_each_trick_and_who_scores_what_and_why() -> No
     last = s.but(tricks=(2, 2))  # the fifth trick: the deal is scored with the card that ends it
     mine = GAME.narrate(last.with_table(t.masked(0)), 0, Move("play", (q,)), "Ann")
     assert mine == (
-        "You played Q♥ — seat 1 takes the trick (tricks you: 2, seat 1: 3); "
+        "You played Q♥ — seat 1 takes the trick; "
         "seat 1 scores 1 point for 3 tricks"
     )
     theirs = GAME.narrate(last.with_table(t.masked(1)), 0, Move("play", (q,)), "Ann")
-    assert theirs.endswith("you take the trick (tricks seat 0: 2, you: 3); you score 1 point for 3 tricks")
+    assert theirs.endswith("you take the trick; you score 1 point for 3 tricks")
     declined = last.but(declined=0)  # Ann stood without an exchange and lost: the penalty
     assert GAME.narrate(declined, 0, Move("play", (q,)), "Ann").endswith(
         "seat 1 scores 2 points for 3 tricks against a player who declined to exchange"
