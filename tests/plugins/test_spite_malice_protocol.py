@@ -17,7 +17,7 @@ def resolve(name: str) -> SpiteMalice:
     return GAME
 
 
-@pytest.mark.parametrize(("seed", "options"), [(1, {"target": 1, "max_games": 1}), (2, {"target": 20})])
+@pytest.mark.parametrize(("seed", "options"), [(1, {"target": 1, "max_games": 1}), (2, {"target": 7})])
 def test_games_between_planners_verify(seed: int, options: dict[str, object]) -> None:
     bot = registry.load().bot("spite-malice")
     played = play_with_protocol(GAME, 2, seed, options, [bot.make(), bot.make()])
