@@ -251,10 +251,7 @@ def test_the_story_says_who_takes_each_trick_and_who_scores_what_and_why() -> No
     t.learn(Reveal(q, None), t.card(q))
     last = s.but(tricks=(2, 2))  # the fifth trick: the deal is scored with the card that ends it
     mine = GAME.narrate(last.with_table(t.masked(0)), 0, Move("play", (q,)), "Ann")
-    assert mine == (
-        "You played Q♥ — seat 1 takes the trick; "
-        "seat 1 scores 1 point for 3 tricks"
-    )
+    assert mine == ("You played Q♥ — seat 1 takes the trick; seat 1 scores 1 point for 3 tricks")
     theirs = GAME.narrate(last.with_table(t.masked(1)), 0, Move("play", (q,)), "Ann")
     assert theirs.endswith("you take the trick; you score 1 point for 3 tricks")
     declined = last.but(declined=0)  # Ann stood without an exchange and lost: the penalty
