@@ -32,8 +32,9 @@ class Adjourning:
 
     @property
     def asking(self) -> bool:
-        """Someone else proposed, and this seat has not agreed yet."""
-        return self.open and not self.mine
+        """Someone else proposed, and this seat, which can vote, has not agreed yet (a watcher is
+        never asked)."""
+        return self.available and self.open and not self.mine
 
     def ready(self, vote: Callable[[bool], object], seat: int | None) -> None:
         self._vote, self.seat = vote, seat
