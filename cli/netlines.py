@@ -180,6 +180,10 @@ class LineReport:
                 say(not_started(every, seconds))
             case ev.WatcherCame(watchers):
                 say(f"A watcher joined ({watchers} watching now).")
+            case ev.WatcherLeft(watchers):
+                say(f"A watcher left ({watchers} watching now).")
+            case ev.WatcherWaiting(fingerprint, address):
+                say(f"A watcher ({fingerprint}, from {address}) waits for the game to start.")
             case ev.TableReady(_, vote):
                 self.adjourning.ready(vote, self._seat)
                 if self.human is not None:

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         TableReady,
         WatcherCame,
         WatcherLeft,
+        WatcherWaiting,
     )
     from .follow import Keeper
     from .guarded import GuardedSession, GuestSession
@@ -115,6 +116,7 @@ _WHERE = {
     "TableReady": "events",
     "WatcherCame": "events",
     "WatcherLeft": "events",
+    "WatcherWaiting": "events",
     "Keeper": "follow",
     "GuardedSession": "guarded",
     "GuestSession": "guarded",
@@ -238,6 +240,7 @@ __all__ = [
     "WatchPlan",
     "WatcherCame",
     "WatcherLeft",
+    "WatcherWaiting",
     "connect_host",
     "decode_invite",
     "guess_address",

@@ -24,6 +24,7 @@ from .events import (
     LinkFlooded,
     Report,
     WatcherCame,
+    WatcherLeft,
 )
 from .link import NetLink
 from .plans import (
@@ -72,6 +73,10 @@ class Attendance:
     def back(self, seat: int) -> None:
         self.send(wire.Back(seat), [x for s, x in self._links() if s != seat] + self._watchers())
         self.report(Back(seat, self.header.names[seat]))
+
+    def watcher_left(self, watchers: int) -> None:
+        if not self.session.finished:  # at the end every watcher goes: that is no news
+            self.report(WatcherLeft(watchers))
 
     def _links(self) -> list[tuple[int, Any]]:
         assert self.roster is not None

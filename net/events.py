@@ -271,6 +271,15 @@ class WatcherCame:
 
 
 @dataclass(frozen=True)
+class WatcherWaiting:
+    """(The host) a watcher (``fingerprint``, from ``address``) came before the start: it is told to
+    wait, and asks again every few seconds until the game begins. Reported once per watcher."""
+
+    fingerprint: str
+    address: str
+
+
+@dataclass(frozen=True)
 class WatcherLeft:
     """(The host) a watcher went away: ``watchers`` follow the game now."""
 
@@ -366,6 +375,7 @@ NetEvent = (
     | NotStartedYet
     | WatcherCame
     | WatcherLeft
+    | WatcherWaiting
     | AdjournVote
     | Adjourned
     | LinkFlooded
@@ -415,5 +425,6 @@ __all__ = [
     "TableReady",
     "WatcherCame",
     "WatcherLeft",
+    "WatcherWaiting",
     "ignore",
 ]

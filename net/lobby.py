@@ -47,7 +47,7 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from . import wire
-from .events import Joined, Joiner, LeftLobby, Rejected, RejectedMany, Report, ignore
+from .events import Joined, Joiner, LeftLobby, Rejected, RejectedMany, Report, WatcherWaiting, ignore
 from .framing import FRAME_HEADER_LEN
 from .link import Keepalive, NetLink
 from .stream import PeerClosed, SecureStream, secure_connect
@@ -103,10 +103,15 @@ NO_WATCHERS = "this host does not allow watchers"
 NOT_YET_WATCHED = "the game has not started yet: watch again once it has begun"
 
 
+_EARLY_WATCHERS = 32  # watchers waiting for the start that are each told of once
+
+
 class _Refuse(Exception):
-    def __init__(self, reason: str) -> None:
+    """Refuse the peer with ``reason``; ``quiet``: the refusal was reported already, in other words."""
+
+    def __init__(self, reason: str, *, quiet: bool = False) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.quiet = reason, quiet
 
 
 def peer_address(stream: trio.abc.Stream) -> str:
@@ -244,6 +249,7 @@ class Lobby:
         self._reserved: dict[int, bytes] = {}  # seat -> identity, between welcome and ready
         self._pool: list[_Pending] = []
         self._started = False
+        self._early_watchers: set[str] = set()  # fingerprints of watchers told to wait for the start
         self._changed = trio.Event()
         self._drops = _Drops(self.report, self.limits)
         self._links: trio.Nursery | None = None
@@ -457,7 +463,8 @@ class Lobby:
             self._drops.drop(address, reason)
             await self._refuse(secure, reason)
         except _Refuse as refusal:
-            self._drops.drop(address, refusal.reason)
+            if not refusal.quiet:
+                self._drops.drop(address, refusal.reason)
             await self._refuse(secure, refusal.reason)
         except PeerClosed:
             self._drops.drop(address, "closed the connection")
@@ -492,6 +499,15 @@ class Lobby:
         watcher = isinstance(msg, wire.Watch)
         if watcher and not self.table.watchers:
             raise _Refuse(NO_WATCHERS)
+        if watcher and not self._started:
+            # It asks again every few seconds until the start: told once, not as a dropped connection.
+            fingerprint = secure.peer_fingerprint
+            if fingerprint in self._early_watchers:
+                raise _Refuse(NOT_YET_WATCHED, quiet=True)
+            if len(self._early_watchers) < _EARLY_WATCHERS:  # past that, a flood: told as drops are
+                self._early_watchers.add(fingerprint)
+                self.report(WatcherWaiting(fingerprint, address))
+                raise _Refuse(NOT_YET_WATCHED, quiet=True)
         if self.on_late is None or not self._started:
             raise _Refuse(NOT_YET_WATCHED if watcher else "the game has not started: join it with its code")
         if secure.peer_identity == self.identity.public_key:

@@ -105,6 +105,9 @@ class RosterEvents(Protocol):
     def back(self, seat: int) -> None:
         """Seat ``seat`` is back."""
 
+    def watcher_left(self, watchers: int) -> None:
+        """A watcher went away while the game goes on: ``watchers`` follow it now."""
+
 
 class _Away:
     __slots__ = ("deadline", "reason")
@@ -186,6 +189,8 @@ class Roster:
             await link.receive_entry()
             _close(link, "a watcher cannot write entries")
         self.watchers.discard(link)
+        if self.observer is not None and not self.closed:
+            self.observer.watcher_left(len(self.watchers))
 
     # -- the log ----------------------------------------------------------------------------------
     def _append(self, data: bytes) -> None:

@@ -177,6 +177,10 @@ class TableReport:
                 self._lobby([not_started(every, seconds)])
             case ev.WatcherCame(watchers):
                 note(f"A watcher joined ({watchers} watching now).")
+            case ev.WatcherLeft(watchers):
+                note(f"A watcher left ({watchers} watching now).")
+            case ev.WatcherWaiting(fingerprint, address):
+                note(f"A watcher ({fingerprint}, from {address}) waits for the game to start.")
             case ev.AdjournVote(seat, name, agree, missing):
                 if app is not None:
                     app.adjourn_heard(seat, app.adjourning.heard(seat, name, agree, missing))

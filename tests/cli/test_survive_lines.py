@@ -41,7 +41,9 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
     obs(ev.Back(1, "Bob"))
     obs(ev.HostLost.now("the host closed the connection", 90))
     obs(ev.HostBack("relay", "tcp:relay.example:4001", 12))
+    obs(ev.WatcherWaiting("ab12-cd34", "127.0.0.1:40000"))
     obs(ev.WatcherCame(2))
+    obs(ev.WatcherLeft(1))
     obs(ev.Adjourned(57))
     text = " ".join(out.getvalue().split())
     for words in (
@@ -49,7 +51,9 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
         "Bob is back: the game goes on.",
         "The host closed the connection: trying to reach it again (1:30).",
         "Reached the host again through relay tcp:relay.example:4001: the game goes on.",
+        "A watcher (ab12-cd34, from 127.0.0.1:40000) waits for the game to start.",
         "A watcher joined (2 watching now).",
+        "A watcher left (1 watching now).",
         "Every player agreed: the game is adjourned after 57 entries.",
     ):
         assert words in text, (words, text)

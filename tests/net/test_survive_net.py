@@ -81,6 +81,12 @@ class Seen:
                 self.host_back(path, via, entries)
             case ev.WatcherCame(watchers):
                 self.watcher_joined(watchers)
+            case ev.WatcherLeft(watchers):
+                self.notes.append(("watcher left", watchers))
+            case ev.WatcherWaiting(fingerprint, _):
+                self.notes.append(("watcher waiting", fingerprint))
+            case ev.Rejected(_, reason):
+                self.notes.append(("rejected", reason))
             case ev.TableReady(_, vote):
                 self.vote = vote
             case ev.AdjournVote(seat, name, agree, missing):
@@ -359,6 +365,7 @@ def test_a_watcher_joins_mid_game_and_its_log_verifies() -> None:
     trio.run(g.play, during)
     assert watched and watched[0].error is None and watched[0].session.finished
     assert seen.kinds("resumed") == [1] and g.seen[0].kinds("watcher") == [1]
+    assert g.seen[0].kinds("watcher left") == []  # it stayed to the end
     g.check(logs=[*(bytes(x.data) for x in g.logs), bytes(log.data)])
 
 
@@ -369,13 +376,12 @@ def test_a_watcher_who_comes_before_the_start_waits_for_it_then_follows_the_game
     waits: list[ev.NotStartedYet] = []
     seen = Seen()
     seen.other = lambda event: waits.append(event) if isinstance(event, ev.NotStartedYet) else None  # type: ignore[method-assign]
+    watcher = Identity.generate()
 
     async def before(g: Game, n: trio.Nursery) -> None:
         target = g.seen[0].invite
         assert target is not None
-        plan = WatchPlan(
-            target, Identity.generate(), registry.load().game, open_log=lambda h: log, start_poll=0.2
-        )
+        plan = WatchPlan(target, watcher, registry.load().game, open_log=lambda h: log, start_poll=0.2)
 
         async def watch() -> None:
             watched.append(await watch_game(plan, seen))
@@ -387,6 +393,10 @@ def test_a_watcher_who_comes_before_the_start_waits_for_it_then_follows_the_game
 
     trio.run(lambda: g.play(before=before))
     assert len(waits) == 1 and waits[0].every == 0.2, waits
+    # The host tells of the watcher once, not of each refused try as a dropped connection.
+    assert g.seen[0].kinds("watcher waiting") == [watcher.fingerprint], g.seen[0].notes
+    assert not [r for r in g.seen[0].kinds("rejected") if "not started" in r], g.seen[0].notes
+    assert g.seen[0].kinds("watcher") == [1]
     assert watched and watched[0].error is None and watched[0].session.finished
     g.check(logs=[*(bytes(x.data) for x in g.logs), bytes(log.data)])
 
@@ -596,6 +606,7 @@ def test_a_watcher_that_writes_is_closed_and_a_vote_in_another_seats_name_is_ign
 
     trio.run(g.play, during)
     assert closed == ["PeerClosed"], closed  # its link closed at once
+    assert g.seen[0].kinds("watcher") == [1] and g.seen[0].kinds("watcher left") == [0], g.seen[0].notes
     assert all(o is not None and o.error is None and not o.adjourned for o in g.outcomes)
     assert not [v for v in g.seen[0].kinds("vote") if v[0] == 2], g.seen[0].notes
     g.check()
