@@ -277,13 +277,13 @@ def _interrupted(say: Say, log: SeatLog | None) -> NoReturn:
 
 
 # -- the full-screen table ---------------------------------------------------------------------------
-def table_player(wanted: bool) -> Any:
+def table_player(wanted: bool, *, watching: bool = False) -> Any:
     """A :class:`~fairdeal.cli.tui.player.TablePlayer` when the table is wanted (imported only then)."""
     if not wanted:
         return None
     from .tui.player import TablePlayer
 
-    return TablePlayer()
+    return TablePlayer(watching=watching)
 
 
 def run_table(

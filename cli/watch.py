@@ -117,7 +117,7 @@ def watch(
         say(f"Watching the game at {invite.address} ...")
     reg = load_registry()
     log = SeatLog(log_path, suffix="watch", lock=False)
-    table = table_player(wants_table(plain, as_json))
+    table = table_player(wants_table(plain, as_json), watching=True)
     report = LineReport(ui, source="the invite" if code else "the announcement")
     spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
     report.watcher = spectator

@@ -422,12 +422,12 @@ class TableApp(App[None]):
         if picker is not None and picker.cards:
             parts.append(("←→ card · 8c name · key: place", 0))
         parts += [("/ chat", 3), ("F1 help", 0), ("F2 rules", 5)]
-        watching = p is not None and p.session is not None and p.session.seat is None
+        watching = p is not None and (p.watching or (p.session is not None and p.session.seat is None))
         if not watching:  # a watcher plays no move: no forced moves to play, nothing to resign
             parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
         if self.adjourning.available:
             parts.append(("F3 adjourn", 2))
-        parts.append(("^Q leave" if watching else "^Q resign", 0))
+        parts.append(("^Q resign" if p is not None and p.deciding else "^Q leave", 0))  # as it acts
         while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
             drop = max(range(len(parts)), key=lambda i: parts[i][1])
             del parts[drop]

@@ -26,7 +26,8 @@ from ..chronicle import Chronicle
 class TablePlayer:
     """A human seat played at the full-screen table."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, watching: bool = False) -> None:
+        self.watching = watching  # a watcher: it never has a seat, so never a move or a vote
         #: Told that the table must be drawn again (True: a new turn begins); set by the app.
         self.on_change: Callable[[bool], None] | None = None
         self.session: Session | None = None

@@ -74,3 +74,25 @@ def test_the_key_line_fits_by_leaving_out_whole_hints_least_needed_first() -> No
     assert cell_len(narrow) <= 78 and not narrow.endswith("·")
     # F2 rules goes first (F1 help lists it); picking, help and the way out always stay.
     assert narrow == everything.replace(" · F2 rules", "")
+
+
+def test_before_the_start_the_way_out_is_leave_and_a_watcher_is_offered_no_auto_moves() -> None:
+    from fairdeal.cli.tui.player import TablePlayer
+
+    async def game() -> None:
+        await trio.sleep_forever()
+
+    seen: dict[bool, str] = {}
+
+    async def main(watching: bool) -> None:
+        app = TableApp("Test", TablePlayer(watching=watching), game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            seen[watching] = app._keys_line(78).plain
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    for watching in (False, True):
+        asyncio.run(main(watching))
+    assert seen[False].endswith("F6 auto:off · ^Q leave"), seen  # nothing to resign yet
+    assert "F6" not in seen[True] and seen[True].endswith("^Q leave"), seen
