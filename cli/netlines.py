@@ -53,7 +53,7 @@ class LineReport:
     """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent.
 
     ``source`` names where the joiner got the host's fingerprint ("the invite", "the announcement").
-    ``ended`` is the last :class:`~fairdeal.net.events.GameEnded` heard, for the end of the game.
+    How the game ended is said from the outcome, after the run (:mod:`fairdeal.cli.outcome`).
     """
 
     def __init__(
@@ -70,7 +70,6 @@ class LineReport:
         self.source = source
         self.watcher: Any = None  # a watcher's line mode (cli.watch.Spectator)
         self.adjourning = Adjourning()
-        self.ended: ev.GameEnded | None = None
         self._ticker: threading.Timer | None = None
         self._seat: int | None = None
 
@@ -197,10 +196,8 @@ class LineReport:
                 self.ui.status.absences.seats.clear()
                 self.ui.status.absences.host = None
                 say(f"Every player agreed: the game is adjourned after {entries} entries.")
-            case ev.GameEnded():
-                self.ended = event
             case _:
-                pass  # chat and watchers leaving: line mode shows neither
+                pass  # chat, and how the game ended (said from the outcome once the run is over)
 
     def _seats(self, header: Header, seat: int | None) -> None:
         self._seat = seat
