@@ -22,6 +22,7 @@ from fairdeal import (
     Option,
     Over,
     Result,
+    RuledOut,
     Suit,
     Table,
     TableView,
@@ -147,6 +148,17 @@ class CrazyEights(Game[EightsState]):
             return Result(None, tuple(scores), "blocked, and the lowest hands tie")
         scores[best[0]] = sum(x - min(totals) for x in totals)
         return Result(best[0], tuple(scores), f"blocked: seat {best[0]} holds the fewest points")
+
+    def rules_out(self, state: EightsState, player: int, move: Move) -> list[RuledOut]:
+        """A seat that draws or passes could play nothing: it holds no 8, no card of the suit to
+        follow and none of the top card's rank."""
+        if move.action not in ("draw", "pass"):
+            return []
+        t = state.table
+        top = t.top_card("discard")
+        suit = state.called or (top.suit if top else None)
+        out = {c for c in t.deck if c.rank == 8 or c.suit == suit or (top and c.rank == top.rank)}
+        return [RuledOut(frozenset(t.tokens(hand(player))), frozenset(out))]
 
     def words(self, state: EightsState, player: int, move: Move) -> MoveWords:
         if move.action == "draw":
