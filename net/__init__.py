@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .joining import join_game
     from .link import Keepalive, LinkStats, NetLink
-    from .lobby import Lobby, LobbyLimits, TableOffer
+    from .lobby import Lobby
+    from .lobbyterms import LobbyLimits, TableOffer
     from .plans import (
         GRACE,
         WATCHERS,
@@ -131,8 +132,8 @@ _WHERE = {
     "NetLink": "link",
     "Joiner": "events",
     "Lobby": "lobby",
-    "LobbyLimits": "lobby",
-    "TableOffer": "lobby",
+    "LobbyLimits": "lobbyterms",
+    "TableOffer": "lobbyterms",
     "GRACE": "plans",
     "WATCHERS": "plans",
     "GuestResume": "plans",

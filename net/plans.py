@@ -17,7 +17,7 @@ from .driver import Agent, SeatOutcome, Timeouts
 from .follow import Connector, Keeper
 from .invite import Endpoint, Invite
 from .link import Keepalive, LinkStats
-from .lobby import LobbyLimits
+from .lobbyterms import LobbyLimits
 
 ANY_ADDRESS: Final = "0.0.0.0"
 GRACE: Final = 120.0

@@ -22,7 +22,7 @@ from .events import (
 )
 from .follow import Connector, Follower, Refusal, expect, refusal_text, rejoin
 from .guarded import GuardedSession
-from .lobby import NOT_YET_WATCHED
+from .lobbyterms import NOT_YET_WATCHED
 from .plans import (
     NetOutcome,
     WatchPlan,
