@@ -45,11 +45,11 @@ if TYPE_CHECKING:
         WatcherCame,
         WatcherLeft,
     )
-    from .follow import Keeper
     from .guarded import GuardedSession, GuestSession
     from .hosting import host_game
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .joining import join_game
+    from .keeper import Keeper
     from .link import Keepalive, LinkStats, NetLink
     from .lobby import Lobby
     from .lobbyterms import LobbyLimits, TableOffer
@@ -116,7 +116,7 @@ _WHERE = {
     "TableReady": "events",
     "WatcherCame": "events",
     "WatcherLeft": "events",
-    "Keeper": "follow",
+    "Keeper": "keeper",
     "GuardedSession": "guarded",
     "GuestSession": "guarded",
     "host_game": "hosting",
