@@ -41,8 +41,8 @@ from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.net import GuestSession, wire
+from fairdeal.net.comeback import Connector, rejoin
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
-from fairdeal.net.follow import Connector, rejoin
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
 from fairdeal.net.stream import SecureStream, secure_connect

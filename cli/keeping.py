@@ -1,6 +1,6 @@
 """A seat's seed file as the commands keep it: written at the start, updated, deleted at the end.
 
-:class:`SeedKeeper` is the :class:`~fairdeal.net.follow.Keeper` of ``host``, ``join`` and
+:class:`SeedKeeper` is the :class:`~fairdeal.net.keeper.Keeper` of ``host``, ``join`` and
 ``resume``: it writes the seat's seed file (:mod:`fairdeal.seedfile`) next to its log as
 soon as the header is in the log (before the first entry that uses the seed), keeps
 each decision before it is sent and the chat counters before a line goes out or is shown,

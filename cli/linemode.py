@@ -8,23 +8,19 @@ and their moves appear as they are made.
 
 The table is the game's own description (``table_view``), the one the full-screen table
 draws, written as lines by :func:`~fairdeal.cli.render.table_lines`. What the player
-types is read by :func:`interpret`: a move's number, a command (``help``, ``moves``,
-``table``, ``log``, ``rules``, ``quit``), the first words of a move (``draw``,
+types (taken in by :class:`~fairdeal.cli.linereader.LineReader`) is read by
+:func:`~fairdeal.cli.interpreting.interpret`: a move's number, a command (``help``,
+``moves``, ``table``, ``log``, ``rules``, ``quit``), the first words of a move (``draw``,
 ``play 7h``) or a card in it (``7h``, ``10♥``). Anything unclear gets a one-line answer
 naming the candidates; nothing is ever guessed.
 """
 
 from __future__ import annotations
 
-import contextlib
-import re
-import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import trio
 from rich.text import Text
 
 from fairdeal.core.rules import Game, GameState, Move
@@ -34,150 +30,16 @@ from fairdeal.net.driver import RESIGN
 from .adjourning import Adjourning
 from .chronicle import Chronicle
 from .console import UI, LineSink
-from .render import card_token, line_text, named, reflow, table_lines, to_ascii
+from .interpreting import COMMANDS, Reply, help_text, interpret
+from .linereader import LineReader
+from .render import line_text, named, reflow, table_lines, to_ascii
 from .waiting import describe_waiting
 
 __all__ = ["COMMANDS", "Reply", "TerminalAgent", "help_text", "interpret", "line_text"]
 
-#: Each command and the words that call it (the whole reply must be one of them).
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "help": ("help", "h", "?"),
-    "moves": ("moves", "list"),
-    "table": ("table", "show"),
-    "log": ("log", "history"),
-    "rules": ("rules",),
-    "quit": ("quit", "q", "resign", "exit"),
-    "adjourn": ("adjourn",),
-}
-_COMMAND_OF = {word: name for name, words in COMMANDS.items() for word in words}
-_WORD = re.compile(r"[^\s,;:()]+")
 RECENT_SHOWN = 8  # actions shown above the moves at most
 LOG_SHOWN = 30  # actions the log command shows at most
 _MOVES_PER_COLUMN = 9
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What a typed line means: a move (``index`` into the moves), a command, or a problem.
-
-    ``kind`` is ``"move"``, ``"command"``, ``"empty"`` or ``"error"`` (``message`` says why,
-    in one line).
-    """
-
-    kind: str
-    index: int = -1
-    command: str = ""
-    message: str = ""
-
-
-def _tokens(text: str) -> list[str]:
-    """Lower-case words of ``text``, cards as keys (``7♥`` → ``7h``)."""
-    out = []
-    for word in _WORD.findall(text.lower()):
-        out.append(card_token(word) or word)
-    return out
-
-
-def _fits(typed: str, word: str) -> bool:
-    """Whether one typed word stands for one word of a description."""
-    if card_token(typed) is not None or (typed.isascii() and typed.isdigit()):
-        return typed == word  # cards and numbers exactly: "1" must not mean "10"
-    return word.startswith(typed)
-
-
-def _leading(typed: list[str], words: list[str]) -> bool:
-    return len(typed) <= len(words) and all(_fits(t, w) for t, w in zip(typed, words, strict=False))
-
-
-def _in_order(typed: list[str], words: list[str]) -> bool:
-    i = 0
-    for w in words:
-        if i < len(typed) and _fits(typed[i], w):
-            i += 1
-    return i == len(typed)
-
-
-def _candidates(raw: str, picks: list[int], descriptions: Sequence[str], width: int) -> str:
-    """One line naming the moves ``raw`` fits: their numbers, and where they differ if that fits."""
-    head = f"{raw!r} fits {len(picks)} moves: "
-    tail = " — type its number."
-    split = [descriptions[i].split() for i in picks]
-    same = 0
-    while all(len(w) > same + 1 for w in split) and len({w[same] for w in split}) == 1:
-        same += 1
-    keep = max(0, same - 1)  # one shared word for context: "…centre 1", "…centre 2"
-    parts = [f"{i + 1} {'…' if keep else ''}{' '.join(w[keep:])}" for i, w in zip(picks, split, strict=True)]
-    listed = " · ".join(parts)
-    if len(head) + len(listed) + len(tail) <= width:
-        return head + listed + tail
-    numbers = [str(i + 1) for i in picks]
-    if len(numbers) > 12:
-        numbers = [*numbers[:12], "…"]
-    return head + ", ".join(numbers) + tail
-
-
-def interpret(raw: str, descriptions: Sequence[str], width: int = 80) -> Reply:
-    """Read a typed line against the moves described by ``descriptions`` (numbered from 1).
-
-    Commands win when the line is exactly a command word. A move is found by number, by
-    its first words (``play 7h`` for ``play 7♥ onto centre 2``; a word may be shortened)
-    or, failing that, by words found in it in order (``7h``, ``7h centre 2``). Two or more
-    moves fitting is an error listing them.
-    """
-    text = raw.strip()
-    n = len(descriptions)
-    if not text:
-        return Reply("empty")
-    low = text.lower()
-    if low in _COMMAND_OF:
-        return Reply("command", command=_COMMAND_OF[low])
-    if low.isascii() and low.isdigit():  # not "²" (int() refuses it) nor other scripts' digits
-        k = int(low)
-        if 1 <= k <= n:
-            return Reply("move", index=k - 1)
-        return Reply("error", message=f"There is no move {k}: type a number from 1 to {n}, or help.")
-    typed = _tokens(text)
-    words = [_tokens(d) for d in descriptions]
-    for test in (_leading, _in_order):
-        picks = [i for i, w in enumerate(words) if test(typed, w)]
-        if len(picks) == 1:
-            return Reply("move", index=picks[0])
-        if picks:
-            return Reply("error", message=_candidates(text, picks, descriptions, width))
-    cards = [t for t in typed if card_token(t) is not None]
-    if cards and len(cards) == len(typed):
-        return Reply("error", message=f"No move with {text}: type a number from 1 to {n}, or help.")
-    return Reply(
-        "error",
-        message=f"{text!r} is not a move or a command: type a number from 1 to {n}, or help.",
-    )
-
-
-def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
-    """The ``help`` answer, with examples taken from the moves on offer."""
-    example = ""
-    for d in descriptions:
-        words = d.split()
-        if len(words) >= 2 and card_token(words[1].rstrip(",:")):
-            example = f"{words[0]} {card_token(words[1].rstrip(',:'))}"
-            break
-    if not example and descriptions:
-        example = descriptions[0].split()[0]
-    lines = [
-        f"Type the number of a move (1 to {len(descriptions)}), or its first words"
-        + (f' ("{example}")' if example else "")
-        + ', or a card in it ("7h", "10s").',
-        "Commands:",
-        "  help    this text",
-        "  moves   list your moves again",
-        "  table   show the table again",
-        "  log     what happened lately",
-        f"  rules   the rules of {game_title}",
-        "  quit    resign this game (asks first; the log records it)",
-        "  adjourn propose to stop and go on later (a network game: every player must agree)",
-        "End of input (Ctrl-D) resigns at once; Ctrl-C stops the program.",
-    ]
-    return lines
 
 
 class TerminalAgent:
@@ -407,49 +269,6 @@ class TerminalAgent:
             self.show_moves(session, descriptions)
         elif command == "moves":
             self.show_moves(session, descriptions)
-
-
-class LineReader:
-    """Lines read one at a time by ``ask`` in a thread, handed to trio through a channel.
-
-    A read given up on (the game moved on while the person was typing: an abort, a lost
-    connection, an adjournment) is not lost: its thread goes on waiting, and the next read
-    takes its line instead of starting a second reader on the same input.
-    """
-
-    def __init__(self, ask: Callable[[str], str]) -> None:
-        self.ask = ask
-        self._send, self._receive = trio.open_memory_channel[tuple[str, str]](8)
-        self._busy = False
-
-    async def read(self, prompt: str, prompt_again: Callable[[str], None]) -> str:
-        """The next line (EOFError at the end of input)."""
-        if self._receive.statistics().current_buffer_used == 0:
-            if self._busy:
-                prompt_again(prompt)  # the earlier question still waits for its line: this one takes it
-            else:
-                self._busy = True
-                token = trio.lowlevel.current_trio_token()
-                threading.Thread(target=self._run, args=(prompt, token), daemon=True).start()
-        kind, line = await self._receive.receive()
-        if kind == "eof":
-            raise EOFError
-        return line
-
-    def _run(self, prompt: str, token: trio.lowlevel.TrioToken) -> None:
-        try:
-            item = ("line", self.ask(prompt))
-        except EOFError:
-            item = ("eof", "")
-        except Exception:  # the input is gone (closed, not a text stream): as the end of input
-            item = ("eof", "")
-
-        def deliver() -> None:
-            self._busy = False
-            self._send.send_nowait(item)
-
-        with contextlib.suppress(trio.RunFinishedError):
-            trio.from_thread.run_sync(deliver, trio_token=token)
 
 
 def _name(session: Session, seat: int) -> str:

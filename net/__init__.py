@@ -46,13 +46,14 @@ if TYPE_CHECKING:
         WatcherLeft,
         WatcherWaiting,
     )
-    from .follow import Keeper
     from .guarded import GuardedSession, GuestSession
     from .hosting import host_game
     from .invite import PUBLIC_RELAY, Endpoint, Invite, InviteError, decode_invite, parse_endpoint
     from .joining import join_game
+    from .keeper import Keeper
     from .link import Keepalive, LinkStats, NetLink
-    from .lobby import Lobby, LobbyLimits, TableOffer
+    from .lobby import Lobby
+    from .lobbyterms import LobbyLimits, TableOffer
     from .plans import (
         GRACE,
         WATCHERS,
@@ -117,7 +118,7 @@ _WHERE = {
     "WatcherCame": "events",
     "WatcherLeft": "events",
     "WatcherWaiting": "events",
-    "Keeper": "follow",
+    "Keeper": "keeper",
     "GuardedSession": "guarded",
     "GuestSession": "guarded",
     "host_game": "hosting",
@@ -133,8 +134,8 @@ _WHERE = {
     "NetLink": "link",
     "Joiner": "events",
     "Lobby": "lobby",
-    "LobbyLimits": "lobby",
-    "TableOffer": "lobby",
+    "LobbyLimits": "lobbyterms",
+    "TableOffer": "lobbyterms",
     "GRACE": "plans",
     "WATCHERS": "plans",
     "GuestResume": "plans",

@@ -1,13 +1,13 @@
 """A guest or a watcher follows the host, and comes back when the link drops.
 
-Once a joiner's game has started, :func:`follow` runs it on a link: a seat plays with
+Once a joiner's game has started, :class:`Follower` runs it on a link: a seat plays with
 :func:`~fairdeal.net.driver.run_guest`, a watcher only checks and records what the host
 sends. When the link drops, the joiner keeps trying to reach the host again, with
-back-off, over every path the invite allows (:func:`come_back`), for the grace period
-the host announced; it proves its identity by the same handshake, says how many entries
-it holds and the hash of the last (``rejoin`` for a seat, ``watch`` for a watcher), and
-the host answers ``sync`` and sends what it missed. An entry the seat had sent and not
-seen come back is awaited, or sent again when the host does not hold it.
+back-off, over every path the invite allows (:func:`~fairdeal.net.comeback.come_back`),
+for the grace period the host announced; it proves its identity by the same handshake,
+says how many entries it holds and the hash of the last (``rejoin`` for a seat, ``watch``
+for a watcher), and the host answers ``sync`` and sends what it missed. An entry the seat
+had sent and not seen come back is awaited, or sent again when the host does not hold it.
 
 The same loop serves a seat that was resumed from its log: it starts by coming back.
 """
@@ -15,17 +15,14 @@ The same loop serves a seat that was resumed from its log: it starts by coming b
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Final, Protocol
+from dataclasses import dataclass, field
+from typing import Final
 
 import trio
 
-from fairdeal import __version__
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
-from fairdeal.core.identity import Identity
-from fairdeal.core.session.envelope import GENESIS, decode_envelope
+from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.session import (
     MOVE,
     RESIGN,
@@ -38,9 +35,8 @@ from fairdeal.core.session.session import (
 
 from . import wire
 from .chat import ChatRoom
-from .connect import RELAY_DELAY, Connected, connect_host
+from .comeback import Connector, Refusal, come_back
 from .driver import LEAVING, Agent, PeerGone, run_guest
-from .errors import NetError
 from .events import (
     Adjourned,
     AdjournVote,
@@ -53,181 +49,13 @@ from .events import (
     LobbyChanged,
     Report,
 )
-from .invite import Endpoint, Invite
-from .link import Keepalive, LinkStats, NetLink
-from .stream import PeerClosed, SecureStream
+from .interruptible import Interrupted, Interruptible
+from .keeper import Keeper
+from .link import LinkStats, NetLink
+from .stream import SecureStream
 
 HOST_LEFT: Final = "the host left the game"
 """Why a guest stops when the host says goodbye before the game's end (its person stopped it)."""
-BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
-"""Seconds between attempts to reach the host again (the last one repeats), each ±20 %."""
-AT_ONCE: Final = 0.2
-ONCE_STEP: Final = 2
-"""An attempt that fails within ``AT_ONCE`` seconds is tried again after ``BACKOFF[ONCE_STEP]``."""
-
-
-class Keeper(Protocol):
-    """Where a seat keeps what it needs to resume (the CLI's seed file); every method may be a no-op."""
-
-    def table(self, code: str, port: int) -> None:
-        """(A host) the invite code it hands out and the port it listens on, to use them again."""
-
-    def begin(self, seat: int, seed: bytes, grace: int) -> None:
-        """The game started (the header is in the log): keep the seed before any entry uses it."""
-
-    def sent(self, data: bytes) -> None:
-        """A decision is about to be sent: keep it, to send it again rather than decide anew."""
-
-    def chat(self, marks: tuple[int, ...]) -> None:
-        """The chat counters changed (by seat: the last line sent or accepted): keep them."""
-
-    def adjourned(self) -> None:
-        """The game is adjourned: keep everything for later."""
-
-    def finished(self) -> None:
-        """The game is over for good: forget the secrets."""
-
-
-@dataclass
-class Connector:
-    """How to reach the host again: the invite and this end's identity, with the joiner's limits."""
-
-    invite: Invite
-    identity: Identity
-    extra_direct: Sequence[Endpoint] = ()
-    connect_timeout: float = 15.0
-    handshake_timeout: float = 10.0
-    relay_delay: float = RELAY_DELAY
-    keepalive: Keepalive = field(default_factory=Keepalive)
-
-    async def connect(self) -> Connected:
-        """The first path to the host whose handshake proves the invite's identity (:func:`connect_host`)."""
-        return await connect_host(
-            self.invite,
-            self.identity,
-            extra_direct=self.extra_direct,
-            connect_timeout=self.connect_timeout,
-            handshake_timeout=self.handshake_timeout,
-            relay_delay=self.relay_delay,
-        )
-
-
-class Refusal(NetError):
-    """The host would not take this seat (or watcher) back, and said why."""
-
-
-async def expect(secure: SecureStream, timeout: float, what: str) -> wire.Message:
-    """The host's next message, within ``timeout`` seconds (NetError otherwise)."""
-    try:
-        with trio.fail_after(timeout):
-            return wire.decode(await secure.receive(), peer="the host")
-    except trio.TooSlowError:
-        raise NetError(f"the host did not send {what} within {timeout:g} s") from None
-    except PeerClosed:
-        raise NetError(f"the host closed the connection before sending {what}") from None
-    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-        raise NetError("lost the connection to the host") from None
-
-
-async def rejoin(
-    c: Connector, seat: int | None, entries: int, last: bytes
-) -> tuple[SecureStream, wire.Sync, str, str]:
-    """One attempt to come back: connect, ``rejoin`` (or ``watch`` for ``seat`` None), read ``sync``.
-
-    Returns the stream, the sync, the path and where it went through. Raises :class:`Refusal`
-    when the host refuses, NetError (or RemoteProtocolError) when it cannot be reached.
-    """
-    connected = await c.connect()
-    secure = connected.secure
-    software = f"fairdeal {__version__}"
-    try:
-        if seat is None:
-            msg: wire.Message = wire.Watch(c.invite.session, entries, last, software)
-        else:
-            msg = wire.Rejoin(c.invite.session, seat, entries, last, software)
-        await secure.send(wire.encode(msg))
-        answer = await expect(secure, c.handshake_timeout, "its answer")
-        if isinstance(answer, wire.Refused):
-            raise Refusal(f"the host refused: {answer.reason}")
-        if not isinstance(answer, wire.Sync):
-            raise RemoteProtocolError(f"expected sync, not {type(answer).__name__.lower()}", peer="the host")
-    except BaseException:
-        await trio.aclose_forcefully(secure)  # type: ignore[arg-type]
-        raise
-    return secure, answer, connected.path, connected.via
-
-
-def last_hash(session: Session) -> bytes:
-    """The hash of the last entry ``session`` holds (all zeros before the first)."""
-    return GENESIS if session.seq == 0 else session.last_hash
-
-
-async def come_back(
-    c: Connector, seat: int | None, session: Session, deadline: float, rng: random.Random | None = None
-) -> tuple[SecureStream, wire.Sync, str, str] | None:
-    """Try to reach the host again until ``deadline`` (trio time), with back-off; None if it could not.
-
-    A refusal by the host (its log does not fit this one, the seat is not this identity's,
-    the game is over) is final and raised as :class:`Refusal`.
-    """
-    rng = rng or random.Random()
-    step = 0
-    for _ in range(1_000_000):
-        left = deadline - trio.current_time()
-        if left <= 0:
-            return None
-        pause = BACKOFF[min(step, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
-        if pause:
-            await trio.sleep(min(pause, left))
-        left = deadline - trio.current_time()
-        if left <= 0:
-            return None
-        c2 = replace(c, connect_timeout=min(c.connect_timeout, max(0.5, left)))
-        started = trio.current_time()
-        with trio.move_on_at(deadline):
-            try:
-                return await rejoin(c2, seat, session.seq, last_hash(session))
-            except Refusal:
-                raise
-            except (FairdealError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
-                pass
-        # An attempt that failed at once (no network: no route, nothing sent) costs nothing: the next
-        # one comes soon, so a link that returns is used at once; one that had to wait backs off.
-        step = ONCE_STEP if trio.current_time() - started < AT_ONCE else step + 1
-    return None  # pragma: no cover
-
-
-class _Interrupted(Exception):
-    """An entry arrived, or the link closed, while this seat was deciding."""
-
-
-class Interruptible:
-    """An agent whose decision is dropped as soon as the host sends something (an abort) or the
-    link goes away; the link changes when the seat comes back."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.link: NetLink | None = None
-
-    async def decide(self, session: Session, moves: list[Any]) -> Any:
-        box: list[Any] = []
-        link = self.link
-        async with trio.open_nursery() as nursery:
-
-            async def think() -> None:
-                box.append(await self.agent.decide(session, moves))
-                nursery.cancel_scope.cancel()
-
-            async def watch() -> None:
-                if link is not None:
-                    await link.wait_activity()
-                    nursery.cancel_scope.cancel()
-
-            nursery.start_soon(think)
-            nursery.start_soon(watch)
-        if not box:
-            raise _Interrupted
-        return box[0]
 
 
 @dataclass
@@ -344,7 +172,7 @@ class Follower:
                     while not session.finished:
                         data = await link.receive_entry()
                         self.observe(session, session.receive(data, peer="the host"))
-            except (_Interrupted, PeerGone):
+            except (Interrupted, PeerGone):
                 pass  # an entry came in while this seat was deciding, or the link closed
             except FairdealError as exc:
                 self.error = self.refuse(exc)
@@ -443,17 +271,4 @@ def refusal_text(
     return f"this program could not go on: {exc}"
 
 
-__all__ = [
-    "BACKOFF",
-    "HOST_LEFT",
-    "Connector",
-    "Follower",
-    "Interruptible",
-    "Keeper",
-    "Refusal",
-    "come_back",
-    "expect",
-    "last_hash",
-    "refusal_text",
-    "rejoin",
-]
+__all__ = ["HOST_LEFT", "Follower", "refusal_text"]

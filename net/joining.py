@@ -14,6 +14,7 @@ from fairdeal.core.session.session import EntryAccepted, Event, Session
 
 from . import wire
 from .chat import ChatRoom
+from .comeback import come_back, expect
 from .driver import Agent
 from .entrylog import EntryLog
 from .errors import NetError
@@ -30,7 +31,7 @@ from .events import (
     TableReady,
     ignore,
 )
-from .follow import Follower, come_back, expect, refusal_text
+from .follow import Follower, refusal_text
 from .guarded import GuardedSession, GuestSession
 from .link import NetLink
 from .plans import (

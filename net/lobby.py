@@ -35,10 +35,7 @@ keep admitting (see :meth:`Lobby.fill`): late joiners are then refused with "the
 from __future__ import annotations
 
 import contextlib
-import math
-from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import trio
@@ -47,60 +44,24 @@ from fairdeal.core.errors import FairdealError, RemoteProtocolError
 from fairdeal.core.identity import Identity
 
 from . import wire
-from .events import Joined, Joiner, LeftLobby, Rejected, RejectedMany, Report, WatcherWaiting, ignore
-from .framing import FRAME_HEADER_LEN
+from ._admission import CountingStream, Pending, overdue, peer_address, pick_victim
+from ._drops import Drops
+from .events import Joined, Joiner, LeftLobby, Report, WatcherWaiting, ignore
 from .link import Keepalive, NetLink
+from .lobbyterms import (
+    NO_WATCHERS,
+    NOT_YET_WATCHED,
+    OWN_IDENTITY,
+    TABLE_FULL,
+    Late,
+    LobbyLimits,
+    Offer,
+    Source,
+    TableOffer,
+)
 from .stream import PeerClosed, SecureStream, secure_connect
 
 REFUSE_SEND_LIMIT: Final = 2.0
-FIRST_MESSAGE: Final = FRAME_HEADER_LEN + 32
-"""Bytes of the joiner's first handshake message (a framed ephemeral key)."""
-TABLE_FULL: Final = "the table is full"
-OWN_IDENTITY: Final = "that is the host's own identity (join with another profile: --profile NAME)"
-_SUMMARY_REASONS: Final = 4
-
-Offer = Callable[[trio.abc.Stream, str], None]
-Late = Callable[[wire.Rejoin | wire.Watch, bytes, NetLink], Awaitable[str | None]]
-"""Takes a late joiner's link (a seat coming back, or a watcher) given its first message and proved
-identity; returns a refusal instead when it may not come in."""
-Source = Callable[[Offer], Awaitable[None]]
-"""A source of connections (the relay doors): runs until cancelled, offering each connection."""
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyLimits:
-    """Deadlines (seconds), connections admitted at once, and how many drops are shown one by one."""
-
-    first_message: float = 5.0
-    handshake: float = 10.0
-    hello: float = 10.0
-    pending: int = 64
-    report_burst: int = 10
-    report_window: float = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class TableOffer:
-    """What the host offers: the game, its plugin, options and the number of seats."""
-
-    game: str
-    distribution: str
-    version: str
-    options: Mapping[str, bool | int | str]
-    players: int
-    grace: int = 120
-    watchers: bool = True  # whether watchers may follow the game once it runs
-
-    def welcome(self, seat: int) -> wire.Welcome:
-        return wire.Welcome(
-            seat, self.players, self.game, self.distribution, self.version, dict(self.options), self.grace
-        )
-
-
-#: What a watcher hears from a host that lets no watcher in (``host --watchers 0``).
-NO_WATCHERS = "this host does not allow watchers"
-#: What a watcher hears before the game begins.
-NOT_YET_WATCHED = "the game has not started yet: watch again once it has begun"
 
 
 _EARLY_WATCHERS = 32  # watchers waiting for the start that are each told of once
@@ -114,112 +75,9 @@ class _Refuse(Exception):
         self.reason, self.quiet = reason, quiet
 
 
-def peer_address(stream: trio.abc.Stream) -> str:
-    """``host:port`` of a socket stream's peer, or ``?``."""
-    try:
-        address = stream.socket.getpeername()  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        return "?"
-    if isinstance(address, tuple) and len(address) >= 2:
-        host = str(address[0])
-        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
-    return str(address)
-
-
 def _refusal(exc: RemoteProtocolError) -> bytes:
     """The ``refused`` a joiner gets when what it sent broke the secure channel."""
     return wire.encode(wire.Refused(wire.clean_text(exc.reason)))
-
-
-class _Pending:
-    """One connection being admitted: how far it got and when it last took a step."""
-
-    __slots__ = ("address", "evicted", "opened", "received", "scope", "stage", "stepped")
-
-    def __init__(self, address: str, now: float) -> None:
-        self.address = address
-        self.opened = self.stepped = now
-        self.stage = 0  # 0 opened, 1 first handshake message in, 2 handshake done, 3 hello accepted
-        self.received = 0
-        self.scope = trio.CancelScope()
-        self.evicted = False
-
-    def step(self, stage: int, deadline: float) -> None:
-        self.stage = stage
-        self.stepped = trio.current_time()
-        self.scope.deadline = deadline
-
-
-class _Counting(trio.abc.Stream):
-    """Passes a stream through, noting when the joiner's first handshake message is complete."""
-
-    def __init__(self, stream: trio.abc.Stream, pending: _Pending, handshake: float) -> None:
-        self.stream, self.pending, self.handshake = stream, pending, handshake
-
-    @property
-    def socket(self) -> object:
-        return getattr(self.stream, "socket", None)
-
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        await self.stream.send_all(data)
-
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.stream.wait_send_all_might_not_block()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        data = await self.stream.receive_some(max_bytes)
-        p = self.pending
-        if p.stage == 0:
-            p.received += len(data)
-            if p.received >= FIRST_MESSAGE:
-                p.step(1, p.opened + self.handshake)
-        return data
-
-    async def aclose(self) -> None:
-        await self.stream.aclose()
-
-
-class _Drops:
-    """Reports drops one by one up to a burst per window, and counts the rest for one summary line."""
-
-    def __init__(self, report: Report, limits: LobbyLimits) -> None:
-        self.report, self.limits = report, limits
-        self.window_end = -math.inf
-        self.shown = 0
-        self.hidden: Counter[str] = Counter()
-
-    def drop(self, address: str, reason: str) -> None:
-        now = trio.current_time()
-        if now >= self.window_end:
-            self.flush()
-            self.window_end = now + self.limits.report_window
-            self.shown = 0
-        if self.shown < self.limits.report_burst:
-            self.shown += 1
-            self.report(Rejected(address, reason))
-        else:
-            self.hidden[reason] += 1
-
-    def flush(self) -> None:
-        if not self.hidden:
-            return
-        total = sum(self.hidden.values())
-        top = dict(self.hidden.most_common(_SUMMARY_REASONS))
-        rest = total - sum(top.values())
-        if rest:
-            top["other reasons"] = rest
-        self.hidden.clear()
-        self.report(RejectedMany(total, top, self.limits.report_window))
-
-    async def run(self) -> None:
-        """Flush the summary at the end of every window (until cancelled)."""
-        try:
-            while True:
-                await trio.sleep(self.limits.report_window)
-                if trio.current_time() >= self.window_end:
-                    self.flush()
-        finally:
-            self.flush()
 
 
 class Lobby:
@@ -247,11 +105,11 @@ class Lobby:
         self.on_change = on_change
         self._seated: dict[int, tuple[Joiner, NetLink]] = {}
         self._reserved: dict[int, bytes] = {}  # seat -> identity, between welcome and ready
-        self._pool: list[_Pending] = []
+        self._pool: list[Pending] = []
         self._started = False
         self._early_watchers: set[str] = set()  # fingerprints of watchers told to wait for the start
         self._changed = trio.Event()
-        self._drops = _Drops(self.report, self.limits)
+        self._drops = Drops(self.report, self.limits)
         self._links: trio.Nursery | None = None
         self._accepting: trio.Nursery | None = None
         #: Who takes seats coming back and watchers once the game runs (None: nobody yet).
@@ -367,9 +225,9 @@ class Lobby:
 
     def _admit_soon(self, stream: trio.abc.Stream, address: str) -> None:
         assert self._accepting is not None
-        pending = _Pending(address, trio.current_time())
+        pending = Pending(address, trio.current_time())
         if len(self._pool) >= self.limits.pending:
-            victim = self._victim()
+            victim = pick_victim(self._pool)
             if victim is None:
                 self._drops.drop(address, "too many connections at once")
                 self._accepting.start_soon(trio.aclose_forcefully, stream)
@@ -379,13 +237,6 @@ class Lobby:
             self._pool.remove(victim)
         self._pool.append(pending)
         self._accepting.start_soon(self._admit, stream, pending)
-
-    def _victim(self) -> _Pending | None:
-        """The connection that gives way to a newer one: the least progress, then the oldest step."""
-        candidates = [p for p in self._pool if p.stage < 3 and not p.evicted]
-        if not candidates:
-            return None
-        return min(candidates, key=lambda p: (p.stage > 0, p.stepped))
 
     async def _accept_loop(self, listener: trio.SocketListener) -> None:
         while True:
@@ -397,11 +248,11 @@ class Lobby:
                 continue
             self._admit_soon(stream, peer_address(stream))
 
-    async def _admit(self, raw: trio.abc.Stream, pending: _Pending) -> None:
+    async def _admit(self, raw: trio.abc.Stream, pending: Pending) -> None:
         """Take one connection through the handshake, hello and ready; never raises."""
         limits = self.limits
         address = pending.address
-        stream = _Counting(raw, pending, limits.handshake)
+        stream = CountingStream(raw, pending, limits.handshake)
         secure: SecureStream | None = None
         seat: int | None = None
         handed_off = False
@@ -459,7 +310,7 @@ class Lobby:
                 self.report(Joined(joiner, self.lobby()))
                 self._notify()
                 return
-            reason = self._overdue(pending)
+            reason = overdue(pending, self.limits)
             self._drops.drop(address, reason)
             await self._refuse(secure, reason)
         except _Refuse as refusal:
@@ -487,7 +338,7 @@ class Lobby:
                 await trio.aclose_forcefully(secure if secure is not None else stream)  # type: ignore[arg-type]
 
     async def _late(
-        self, secure: SecureStream, msg: wire.Rejoin | wire.Watch, pending: _Pending, address: str
+        self, secure: SecureStream, msg: wire.Rejoin | wire.Watch, pending: Pending, address: str
     ) -> bool:
         """A seat coming back or a watcher: checked like a hello, then handed to :attr:`on_late`.
         True when its link took the stream over."""
@@ -529,19 +380,6 @@ class Lobby:
                 link.send(wire.Refused(wire.clean_text(why)))
             await link.aclose(why)
         return True
-
-    def _overdue(self, p: _Pending) -> str:
-        """Why a connection whose scope was cancelled is dropped."""
-        if p.evicted:
-            return "gave way to a newer connection (it made no progress)"
-        limits = self.limits
-        if p.stage == 0:
-            return f"sent no handshake within {min(limits.first_message, limits.handshake):g} s"
-        if p.stage == 1:
-            return f"handshake did not finish within {limits.handshake:g} s"
-        if p.stage == 2:
-            return f"did not send hello within {limits.hello:g} s"
-        return f"did not answer the welcome within {limits.hello:g} s"
 
     async def _refuse(self, secure: SecureStream | None, reason: str) -> None:
         if secure is None or secure.channel.closed:

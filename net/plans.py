@@ -12,12 +12,13 @@ from fairdeal.core.rules import Game
 from fairdeal.core.session.header import Header
 
 from . import wire
+from .comeback import Connector
 from .connect import RELAY_DELAY
 from .driver import Agent, SeatOutcome, Timeouts
-from .follow import Connector, Keeper
 from .invite import Endpoint, Invite
+from .keeper import Keeper
 from .link import Keepalive, LinkStats
-from .lobby import LobbyLimits
+from .lobbyterms import LobbyLimits
 
 ANY_ADDRESS: Final = "0.0.0.0"
 GRACE: Final = 120.0

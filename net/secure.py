@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
-from fairdeal.core._msgpack import pack, strict_unpack
+from fairdeal.core import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from fairdeal.core.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, fingerprint, verify_signature
 

@@ -1,4 +1,4 @@
-"""Each seat's randomness: one secret 32-byte seed, kept (by a :class:`~fairdeal.net.follow.Keeper`)
+"""Each seat's randomness: one secret 32-byte seed, kept (by a :class:`~fairdeal.net.keeper.Keeper`)
 so that the seat can be resumed; :class:`NoKeeper` keeps nothing."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from fairdeal.core.errors import RemoteProtocolError
 from fairdeal.core.session.session import Event, Session
 
 from . import wire
+from .comeback import Connector, Refusal, expect, rejoin
 from .entrylog import EntryLog
 from .events import (
     Applied,
@@ -20,9 +21,9 @@ from .events import (
     Resumed,
     ignore,
 )
-from .follow import Connector, Follower, Refusal, expect, refusal_text, rejoin
+from .follow import Follower, refusal_text
 from .guarded import GuardedSession
-from .lobby import NOT_YET_WATCHED
+from .lobbyterms import NOT_YET_WATCHED
 from .plans import (
     NetOutcome,
     WatchPlan,

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final, TypeVar
 
-from fairdeal.core._msgpack import pack, strict_unpack
+from fairdeal.core import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT
 from fairdeal.core.text import MAX_REASON, clean_text, shows_as_is

@@ -131,7 +131,7 @@ def _shuffle_proof(game_id: bytes, joint: bytes) -> dict[str, Any]:
     context = sp.proof_context(game_id, 1, 2, 1)
     seed = seeded("shuffle-seed")
     fields = sp.encode_proof(sp.prove_shuffle(context, joint, inputs, outputs, perm, scalars, seed))
-    from fairdeal.core._msgpack import pack
+    from fairdeal.core import pack
 
     return {
         "seat": 1, "round": 2, "pass": 1, "context": hx(context),
@@ -161,7 +161,7 @@ def envelope_vectors() -> list[dict[str, Any]]:
 
     Each vector gives every input and output of docs/protocol.md 8.1: the author's signed message,
     its signature, the writing, the entry hash, the placement message and signature, the bytes."""
-    from fairdeal.core._msgpack import pack
+    from fairdeal.core import pack
     from fairdeal.core.identity import Identity
     from fairdeal.core.session import envelope as ev
 

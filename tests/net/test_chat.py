@@ -47,7 +47,7 @@ def test_the_chat_message_is_strict_on_the_wire() -> None:
         {"type": "chat", "seat": 1, "n": 1, "text": "hi"},
         {"type": "chat", "seat": 99, "n": 1, "text": "hi", "sig": line.sig},
     ):
-        from fairdeal.core._msgpack import pack
+        from fairdeal.core import pack
 
         with pytest.raises(RemoteProtocolError):
             wire.decode(pack(bad))

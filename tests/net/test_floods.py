@@ -21,10 +21,11 @@ from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
 from fairdeal.net import GuestSession, wire
+from fairdeal.net.comeback import Connector, rejoin
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.events import AdjournVote, Away, Back
 from fairdeal.net.flood import LIMIT
-from fairdeal.net.follow import Connector, Follower, rejoin
+from fairdeal.net.follow import Follower
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import Keepalive, NetLink
 from fairdeal.net.stream import secure_connect

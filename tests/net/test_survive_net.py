@@ -36,8 +36,8 @@ from fairdeal.net import (
     wire,
 )
 from fairdeal.net import events as ev
+from fairdeal.net.comeback import Connector, Refusal, rejoin
 from fairdeal.net.driver import BotAgent
-from fairdeal.net.follow import Connector, Refusal, rejoin
 from fairdeal.net.invite import Endpoint, Invite
 
 from .proxy import CutProxy
