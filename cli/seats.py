@@ -64,7 +64,9 @@ def bot_agent(kind: SeatKind, game: str, registry: Registry, rng: Rng | None) ->
 
 def table_name(given: str | None) -> str:
     """The name this person plays under: ``given`` (``--name``), else ``FAIRDEAL_NAME``, else the
-    profile's name, else the system user's name (``Player`` if there is none that shows).
+    name kept in the profile, else, the first time, the profile's own name in a named profile
+    (``--profile ann`` plays as ``Ann``) or the system user's name (``Player`` if there is none that
+    shows).
 
     A name given with ``--name``, or found the first time from the system, is kept in the
     profile (:func:`~fairdeal.storage.save_name`): the next game uses it without asking.
@@ -83,7 +85,8 @@ def table_name(given: str | None) -> str:
     name = _shown(storage.load_name())
     if name is not None:
         return name
-    name = _shown(_system_user()) or "Player"
+    named = storage.profile()
+    name = (named[:1].upper() + named[1:] if named else None) or _shown(_system_user()) or "Player"
     with contextlib.suppress(OSError):
         storage.save_name(name)
     return name

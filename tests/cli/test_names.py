@@ -141,3 +141,16 @@ def test_replay_and_verify_name_the_winner_where_the_game_said_seat_n(twins_log:
     replay = CliRunner().invoke(cli, ["replay", str(twins_log)], catch_exceptions=False).output
     end = replay.split("End", 1)[1].split("Verdict")[0]
     assert not re.search(r"\bseat \d", end) and "reached 1 point" in end, end
+
+
+def test_a_named_profile_plays_under_its_own_name_until_told_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seats.getpass, "getuser", lambda: "root")
+    storage.use_profile("ann")
+    try:
+        assert seats.table_name(None) == "Ann"  # two people on one machine are not both "root"
+        assert storage.load_name() == "Ann"
+        assert seats.table_name("Annie") == "Annie"
+        assert seats.table_name(None) == "Annie"
+    finally:
+        storage.use_profile(None)
+    assert seats.table_name(None) == "root"  # the default profile: the login name
