@@ -157,12 +157,10 @@ def finish_game(
 
 
 def resume_hint(log: Path) -> str:
-    """The command that goes on with the game of ``log``."""
-    import shlex
+    """The command that goes on with the game of ``log`` (with this profile)."""
+    from .outcome import resume_command
 
-    from .outcome import fairdeal_command
-
-    return f"{fairdeal_command()} resume {shlex.quote(str(log))}"
+    return resume_command(log)
 
 
 #: What to do about the errors a person meets when joining or hosting (matched in order).

@@ -100,6 +100,16 @@ def fairdeal_command() -> str:
     return shlex.quote(str(me.resolve()))
 
 
+def resume_command(log: Path) -> str:
+    """The command that goes on with the game of ``log``: with this profile's identity, which the
+    seat was played with (``--profile NAME`` when one is in use)."""
+    from fairdeal import storage
+
+    named = storage.profile()
+    profile = f" --profile {named}" if named else ""
+    return f"{fairdeal_command()}{profile} resume {shlex.quote(str(log))}"
+
+
 def _table_scores(session: Session) -> tuple[int, ...] | None:
     """The scores the table showed last (for a resignation, whose result scores nothing)."""
     view = session.view()
@@ -133,7 +143,7 @@ def adjourned_lines(session: Session, log: Path | None, *, resumable: bool) -> l
     elif resumable and log is not None:
         how = "To go on, every player runs  fairdeal resume  (the others may also join with the same code):"
         out.append((how, PLAIN))
-        out.append((f"  {fairdeal_command()} resume {shlex.quote(str(log))}", DIM))
+        out.append((f"  {resume_command(log)}", DIM))
     out.append(
         ("Every shuffle so far was proven; the moves are checked with every card known at the end.", PLAIN)
     )

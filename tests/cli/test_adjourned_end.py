@@ -43,6 +43,20 @@ def test_a_player_reads_that_nothing_is_lost_and_how_to_go_on() -> None:
     assert "final reveal did not complete" in cut and "adjourned" not in cut
 
 
+def test_in_a_profile_the_command_to_go_on_names_it() -> None:
+    """The seat was played with the profile's identity: resume without it is refused."""
+    from fairdeal import storage
+
+    seat, _ = _sessions()
+    storage.use_profile("ann")
+    try:
+        text = "\n".join(t for t, _ in summary(seat, LOG, adjourned=True, resumable=True))
+    finally:
+        storage.use_profile(None)
+    assert f"--profile ann resume {LOG}" in text, text
+    assert f"fairdeal verify {LOG}" in text  # a log verifies with any identity
+
+
 def test_a_seat_that_kept_nothing_and_a_watcher_are_not_told_to_resume() -> None:
     seat, watcher = _sessions()
     kept_nothing = "\n".join(t for t, _ in summary(seat, LOG, adjourned=True, resumable=False))
