@@ -43,6 +43,7 @@ from ..waiting import Absences, describe_waiting
 from . import choosing
 from .choosing import Choosing, Step
 from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
+from .netshow import NetReport, NetShow
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
@@ -85,6 +86,7 @@ class TableApp(App[None]):
         ascii: bool = False,
         rules_text: str = "",
         chat: Callable[[str], object] | None = None,
+        net: NetShow | None = None,
     ) -> None:
         super().__init__()
         self.game_title = to_ascii(title) if ascii else title
@@ -93,6 +95,8 @@ class TableApp(App[None]):
         self.ascii = ascii
         self.rules_text = rules_text
         self.send_chat = chat
+        #: What network play shows here (its events come as :class:`~.netshow.NetReport` messages).
+        self.net = net if net is not None else NetShow()
         self.notes: list[Note] = []
         self.outcome: Any = None  # trio's Outcome of run_game, once it is done
         self.interrupted = False
@@ -155,6 +159,10 @@ class TableApp(App[None]):
         if self.ascii:
             side.styles.border_left = ("ascii", "grey")
         self.schedule_refresh()
+
+    def on_net_report(self, message: NetReport) -> None:
+        """An event of network play, in the order the network layer reported it."""
+        self.net.show(message.event, self)
 
     # -- the trio guest ------------------------------------------------------------------------------
     async def _trio_main(self) -> Any:
@@ -613,7 +621,7 @@ class TableApp(App[None]):
                 vote = self.adjourning.agree if agree else self.adjourning.decline
                 self._token.run_sync_soon(vote)  # the links belong to trio
 
-    def adjourn_heard(self, seat: int, text: str) -> None:
+    def adjourn_heard(self, text: str) -> None:
         """A vote on adjourning: note it, and ask this player when another one proposed."""
         self.note(text, "bold")
         if self.adjourning.asking and not self._asking:
