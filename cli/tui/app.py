@@ -32,7 +32,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.timer import Timer
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from fairdeal.core.rules import Move
 from fairdeal.core.tableview import Seat, TableView
@@ -47,7 +47,7 @@ from .netshow import NetReport, NetShow
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
-from .widgets import Bar, Note, Parts, SidePanel, TableArea, ascii_text, same_text
+from .widgets import Bar, Line, Parts, SidePanel, TableArea
 
 TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
 #: Seconds between redraws while the game goes on without this player (the bots' moves, the first
@@ -97,7 +97,6 @@ class TableApp(App[None]):
         self.send_chat = chat
         #: What network play shows here (its events come as :class:`~.netshow.NetReport` messages).
         self.net = net if net is not None else NetShow()
-        self.notes: list[Note] = []
         self.outcome: Any = None  # trio's Outcome of run_game, once it is done
         self.interrupted = False
         self.ending: Ending | None = None  # how network play said the game ended
@@ -111,7 +110,6 @@ class TableApp(App[None]):
         self._refresh_due = False
         self._refresh_timer: Timer | None = None
         self._refreshed_at = -math.inf  # time.monotonic() of the last redraw
-        self._lines: dict[str, Text] = {}  # what each one-line bar shows
         self._cancel: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self.waiting_text = "starting"
@@ -131,13 +129,13 @@ class TableApp(App[None]):
 
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
+        yield Line(self.ascii, id="title")
         with Horizontal(id="body"):
             yield TableArea(self.draw, self.table_key, self.clicked)
-            yield SidePanel(lambda: self.notes, self.ascii)
-        yield Static(id="status")
+            yield SidePanel(self.ascii)
+        yield Line(self.ascii, id="status")
         yield Bar(self.action_lines, self.press_key, self.ascii, id="actions")
-        yield Static(id="keys")
+        yield Line(self.ascii, id="keys")
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
 
     def on_mount(self) -> None:
@@ -239,11 +237,12 @@ class TableApp(App[None]):
             game = p.session.game
             self.game_title = to_ascii(game.title) if self.ascii else game.title
             self.rules_text = game.rules_text()
-        self._take_news()
         try:
             side = self.query_one(SidePanel)
         except NoMatches:  # a redraw that comes due while the app closes: nothing to draw on
             return
+        if p is not None and p.chronicle is not None:
+            side.tell(p.chronicle)
         # In the lobby the table area takes the whole width: the invite code stays on one line.
         display = not (self.lobby_lines and self.table_view() is None)
         if side.display != display:
@@ -252,45 +251,17 @@ class TableApp(App[None]):
         for w in (self.query_one(TableArea), side, self.query_one(Bar)):
             w.refresh_if_changed()
 
-    def _take_news(self) -> None:
-        p = self.player
-        if p is None or p.chronicle is None:
-            return
-        since = p.chronicle.since_mine
-        for note in self.notes:
-            if note.serial >= 0:
-                note.recent = note.serial >= since
-        known = {n.serial: n for n in self.notes if n.serial >= 0}
-        for entry in p.chronicle.entries:
-            style = "" if entry.mine or entry.seat is None else "bold"
-            text = self._styled(entry.words(), style)
-            if entry.serial in known:
-                known[entry.serial].text = text
-            else:
-                self.notes.append(Note(text, entry.serial, entry.serial >= since))
-        if len(self.notes) > 400:
-            del self.notes[:-400]
-
     def note(self, text: str, style: str = "italic") -> None:
         """A message of the app or the network in the side panel."""
-        self.notes.append(Note(self._styled(text, style)))
+        with contextlib.suppress(NoMatches):  # the app closes: nobody reads it
+            self.query_one(SidePanel).say(text, style)
         self.schedule_refresh()
 
     def chat_line(self, who: str, checked: str, text: str) -> None:
-        """A chat message: the sender's name and checked identity, the words as plain text."""
-        line = Text()
-        line.append(f"{who}", style="bold cyan")
-        if checked:
-            line.append(f" ({checked})", style="dim")
-        line.append(": ")
-        line.append(text)  # never markup: a Text holds what it is given
-        self.notes.append(Note(line))
+        """A chat message in the side panel: the sender's name and checked identity, the words."""
+        with contextlib.suppress(NoMatches):
+            self.query_one(SidePanel).chat(who, checked, text)
         self.schedule_refresh()
-
-    def _styled(self, words: str, style: str = "") -> Text:
-        from ..render import styled
-
-        return styled(words, self.ascii, style)
 
     # -- model -------------------------------------------------------------------------------------
     def names(self, seat: int) -> str:
@@ -361,20 +332,9 @@ class TableApp(App[None]):
     # -- bars ----------------------------------------------------------------------------------------
     def _update_bars(self) -> None:
         width = self.size.width or 80
-        self._set_line("#title", self._title_line(width))
-        self._set_line("#status", self._status_line())
-        self._set_line("#keys", self._keys_line(width - 2))  # padding 0 1
-
-    def _set_line(self, id: str, text: Text) -> None:
-        """Show ``text`` in the one-line bar ``id`` unless it does already (no layout: its height is 1)."""
-        text = self._plain(text)
-        shown = self._lines.get(id)
-        if shown is None or not same_text(shown, text):
-            self._lines[id] = text
-            self.query_one(id, Static).update(text, layout=False)
-
-    def _plain(self, text: Text) -> Text:
-        return ascii_text(text, self.ascii)
+        self.query_one("#title", Line).show(self._title_line(width))
+        self.query_one("#status", Line).show(self._status_line())
+        self.query_one("#keys", Line).show(self._keys_line(width - 2))  # padding 0 1
 
     def _title_line(self, width: int) -> Text:
         return title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
@@ -553,7 +513,7 @@ class TableApp(App[None]):
             chat.placeholder = "No chat here: nobody reads it (Enter or Esc closes)"
             self._update_bars()
         chat.display = True
-        self.query_one("#keys", Static).display = False
+        self.query_one("#keys", Line).display = False
         chat.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -567,7 +527,7 @@ class TableApp(App[None]):
     def _close_chat(self) -> None:
         chat = self.query_one("#chat", Input)
         chat.display = False
-        self.query_one("#keys", Static).display = True
+        self.query_one("#keys", Line).display = True
         self.query_one(TableArea).focus()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
@@ -665,7 +625,7 @@ class TableApp(App[None]):
 
     def tick(self) -> None:
         if self.player is not None and not self.player.deciding and self.outcome is None:
-            self._set_line("#status", self._status_line())
+            self.query_one("#status", Line).show(self._status_line())
 
     def on_ready(self) -> None:
         self.set_interval(0.25, self.tick)

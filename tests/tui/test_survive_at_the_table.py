@@ -68,7 +68,7 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             await pilot.pause()
             await pilot.press("n")
             await until(lambda: votes == [True, False], pilot, "the decline to be sent")
-            notes = " ".join(n.text.plain for n in app.notes)
+            notes = " ".join(n.text.plain for n in app.query_one(SidePanel).notes)
             assert "Bob's connection dropped" in notes and "Bob is back" in notes
             assert "Bob proposes to adjourn" in notes and "Bob declines to adjourn" in notes
             obs(ev.Adjourned(57))
@@ -77,7 +77,7 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             assert "adjourned after 57 entries" in panel
             obs(ev.HostLeft())  # leaving on purpose is told as such, never as a lost connection
             await pilot.pause()
-            last = app.notes[-1].text.plain
+            last = app.query_one(SidePanel).notes[-1].text.plain
             assert last.startswith("The host left the game") and "trying to reach" not in last
             await pilot.press("ctrl+c")
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
@@ -137,7 +137,9 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
 
             await until(moved, pilot, "the game to end", limit=120)
             assert shown and max(shown) > 0  # it did show the cards everyone saw
-            assert any("Bot" in n.text.plain for n in app.notes)  # and the moves, in words
+            assert any(
+                "Bot" in n.text.plain for n in app.query_one(SidePanel).notes
+            )  # and the moves, in words
             keys = app._keys_line(78).plain  # a watcher plays nothing: no auto moves, nothing to resign
             assert "F6" not in keys and "resign" not in keys and "^Q leave" in keys, keys
 
