@@ -1,29 +1,23 @@
 """The full-screen table: a Textual app with the game running in trio as its guest.
 
-The game (local play, hosting or joining) is a trio function. The app starts it with
-``trio.lowlevel.start_guest_run`` on its own asyncio loop: one thread, two event loops
-taking turns, no polling. Trio code tells the app about changes with ``call_later``;
-the app hands decisions back through the trio token (:class:`~.player.TablePlayer`).
-
-Screen, top to bottom: a title line (game, facts, scores); the table (other players,
-middle, your own area) beside a panel of what happened and the chat; a status line
-(whose turn, what the game waits for); the actions (the places a picked card can go,
-buttons for moves with no card); the keys. Everything is drawn to the size of the
-terminal and redrawn when it changes. The widgets are in :mod:`.widgets`, their styles in
-``table.tcss``; what keys and clicks do to the choice of a move is :mod:`.choosing`.
+Screen, top to bottom: a title line (game, facts, scores); the table (other players, middle,
+your own area) beside a panel of what happened and the chat; a status line (whose turn, what
+the game waits for); the actions (the places a picked card can go, buttons for moves with no
+card); the keys. :class:`TableApp` puts them together and runs the game (:mod:`.guest`); it
+redraws what changed at the pace of :mod:`.pacing`, from the one :class:`TableView` of the
+game's state; keys and clicks walk the choice of a move (:mod:`.choosing`); F-keys and
+Ctrl-Q are its actions; network play comes as :class:`~.netshow.NetReport` messages, shown by
+:mod:`.netshow`. The widgets are in :mod:`.widgets`, their styles in ``table.tcss``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import trio
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -31,7 +25,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
-from textual.timer import Timer
 from textual.widgets import Input
 
 from fairdeal.core.rules import Move
@@ -42,26 +35,19 @@ from ..render import reflow, to_ascii
 from ..waiting import Absences, describe_waiting
 from . import choosing
 from .choosing import Choosing, Step
+from .guest import GameRunner, GuestGame
 from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
 from .netshow import NetReport, NetShow
+from .pacing import Redraws
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
 from .widgets import Bar, Line, Parts, SidePanel, TableArea
 
-TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
-#: Seconds between redraws while the game goes on without this player (the bots' moves, the first
-#: shuffle's passes): the game runs on the app's loop, so every redraw delays it.
-REDRAW_EVERY = 0.1
-CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
-
-
 if TYPE_CHECKING:
     from fairdeal.net.events import Ending
 
-
-# -- the app -----------------------------------------------------------------------------------------
-GameRunner = Callable[[], Awaitable[Any]]
+CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
 class TableApp(App[None]):
@@ -91,13 +77,12 @@ class TableApp(App[None]):
         super().__init__()
         self.game_title = to_ascii(title) if ascii else title
         self.player = player
-        self.run_game = run_game
+        self.game = GuestGame(run_game)
         self.ascii = ascii
         self.rules_text = rules_text
         self.send_chat = chat
         #: What network play shows here (its events come as :class:`~.netshow.NetReport` messages).
         self.net = net if net is not None else NetShow()
-        self.outcome: Any = None  # trio's Outcome of run_game, once it is done
         self.interrupted = False
         self.ending: Ending | None = None  # how network play said the game ended
         self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
@@ -106,15 +91,8 @@ class TableApp(App[None]):
         self.choosing = Choosing()
         self._picker: Picker | None = None
         self._picker_for: object = None
-        self._told = 0
-        self._refresh_due = False
-        self._refresh_timer: Timer | None = None
-        self._refreshed_at = -math.inf  # time.monotonic() of the last redraw
-        self._cancel: trio.CancelScope | None = None
-        self._token: trio.lowlevel.TrioToken | None = None
+        self.redraws = Redraws(self, self._refresh_now)
         self.waiting_text = "starting"
-        self._trio_started = False
-        self._trio_finished = asyncio.Event()
         self.lobby_lines: list[str] = []
         #: Who the game waits for to come back (a network game): the status line counts down.
         self.absences = Absences()
@@ -126,6 +104,11 @@ class TableApp(App[None]):
         self._view_of: tuple[object, int] | None = None  # the session and entry count of _view
         if player is not None:
             player.on_change = self.schedule_refresh
+
+    @property
+    def outcome(self) -> Any:
+        """Trio's ``Outcome`` of the game, once it is done (None before)."""
+        return self.game.outcome
 
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -141,15 +124,10 @@ class TableApp(App[None]):
     def on_mount(self) -> None:
         self._update_bars()
         self.query_one(TableArea).focus()
-        loop = asyncio.get_running_loop()
-        self._trio_started = True
-        trio.lowlevel.start_guest_run(
-            self._trio_main,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            run_sync_soon_not_threadsafe=loop.call_soon,
-            done_callback=self._trio_done,
-            host_uses_signal_set_wakeup_fd=True,
-        )
+        self.game.start(lambda: self.call_later(self._game_done))
+
+    def on_ready(self) -> None:
+        self.set_interval(0.25, self.tick)
 
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one(SidePanel)
@@ -162,27 +140,13 @@ class TableApp(App[None]):
         """An event of network play, in the order the network layer reported it."""
         self.net.show(message.event, self)
 
-    # -- the trio guest ------------------------------------------------------------------------------
-    async def _trio_main(self) -> Any:
-        self._token = trio.lowlevel.current_trio_token()
-        with trio.CancelScope() as scope:
-            self._cancel = scope
-            return await self.run_game()
-        return None
-
-    def _trio_done(self, outcome: Any) -> None:
-        self.outcome = outcome
-        self._trio_finished.set()
-        self.call_later(self._game_done)
-
+    # -- the game's start and end ------------------------------------------------------------------
     async def on_unmount(self) -> None:
         """The app is closing: the game must not outlive it (trio runs on this loop)."""
-        self._stop_refresh_timer()
-        if self._trio_started and not self._trio_finished.is_set():
-            self.interrupted = self.interrupted or self.outcome is None
-            self.stop_game()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._trio_finished.wait(), TRIO_STOP_LIMIT)
+        self.redraws.stop()
+        if self.game.running:
+            self.interrupted = True
+            await self.game.wind_down()
 
     def _game_done(self) -> None:
         if self.interrupted:
@@ -201,37 +165,18 @@ class TableApp(App[None]):
         if self.outcome is not None:
             self.exit()
             return
-        if self._token is not None and self._cancel is not None:
-            scope = self._cancel
-            with contextlib.suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(scope.cancel)
+        self.game.cancel()
 
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
-        """Redraw soon: at once when this player is to move, else at most every :data:`REDRAW_EVERY`."""
+        """Redraw soon: at once when this player is to move, else at the pace of :mod:`.pacing`."""
         if new_turn:
             self.choosing = Choosing()
             self._picker = None
-        now = new_turn or (self.player is not None and self.player.deciding)
-        if self._refresh_due and not (now and self._refresh_timer is not None):
-            return
-        self._stop_refresh_timer()
-        self._refresh_due = True
-        wait = 0.0 if now else self._refreshed_at + REDRAW_EVERY - time.monotonic()
-        if wait > 0:
-            self._refresh_timer = self.set_timer(wait, self._refresh_now)
-        else:
-            self.call_later(self._refresh_now)
-
-    def _stop_refresh_timer(self) -> None:
-        if self._refresh_timer is not None:
-            self._refresh_timer.stop()
-            self._refresh_timer = None
+        self.redraws.ask(new_turn or (self.player is not None and self.player.deciding))
 
     def _refresh_now(self) -> None:
-        self._refresh_due = False
-        self._stop_refresh_timer()
-        self._refreshed_at = time.monotonic()
+        self.redraws.begin()
         p = self.player
         if p is not None and p.session is not None and not self.rules_text:
             game = p.session.game
@@ -250,6 +195,18 @@ class TableApp(App[None]):
         self._update_bars()
         for w in (self.query_one(TableArea), side, self.query_one(Bar)):
             w.refresh_if_changed()
+
+    def _update_bars(self) -> None:
+        width = self.size.width or 80
+        title = title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
+        self.query_one("#title", Line).show(title)
+        self.query_one("#status", Line).show(self._status_line())
+        self.query_one("#keys", Line).show(self._keys_line(width - 2))  # padding 0 1
+
+    def tick(self) -> None:
+        """The status line's spinner and countdowns, while the game goes on without this player."""
+        if self.player is not None and not self.player.deciding and self.outcome is None:
+            self.query_one("#status", Line).show(self._status_line())
 
     def note(self, text: str, style: str = "italic") -> None:
         """A message of the app or the network in the side panel."""
@@ -305,6 +262,7 @@ class TableApp(App[None]):
         return self.choosing.selected
 
     def draw(self, width: int, height: int) -> Drawn:
+        """The table in ``width`` × ``height`` cells (before the game: the lobby's words)."""
         view = self.table_view()
         p = self.player
         if view is None or p is None or p.session is None:
@@ -328,16 +286,6 @@ class TableApp(App[None]):
         drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
         self._form = (width, height, drawn.form)
         return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
-
-    # -- bars ----------------------------------------------------------------------------------------
-    def _update_bars(self) -> None:
-        width = self.size.width or 80
-        self.query_one("#title", Line).show(self._title_line(width))
-        self.query_one("#status", Line).show(self._status_line())
-        self.query_one("#keys", Line).show(self._keys_line(width - 2))  # padding 0 1
-
-    def _title_line(self, width: int) -> Text:
-        return title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
 
     def _status_line(self) -> Text:
         p = self.player
@@ -519,9 +467,8 @@ class TableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()[:CHAT_LIMIT]
         event.input.value = ""
-        if text and self.send_chat is not None and self._token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(self.send_chat, text)  # the links belong to trio
+        if text and self.send_chat is not None:
+            self.game.call(self.send_chat, text)  # the links belong to trio
         self._close_chat()
 
     def _close_chat(self) -> None:
@@ -576,10 +523,7 @@ class TableApp(App[None]):
         self.push_screen(ConfirmScreen(question), answered)
 
     def _vote(self, agree: bool) -> None:
-        if self._token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                vote = self.adjourning.agree if agree else self.adjourning.decline
-                self._token.run_sync_soon(vote)  # the links belong to trio
+        self.game.call(self.adjourning.agree if agree else self.adjourning.decline)  # the links: trio's
 
     def adjourn_heard(self, text: str) -> None:
         """A vote on adjourning: note it, and ask this player when another one proposed."""
@@ -622,13 +566,6 @@ class TableApp(App[None]):
             self.push_screen(
                 ConfirmScreen("Leave the game now? It stops here; the log keeps every move so far."), answered
             )
-
-    def tick(self) -> None:
-        if self.player is not None and not self.player.deciding and self.outcome is None:
-            self.query_one("#status", Line).show(self._status_line())
-
-    def on_ready(self) -> None:
-        self.set_interval(0.25, self.tick)
 
 
 __all__ = ["TableApp"]
