@@ -5,20 +5,19 @@ your own area) beside a panel of what happened and the chat; a status line (whos
 the game waits for); the actions (the places a picked card can go, buttons for moves with no
 card); the keys. :class:`TableApp` puts them together and runs the game (:mod:`.guest`); it
 redraws what changed at the pace of :mod:`.pacing`, from the one :class:`TableView` of the
-game's state; keys and clicks walk the choice of a move (:mod:`.choosing`); F-keys and
-Ctrl-Q are its actions; network play comes as :class:`~.netshow.NetReport` messages, shown by
-:mod:`.netshow`. The widgets are in :mod:`.widgets`, their styles in ``table.tcss``.
+game's state, with the words of :mod:`.bars`; keys and clicks walk the choice of a move
+(:mod:`.choosing`); F-keys and Ctrl-Q are its actions; network play comes as
+:class:`~.netshow.NetReport` messages, shown by :mod:`.netshow`. The widgets are in
+:mod:`.widgets`, their styles in ``table.tcss``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -28,21 +27,22 @@ from textual.css.query import NoMatches
 from textual.widgets import Input
 
 from fairdeal.core.rules import Move
-from fairdeal.core.tableview import Seat, TableView
+from fairdeal.core.tableview import TableView
 
 from ..adjourning import Adjourning
 from ..render import reflow, to_ascii
-from ..waiting import Absences, describe_waiting
+from ..waiting import Absences
 from . import choosing
+from .bars import action_lines, keys_line, status_line
 from .choosing import Choosing, Step
 from .guest import GameRunner, GuestGame
-from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
+from .layout import Drawn, Marks, draw_table, title_line, too_small
 from .netshow import NetReport, NetShow
 from .pacing import Redraws
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
 from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
-from .widgets import Bar, Line, Parts, SidePanel, TableArea
+from .widgets import Bar, Line, SidePanel, TableArea
 
 if TYPE_CHECKING:
     from fairdeal.net.events import Ending
@@ -117,7 +117,7 @@ class TableApp(App[None]):
             yield TableArea(self.draw, self.table_key, self.clicked)
             yield SidePanel(self.ascii)
         yield Line(self.ascii, id="status")
-        yield Bar(self.action_lines, self.press_key, self.ascii, id="actions")
+        yield Bar(lambda width: action_lines(self, width), self.press_key, self.ascii, id="actions")
         yield Line(self.ascii, id="keys")
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
 
@@ -200,13 +200,13 @@ class TableApp(App[None]):
         width = self.size.width or 80
         title = title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
         self.query_one("#title", Line).show(title)
-        self.query_one("#status", Line).show(self._status_line())
-        self.query_one("#keys", Line).show(self._keys_line(width - 2))  # padding 0 1
+        self.query_one("#status", Line).show(status_line(self))
+        self.query_one("#keys", Line).show(keys_line(self, width - 2))  # padding 0 1
 
     def tick(self) -> None:
         """The status line's spinner and countdowns, while the game goes on without this player."""
         if self.player is not None and not self.player.deciding and self.outcome is None:
-            self.query_one("#status", Line).show(self._status_line())
+            self.query_one("#status", Line).show(status_line(self))
 
     def note(self, text: str, style: str = "italic") -> None:
         """A message of the app or the network in the side panel."""
@@ -286,123 +286,6 @@ class TableApp(App[None]):
         drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
         self._form = (width, height, drawn.form)
         return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
-
-    def _status_line(self) -> Text:
-        p = self.player
-        if self.flash:
-            lead = Text("Your turn — ", style="bold green") if p is not None and p.deciding else Text()
-            return lead + Text(self.flash, style="bold yellow")
-        if self.outcome is not None:
-            return Text("Game over.", style="bold")
-        away = self.absences.text() if self.absences else None
-        if away is not None and not (p is not None and p.deciding):
-            return Text(away[:1].upper() + away[1:], style="bold yellow")
-        if p is None or p.session is None:
-            return Text(self.waiting_text, style="italic")
-        s = p.session
-        if p.deciding:
-            picker = self.picker()
-            view = self.table_view()
-            what = Text("Your turn", style="bold green")
-            status = view.status if view is not None else ()
-            if status and status[0] == Seat(s.seat if s.seat is not None else -1):
-                status = status[1:]
-                if status and isinstance(status[0], str) and status[0].startswith("to "):
-                    status = (status[0][3:], *status[1:])
-                if status == ("play",):
-                    status = ()  # "Your turn: play" says nothing more than "Your turn"
-            if status:
-                what.append(": ")
-                what.append_text(words_text(status, self.names, self.ascii))
-            if picker is not None and picker.single is not None:
-                what.append(" — Enter: " + picker.single.words, style="bold")
-            return what
-        waiting = describe_waiting(s) if not s.finished else "the game is over"
-        spin = (
-            "|/-\\"[int(time.monotonic() * 4) % 4]
-            if self.ascii
-            else "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"[int(time.monotonic() * 8) % 10]
-        )
-        waiting = waiting or ""
-        return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
-
-    def _keys_line(self, width: int) -> Text:
-        """The keys that work now, in ``width`` cells: whole hints are left out, least needed first.
-
-        F1 help lists every key, so it and the way out stay; a hint is never cut in half.
-        """
-        p = self.player
-        # (hint, rank): the highest rank goes first when the line is too long.
-        parts: list[tuple[str, int]] = []
-        picker = self.picker()
-        if picker is not None and picker.cards:
-            parts.append(("←→ card · 8c name · key: place", 0))
-        parts += [("/ chat", 3), ("F1 help", 0), ("F2 rules", 5)]
-        watching = p is not None and (p.watching or (p.session is not None and p.session.seat is None))
-        if not watching:  # a watcher plays no move: no forced moves to play, nothing to resign
-            parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
-        if self.adjourning.available:
-            parts.append(("F3 adjourn", 2))
-        parts.append(("^Q resign" if p is not None and p.deciding else "^Q leave", 0))  # as it acts
-        while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
-            drop = max(range(len(parts)), key=lambda i: parts[i][1])
-            del parts[drop]
-        return Text(" · ".join(h for h, _ in parts), style="dim")
-
-    def action_lines(self, width: int) -> tuple[list[Text], Parts]:
-        """The actions bar: where the selected card can go, its moves without a place, the buttons."""
-        picker = self.picker()
-        if picker is None:  # nothing to pick: the status line above says what the table waits for
-            return [Text("")], []
-        rows: list[Text] = [Text()]
-        parts: Parts = []
-
-        def add(label: str, key: str, style: str = "") -> None:
-            piece = Text()
-            piece.append(f" {key} ", style="reverse bold")
-            piece.append(f" {label}", style=style)
-            piece.truncate(max(8, width), overflow="ellipsis")
-            if rows[-1].cell_len and rows[-1].cell_len + 2 + piece.cell_len > width:
-                rows.append(Text())
-            if rows[-1].cell_len:
-                rows[-1].append("  ")
-            x0 = rows[-1].cell_len
-            rows[-1].append_text(piece)
-            parts.append((len(rows) - 1, x0, rows[-1].cell_len, key))
-
-        now = self.choosing
-        sel = now.selected
-        if sel is None and picker.cards:
-            rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
-        if sel is not None and picker.for_card(sel):
-            card = self._card_of(sel)
-            head = Text(f"{card}: " if card else "", style="bold")
-            rows[-1].append_text(head)
-            places = picker.places(sel)
-            view = self.table_view()
-            labels = {pl.zone: pl.label for _, pl in view.piles()} if view else {}
-            for i, (zone, key) in enumerate(places.items()):
-                style = "reverse" if now.placing and i == now.cursor else ""
-                add(labels.get(zone, zone), key, style)
-            numbered = {c.index: k for k, c in picker.action_keys(sel).items()}
-            n_places = len(places)
-            for i, c in enumerate(picker.actions(sel)):
-                walking = now.placing and now.cursor == n_places + i
-                key = numbered.get(c.index) or (
-                    "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
-                )
-                add(c.words, key, "reverse" if walking else "")
-        if sel is not None and picker.buttons and rows[-1].cell_len:
-            rows[-1].append("  or", style="italic")  # the buttons are instead of the chosen card
-        for b in picker.buttons:
-            add(b.words, b.key or "?")
-        return rows, parts
-
-    def _card_of(self, token: int) -> str:
-        p = self.player
-        state = p.view() if p is not None else None
-        card = state.table.card(token) if state is not None else None
-        return "" if card is None else card.text(self.ascii)
 
     # -- input ---------------------------------------------------------------------------------------
     def table_key(self, event: events.Key) -> None:

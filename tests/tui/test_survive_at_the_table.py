@@ -10,6 +10,7 @@ import asyncio
 import trio
 
 from fairdeal.cli.tui.app import SidePanel, TableApp
+from fairdeal.cli.tui.bars import keys_line, status_line
 from fairdeal.cli.tui.netview import TableReport
 from fairdeal.net import events as ev
 
@@ -17,7 +18,7 @@ from .harness import until
 
 
 def _status(app: TableApp) -> str:
-    return app._status_line().plain
+    return status_line(app).plain
 
 
 def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_adjourn() -> None:
@@ -137,10 +138,9 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
 
             await until(moved, pilot, "the game to end", limit=120)
             assert shown and max(shown) > 0  # it did show the cards everyone saw
-            assert any(
-                "Bot" in n.text.plain for n in app.query_one(SidePanel).notes
-            )  # and the moves, in words
-            keys = app._keys_line(78).plain  # a watcher plays nothing: no auto moves, nothing to resign
+            notes = app.query_one(SidePanel).notes
+            assert any("Bot" in n.text.plain for n in notes)  # and the moves, in words
+            keys = keys_line(app, 78).plain  # a watcher plays nothing: no auto moves, nothing to resign
             assert "F6" not in keys and "resign" not in keys and "^Q leave" in keys, keys
 
     asyncio.run(main())
