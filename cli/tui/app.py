@@ -6,9 +6,9 @@ the game waits for); the actions (the places a picked card can go, buttons for m
 card); the keys. :class:`TableApp` puts them together and runs the game (:mod:`.guest`); it
 redraws what changed at the pace of :mod:`.pacing`, from the one :class:`TableView` of the
 game's state, with the words of :mod:`.bars`; keys and clicks walk the choice of a move
-(:mod:`.choosing`); F-keys and Ctrl-Q are its actions; network play comes as
-:class:`~.netshow.NetReport` messages, shown by :mod:`.netshow`. The widgets are in
-:mod:`.widgets`, their styles in ``table.tcss``.
+(:mod:`.choosing`); F-keys and Ctrl-Q are its actions, the questions they ask in
+:mod:`.dialogs`; network play comes as :class:`~.netshow.NetReport` messages, shown by
+:mod:`.netshow`. The widgets are in :mod:`.widgets`, their styles in ``table.tcss``.
 """
 
 from __future__ import annotations
@@ -35,13 +35,14 @@ from ..waiting import Absences
 from . import choosing
 from .bars import action_lines, keys_line, status_line
 from .choosing import Choosing, Step
+from .dialogs import ask_on_a_proposal, ask_to_adjourn, ask_to_leave
 from .guest import GameRunner, GuestGame
 from .layout import Drawn, Marks, draw_table, title_line, too_small
 from .netshow import NetReport, NetShow
 from .pacing import Redraws
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
-from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
+from .screens import EndScreen, TextScreen, help_lines
 from .widgets import Bar, Line, SidePanel, TableArea
 
 if TYPE_CHECKING:
@@ -98,7 +99,6 @@ class TableApp(App[None]):
         self.absences = Absences()
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
-        self._asking = False
         self._form = (0, 0, 0)  # the table's size and the form it was drawn in
         self._view: TableView | None = None
         self._view_of: tuple[object, int] | None = None  # the session and entry count of _view
@@ -392,18 +392,7 @@ class TableApp(App[None]):
             self.flash = "Adjourning is for games over the network (every player agrees to go on later)"
             self._update_bars()
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._vote(True)
-
-        question = (
-            "Agree to adjourn? The game stops now; everyone goes on later with  fairdeal resume ."
-            if self.adjourning.asking
-            else "Propose to adjourn? If every player agrees, the game stops now and everyone goes on "
-            "later with  fairdeal resume ."
-        )
-        self.push_screen(ConfirmScreen(question), answered)
+        ask_to_adjourn(self, self.adjourning, self._vote)
 
     def _vote(self, agree: bool) -> None:
         self.game.call(self.adjourning.agree if agree else self.adjourning.decline)  # the links: trio's
@@ -411,18 +400,7 @@ class TableApp(App[None]):
     def adjourn_heard(self, text: str) -> None:
         """A vote on adjourning: note it, and ask this player when another one proposed."""
         self.note(text, "bold")
-        if self.adjourning.asking and not self._asking:
-            self._asking = True
-            who = " and ".join(self.adjourning.agreed)
-
-            def answered(yes: bool | None) -> None:
-                self._asking = False
-                self._vote(bool(yes))
-
-            self.push_screen(
-                ConfirmScreen(f"{who} proposed to adjourn: stop now and go on later with  fairdeal resume ?"),
-                answered,
-            )
+        ask_on_a_proposal(self, self.adjourning, self._vote)
 
     def action_interrupt(self) -> None:
         self.interrupted = True
@@ -432,23 +410,7 @@ class TableApp(App[None]):
         if self.outcome is not None:
             self.exit()
             return
-        p = self.player
-
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            if p is not None and p.deciding:
-                p.resign()
-            else:
-                self.interrupted = True
-                self.stop_game()
-
-        if p is not None and p.deciding:
-            self.push_screen(ConfirmScreen("Resign this game? The log records it."), answered)
-        else:
-            self.push_screen(
-                ConfirmScreen("Leave the game now? It stops here; the log keeps every move so far."), answered
-            )
+        ask_to_leave(self, self.player, self.action_interrupt)
 
 
 __all__ = ["TableApp"]
