@@ -298,10 +298,12 @@ def run_table(
 ) -> NetOutcome:
     """Run ``fn(plan, report)`` as the guest of the full-screen table; like :func:`run_seat` after it."""
     from .tui.app import TableApp
+    from .tui.netshow import NetShow
     from .tui.netview import TableReport
 
-    report = TableReport(player, invite_file, write_atomically, source)
-    app = TableApp(title, player, lambda: fn(plan, report), ascii=ascii, rules_text=rules)
+    report = TableReport(player)
+    net = NetShow(invite_file, write_atomically, source)
+    app = TableApp(title, player, lambda: fn(plan, report), ascii=ascii, rules_text=rules, net=net)
     report.app = app
 
     def finish() -> list[tuple[str, str]]:

@@ -1,66 +1,54 @@
 """The full-screen table: a Textual app with the game running in trio as its guest.
 
-The game (local play, hosting or joining) is a trio function. The app starts it with
-``trio.lowlevel.start_guest_run`` on its own asyncio loop: one thread, two event loops
-taking turns, no polling. Trio code tells the app about changes with ``call_later``;
-the app hands decisions back through the trio token (:class:`~.player.TablePlayer`).
-
-Screen, top to bottom: a title line (game, facts, scores); the table (other players,
-middle, your own area) beside a panel of what happened and the chat; a status line
-(whose turn, what the game waits for); the actions (the places a picked card can go,
-buttons for moves with no card); the keys. Everything is drawn to the size of the
-terminal and redrawn when it changes. The widgets are in :mod:`.widgets`, their styles in
-``table.tcss``; what keys and clicks do to the choice of a move is :mod:`.choosing`.
+Screen, top to bottom: a title line (game, facts, scores); the table (other players, middle,
+your own area) beside a panel of what happened and the chat; a status line (whose turn, what
+the game waits for); the actions (the places a picked card can go, buttons for moves with no
+card); the keys. :class:`TableApp` puts them together and runs the game (:mod:`.guest`); it
+redraws what changed at the pace of :mod:`.pacing`, from the one :class:`TableView` of the
+game's state, with the words of :mod:`.bars`; keys and clicks walk the choice of a move
+(:mod:`.choosing`); F-keys and Ctrl-Q are its actions, the questions they ask in
+:mod:`.dialogs`; network play comes as :class:`~.netshow.NetReport` messages, shown by
+:mod:`.netshow`. The widgets are in :mod:`.widgets`, their styles in ``table.tcss``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import math
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import trio
-from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
-from textual.timer import Timer
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from fairdeal.core.rules import Move
-from fairdeal.core.tableview import Seat, TableView
+from fairdeal.core.tableview import TableView
 
 from ..adjourning import Adjourning
 from ..render import reflow, to_ascii
-from ..waiting import Absences, describe_waiting
+from ..waiting import Absences
 from . import choosing
+from .bars import action_lines, keys_line, status_line
 from .choosing import Choosing, Step
-from .layout import Drawn, Marks, draw_table, title_line, too_small, words_text
+from .dialogs import ask_on_a_proposal, ask_to_adjourn, ask_to_leave
+from .guest import GameRunner, GuestGame
+from .layout import Drawn, Marks, draw_table, title_line, too_small
+from .netshow import NetReport, NetShow
+from .pacing import Redraws
 from .picking import Choice, Picker, picker_for
 from .player import TablePlayer
-from .screens import ConfirmScreen, EndScreen, TextScreen, help_lines
-from .widgets import Bar, Note, Parts, SidePanel, TableArea, ascii_text, same_text
-
-TRIO_STOP_LIMIT = 10.0  # seconds the closing app waits for the cancelled game to wind down
-#: Seconds between redraws while the game goes on without this player (the bots' moves, the first
-#: shuffle's passes): the game runs on the app's loop, so every redraw delays it.
-REDRAW_EVERY = 0.1
-CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
-
+from .screens import EndScreen, TextScreen, help_lines
+from .widgets import Bar, Line, SidePanel, TableArea
 
 if TYPE_CHECKING:
     from fairdeal.net.events import Ending
 
-
-# -- the app -----------------------------------------------------------------------------------------
-GameRunner = Callable[[], Awaitable[Any]]
+CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
 class TableApp(App[None]):
@@ -85,16 +73,17 @@ class TableApp(App[None]):
         ascii: bool = False,
         rules_text: str = "",
         chat: Callable[[str], object] | None = None,
+        net: NetShow | None = None,
     ) -> None:
         super().__init__()
         self.game_title = to_ascii(title) if ascii else title
         self.player = player
-        self.run_game = run_game
+        self.game = GuestGame(run_game)
         self.ascii = ascii
         self.rules_text = rules_text
         self.send_chat = chat
-        self.notes: list[Note] = []
-        self.outcome: Any = None  # trio's Outcome of run_game, once it is done
+        #: What network play shows here (its events come as :class:`~.netshow.NetReport` messages).
+        self.net = net if net is not None else NetShow()
         self.interrupted = False
         self.ending: Ending | None = None  # how network play said the game ended
         self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
@@ -103,51 +92,42 @@ class TableApp(App[None]):
         self.choosing = Choosing()
         self._picker: Picker | None = None
         self._picker_for: object = None
-        self._told = 0
-        self._refresh_due = False
-        self._refresh_timer: Timer | None = None
-        self._refreshed_at = -math.inf  # time.monotonic() of the last redraw
-        self._lines: dict[str, Text] = {}  # what each one-line bar shows
-        self._cancel: trio.CancelScope | None = None
-        self._token: trio.lowlevel.TrioToken | None = None
+        self.redraws = Redraws(self, self._refresh_now)
         self.waiting_text = "starting"
-        self._trio_started = False
-        self._trio_finished = asyncio.Event()
         self.lobby_lines: list[str] = []
         #: Who the game waits for to come back (a network game): the status line counts down.
         self.absences = Absences()
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
-        self._asking = False
         self._form = (0, 0, 0)  # the table's size and the form it was drawn in
         self._view: TableView | None = None
         self._view_of: tuple[object, int] | None = None  # the session and entry count of _view
         if player is not None:
             player.on_change = self.schedule_refresh
 
+    @property
+    def outcome(self) -> Any:
+        """Trio's ``Outcome`` of the game, once it is done (None before)."""
+        return self.game.outcome
+
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
+        yield Line(self.ascii, id="title")
         with Horizontal(id="body"):
             yield TableArea(self.draw, self.table_key, self.clicked)
-            yield SidePanel(lambda: self.notes, self.ascii)
-        yield Static(id="status")
-        yield Bar(self.action_lines, self.press_key, self.ascii, id="actions")
-        yield Static(id="keys")
+            yield SidePanel(self.ascii)
+        yield Line(self.ascii, id="status")
+        yield Bar(lambda width: action_lines(self, width), self.press_key, self.ascii, id="actions")
+        yield Line(self.ascii, id="keys")
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
 
     def on_mount(self) -> None:
         self._update_bars()
         self.query_one(TableArea).focus()
-        loop = asyncio.get_running_loop()
-        self._trio_started = True
-        trio.lowlevel.start_guest_run(
-            self._trio_main,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            run_sync_soon_not_threadsafe=loop.call_soon,
-            done_callback=self._trio_done,
-            host_uses_signal_set_wakeup_fd=True,
-        )
+        self.game.start(lambda: self.call_later(self._game_done))
+
+    def on_ready(self) -> None:
+        self.set_interval(0.25, self.tick)
 
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one(SidePanel)
@@ -156,27 +136,17 @@ class TableApp(App[None]):
             side.styles.border_left = ("ascii", "grey")
         self.schedule_refresh()
 
-    # -- the trio guest ------------------------------------------------------------------------------
-    async def _trio_main(self) -> Any:
-        self._token = trio.lowlevel.current_trio_token()
-        with trio.CancelScope() as scope:
-            self._cancel = scope
-            return await self.run_game()
-        return None
+    def on_net_report(self, message: NetReport) -> None:
+        """An event of network play, in the order the network layer reported it."""
+        self.net.show(message.event, self)
 
-    def _trio_done(self, outcome: Any) -> None:
-        self.outcome = outcome
-        self._trio_finished.set()
-        self.call_later(self._game_done)
-
+    # -- the game's start and end ------------------------------------------------------------------
     async def on_unmount(self) -> None:
         """The app is closing: the game must not outlive it (trio runs on this loop)."""
-        self._stop_refresh_timer()
-        if self._trio_started and not self._trio_finished.is_set():
-            self.interrupted = self.interrupted or self.outcome is None
-            self.stop_game()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._trio_finished.wait(), TRIO_STOP_LIMIT)
+        self.redraws.stop()
+        if self.game.running:
+            self.interrupted = True
+            await self.game.wind_down()
 
     def _game_done(self) -> None:
         if self.interrupted:
@@ -195,47 +165,29 @@ class TableApp(App[None]):
         if self.outcome is not None:
             self.exit()
             return
-        if self._token is not None and self._cancel is not None:
-            scope = self._cancel
-            with contextlib.suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(scope.cancel)
+        self.game.cancel()
 
     # -- refreshing (called from trio through call_later, or from the app) ---------------------------
     def schedule_refresh(self, new_turn: bool = False) -> None:
-        """Redraw soon: at once when this player is to move, else at most every :data:`REDRAW_EVERY`."""
+        """Redraw soon: at once when this player is to move, else at the pace of :mod:`.pacing`."""
         if new_turn:
             self.choosing = Choosing()
             self._picker = None
-        now = new_turn or (self.player is not None and self.player.deciding)
-        if self._refresh_due and not (now and self._refresh_timer is not None):
-            return
-        self._stop_refresh_timer()
-        self._refresh_due = True
-        wait = 0.0 if now else self._refreshed_at + REDRAW_EVERY - time.monotonic()
-        if wait > 0:
-            self._refresh_timer = self.set_timer(wait, self._refresh_now)
-        else:
-            self.call_later(self._refresh_now)
-
-    def _stop_refresh_timer(self) -> None:
-        if self._refresh_timer is not None:
-            self._refresh_timer.stop()
-            self._refresh_timer = None
+        self.redraws.ask(new_turn or (self.player is not None and self.player.deciding))
 
     def _refresh_now(self) -> None:
-        self._refresh_due = False
-        self._stop_refresh_timer()
-        self._refreshed_at = time.monotonic()
+        self.redraws.begin()
         p = self.player
         if p is not None and p.session is not None and not self.rules_text:
             game = p.session.game
             self.game_title = to_ascii(game.title) if self.ascii else game.title
             self.rules_text = game.rules_text()
-        self._take_news()
         try:
             side = self.query_one(SidePanel)
         except NoMatches:  # a redraw that comes due while the app closes: nothing to draw on
             return
+        if p is not None and p.chronicle is not None:
+            side.tell(p.chronicle)
         # In the lobby the table area takes the whole width: the invite code stays on one line.
         display = not (self.lobby_lines and self.table_view() is None)
         if side.display != display:
@@ -244,45 +196,29 @@ class TableApp(App[None]):
         for w in (self.query_one(TableArea), side, self.query_one(Bar)):
             w.refresh_if_changed()
 
-    def _take_news(self) -> None:
-        p = self.player
-        if p is None or p.chronicle is None:
-            return
-        since = p.chronicle.since_mine
-        for note in self.notes:
-            if note.serial >= 0:
-                note.recent = note.serial >= since
-        known = {n.serial: n for n in self.notes if n.serial >= 0}
-        for entry in p.chronicle.entries:
-            style = "" if entry.mine or entry.seat is None else "bold"
-            text = self._styled(entry.words(), style)
-            if entry.serial in known:
-                known[entry.serial].text = text
-            else:
-                self.notes.append(Note(text, entry.serial, entry.serial >= since))
-        if len(self.notes) > 400:
-            del self.notes[:-400]
+    def _update_bars(self) -> None:
+        width = self.size.width or 80
+        title = title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
+        self.query_one("#title", Line).show(title)
+        self.query_one("#status", Line).show(status_line(self))
+        self.query_one("#keys", Line).show(keys_line(self, width - 2))  # padding 0 1
+
+    def tick(self) -> None:
+        """The status line's spinner and countdowns, while the game goes on without this player."""
+        if self.player is not None and not self.player.deciding and self.outcome is None:
+            self.query_one("#status", Line).show(status_line(self))
 
     def note(self, text: str, style: str = "italic") -> None:
         """A message of the app or the network in the side panel."""
-        self.notes.append(Note(self._styled(text, style)))
+        with contextlib.suppress(NoMatches):  # the app closes: nobody reads it
+            self.query_one(SidePanel).say(text, style)
         self.schedule_refresh()
 
     def chat_line(self, who: str, checked: str, text: str) -> None:
-        """A chat message: the sender's name and checked identity, the words as plain text."""
-        line = Text()
-        line.append(f"{who}", style="bold cyan")
-        if checked:
-            line.append(f" ({checked})", style="dim")
-        line.append(": ")
-        line.append(text)  # never markup: a Text holds what it is given
-        self.notes.append(Note(line))
+        """A chat message in the side panel: the sender's name and checked identity, the words."""
+        with contextlib.suppress(NoMatches):
+            self.query_one(SidePanel).chat(who, checked, text)
         self.schedule_refresh()
-
-    def _styled(self, words: str, style: str = "") -> Text:
-        from ..render import styled
-
-        return styled(words, self.ascii, style)
 
     # -- model -------------------------------------------------------------------------------------
     def names(self, seat: int) -> str:
@@ -326,6 +262,7 @@ class TableApp(App[None]):
         return self.choosing.selected
 
     def draw(self, width: int, height: int) -> Drawn:
+        """The table in ``width`` × ``height`` cells (before the game: the lobby's words)."""
         view = self.table_view()
         p = self.player
         if view is None or p is None or p.session is None:
@@ -349,144 +286,6 @@ class TableApp(App[None]):
         drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
         self._form = (width, height, drawn.form)
         return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
-
-    # -- bars ----------------------------------------------------------------------------------------
-    def _update_bars(self) -> None:
-        width = self.size.width or 80
-        self._set_line("#title", self._title_line(width))
-        self._set_line("#status", self._status_line())
-        self._set_line("#keys", self._keys_line(width - 2))  # padding 0 1
-
-    def _set_line(self, id: str, text: Text) -> None:
-        """Show ``text`` in the one-line bar ``id`` unless it does already (no layout: its height is 1)."""
-        text = self._plain(text)
-        shown = self._lines.get(id)
-        if shown is None or not same_text(shown, text):
-            self._lines[id] = text
-            self.query_one(id, Static).update(text, layout=False)
-
-    def _plain(self, text: Text) -> Text:
-        return ascii_text(text, self.ascii)
-
-    def _title_line(self, width: int) -> Text:
-        return title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
-
-    def _status_line(self) -> Text:
-        p = self.player
-        if self.flash:
-            lead = Text("Your turn — ", style="bold green") if p is not None and p.deciding else Text()
-            return lead + Text(self.flash, style="bold yellow")
-        if self.outcome is not None:
-            return Text("Game over.", style="bold")
-        away = self.absences.text() if self.absences else None
-        if away is not None and not (p is not None and p.deciding):
-            return Text(away[:1].upper() + away[1:], style="bold yellow")
-        if p is None or p.session is None:
-            return Text(self.waiting_text, style="italic")
-        s = p.session
-        if p.deciding:
-            picker = self.picker()
-            view = self.table_view()
-            what = Text("Your turn", style="bold green")
-            status = view.status if view is not None else ()
-            if status and status[0] == Seat(s.seat if s.seat is not None else -1):
-                status = status[1:]
-                if status and isinstance(status[0], str) and status[0].startswith("to "):
-                    status = (status[0][3:], *status[1:])
-                if status == ("play",):
-                    status = ()  # "Your turn: play" says nothing more than "Your turn"
-            if status:
-                what.append(": ")
-                what.append_text(words_text(status, self.names, self.ascii))
-            if picker is not None and picker.single is not None:
-                what.append(" — Enter: " + picker.single.words, style="bold")
-            return what
-        waiting = describe_waiting(s) if not s.finished else "the game is over"
-        spin = (
-            "|/-\\"[int(time.monotonic() * 4) % 4]
-            if self.ascii
-            else "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"[int(time.monotonic() * 8) % 10]
-        )
-        waiting = waiting or ""
-        return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
-
-    def _keys_line(self, width: int) -> Text:
-        """The keys that work now, in ``width`` cells: whole hints are left out, least needed first.
-
-        F1 help lists every key, so it and the way out stay; a hint is never cut in half.
-        """
-        p = self.player
-        # (hint, rank): the highest rank goes first when the line is too long.
-        parts: list[tuple[str, int]] = []
-        picker = self.picker()
-        if picker is not None and picker.cards:
-            parts.append(("←→ card · 8c name · key: place", 0))
-        parts += [("/ chat", 3), ("F1 help", 0), ("F2 rules", 5)]
-        watching = p is not None and (p.watching or (p.session is not None and p.session.seat is None))
-        if not watching:  # a watcher plays no move: no forced moves to play, nothing to resign
-            parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
-        if self.adjourning.available:
-            parts.append(("F3 adjourn", 2))
-        parts.append(("^Q resign" if p is not None and p.deciding else "^Q leave", 0))  # as it acts
-        while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
-            drop = max(range(len(parts)), key=lambda i: parts[i][1])
-            del parts[drop]
-        return Text(" · ".join(h for h, _ in parts), style="dim")
-
-    def action_lines(self, width: int) -> tuple[list[Text], Parts]:
-        """The actions bar: where the selected card can go, its moves without a place, the buttons."""
-        picker = self.picker()
-        if picker is None:  # nothing to pick: the status line above says what the table waits for
-            return [Text("")], []
-        rows: list[Text] = [Text()]
-        parts: Parts = []
-
-        def add(label: str, key: str, style: str = "") -> None:
-            piece = Text()
-            piece.append(f" {key} ", style="reverse bold")
-            piece.append(f" {label}", style=style)
-            piece.truncate(max(8, width), overflow="ellipsis")
-            if rows[-1].cell_len and rows[-1].cell_len + 2 + piece.cell_len > width:
-                rows.append(Text())
-            if rows[-1].cell_len:
-                rows[-1].append("  ")
-            x0 = rows[-1].cell_len
-            rows[-1].append_text(piece)
-            parts.append((len(rows) - 1, x0, rows[-1].cell_len, key))
-
-        now = self.choosing
-        sel = now.selected
-        if sel is None and picker.cards:
-            rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
-        if sel is not None and picker.for_card(sel):
-            card = self._card_of(sel)
-            head = Text(f"{card}: " if card else "", style="bold")
-            rows[-1].append_text(head)
-            places = picker.places(sel)
-            view = self.table_view()
-            labels = {pl.zone: pl.label for _, pl in view.piles()} if view else {}
-            for i, (zone, key) in enumerate(places.items()):
-                style = "reverse" if now.placing and i == now.cursor else ""
-                add(labels.get(zone, zone), key, style)
-            numbered = {c.index: k for k, c in picker.action_keys(sel).items()}
-            n_places = len(places)
-            for i, c in enumerate(picker.actions(sel)):
-                walking = now.placing and now.cursor == n_places + i
-                key = numbered.get(c.index) or (
-                    "Enter" if len(picker.actions(sel)) == 1 and not places else "←→"
-                )
-                add(c.words, key, "reverse" if walking else "")
-        if sel is not None and picker.buttons and rows[-1].cell_len:
-            rows[-1].append("  or", style="italic")  # the buttons are instead of the chosen card
-        for b in picker.buttons:
-            add(b.words, b.key or "?")
-        return rows, parts
-
-    def _card_of(self, token: int) -> str:
-        p = self.player
-        state = p.view() if p is not None else None
-        card = state.table.card(token) if state is not None else None
-        return "" if card is None else card.text(self.ascii)
 
     # -- input ---------------------------------------------------------------------------------------
     def table_key(self, event: events.Key) -> None:
@@ -545,21 +344,20 @@ class TableApp(App[None]):
             chat.placeholder = "No chat here: nobody reads it (Enter or Esc closes)"
             self._update_bars()
         chat.display = True
-        self.query_one("#keys", Static).display = False
+        self.query_one("#keys", Line).display = False
         chat.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()[:CHAT_LIMIT]
         event.input.value = ""
-        if text and self.send_chat is not None and self._token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(self.send_chat, text)  # the links belong to trio
+        if text and self.send_chat is not None:
+            self.game.call(self.send_chat, text)  # the links belong to trio
         self._close_chat()
 
     def _close_chat(self) -> None:
         chat = self.query_one("#chat", Input)
         chat.display = False
-        self.query_one("#keys", Static).display = True
+        self.query_one("#keys", Line).display = True
         self.query_one(TableArea).focus()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
@@ -594,40 +392,15 @@ class TableApp(App[None]):
             self.flash = "Adjourning is for games over the network (every player agrees to go on later)"
             self._update_bars()
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._vote(True)
-
-        question = (
-            "Agree to adjourn? The game stops now; everyone goes on later with  fairdeal resume ."
-            if self.adjourning.asking
-            else "Propose to adjourn? If every player agrees, the game stops now and everyone goes on "
-            "later with  fairdeal resume ."
-        )
-        self.push_screen(ConfirmScreen(question), answered)
+        ask_to_adjourn(self, self.adjourning, self._vote)
 
     def _vote(self, agree: bool) -> None:
-        if self._token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                vote = self.adjourning.agree if agree else self.adjourning.decline
-                self._token.run_sync_soon(vote)  # the links belong to trio
+        self.game.call(self.adjourning.agree if agree else self.adjourning.decline)  # the links: trio's
 
-    def adjourn_heard(self, seat: int, text: str) -> None:
+    def adjourn_heard(self, text: str) -> None:
         """A vote on adjourning: note it, and ask this player when another one proposed."""
         self.note(text, "bold")
-        if self.adjourning.asking and not self._asking:
-            self._asking = True
-            who = " and ".join(self.adjourning.agreed)
-
-            def answered(yes: bool | None) -> None:
-                self._asking = False
-                self._vote(bool(yes))
-
-            self.push_screen(
-                ConfirmScreen(f"{who} proposed to adjourn: stop now and go on later with  fairdeal resume ?"),
-                answered,
-            )
+        ask_on_a_proposal(self, self.adjourning, self._vote)
 
     def action_interrupt(self) -> None:
         self.interrupted = True
@@ -637,30 +410,7 @@ class TableApp(App[None]):
         if self.outcome is not None:
             self.exit()
             return
-        p = self.player
-
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            if p is not None and p.deciding:
-                p.resign()
-            else:
-                self.interrupted = True
-                self.stop_game()
-
-        if p is not None and p.deciding:
-            self.push_screen(ConfirmScreen("Resign this game? The log records it."), answered)
-        else:
-            self.push_screen(
-                ConfirmScreen("Leave the game now? It stops here; the log keeps every move so far."), answered
-            )
-
-    def tick(self) -> None:
-        if self.player is not None and not self.player.deciding and self.outcome is None:
-            self._set_line("#status", self._status_line())
-
-    def on_ready(self) -> None:
-        self.set_interval(0.25, self.tick)
+        ask_to_leave(self, self.player, self.action_interrupt)
 
 
 __all__ = ["TableApp"]

@@ -1,20 +1,23 @@
-"""The table's widgets: the table itself, the side panel, the bar of actions.
+"""The table's widgets: the table itself, the side panel, the bar of actions, the one-line bars.
 
-Each is given what it draws and whom to tell, as functions, when it is made; none knows the
-app it sits in. Their styles are in ``table.tcss``.
+The table and the actions bar are given what they draw and whom to tell, as functions, when
+they are made; the side panel keeps its notes and a one-line bar its text, which the app gives
+them. None knows the app it sits in. Their styles are in ``table.tcss``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.widget import Widget
+from textual.widgets import Static
 
-from ..render import to_ascii
+from ..chronicle import Chronicle
+from ..render import styled, to_ascii
 from .layout import Drawn
 
 #: The parts of the actions bar a click can hit: (row, first column, last column + 1, key).
@@ -106,16 +109,54 @@ class TableArea(Drawing):
 
 
 class SidePanel(Drawing):
-    """What happened and the chat (``notes()``), newest at the bottom."""
+    """What happened and the chat, newest at the bottom: the panel keeps its notes (:attr:`notes`),
+    the story told by the seat's chronicle (:meth:`tell`) and the lines said beside it (:meth:`say`,
+    :meth:`chat`). It draws them when told to (:meth:`~Drawing.refresh_if_changed`)."""
 
-    def __init__(self, notes: Callable[[], Sequence[Note]], ascii: bool) -> None:
+    #: Notes kept (the panel draws the last 200).
+    KEEP = 400
+
+    def __init__(self, ascii: bool) -> None:
         super().__init__()
-        self._notes, self._ascii = notes, ascii
+        self._ascii = ascii
+        self.notes: list[Note] = []
+
+    def say(self, words: str, style: str = "italic") -> None:
+        """A message of the app or the network."""
+        self.notes.append(Note(styled(words, self._ascii, style)))
+
+    def chat(self, who: str, checked: str, text: str) -> None:
+        """A chat message: the sender's name and checked identity, the words as plain text."""
+        line = Text()
+        line.append(f"{who}", style="bold cyan")
+        if checked:
+            line.append(f" ({checked})", style="dim")
+        line.append(": ")
+        line.append(text)  # never markup: a Text holds what it is given
+        self.notes.append(Note(line))
+
+    def tell(self, chronicle: Chronicle) -> None:
+        """Take in the story so far: its new entries, the new words of those told before (a card
+        named since), and which are recent (since the seat's last move; the older are dim)."""
+        since = chronicle.since_mine
+        for note in self.notes:
+            if note.serial >= 0:
+                note.recent = note.serial >= since
+        known = {n.serial: n for n in self.notes if n.serial >= 0}
+        for entry in chronicle.entries:
+            style = "" if entry.mine or entry.seat is None else "bold"
+            text = styled(entry.words(), self._ascii, style)
+            if entry.serial in known:
+                known[entry.serial].text = text
+            else:
+                self.notes.append(Note(text, entry.serial, entry.serial >= since))
+        if len(self.notes) > self.KEEP:
+            del self.notes[: -self.KEEP]
 
     def content(self) -> Text:
         width, height = max(1, self.content_size.width), self.content_size.height
         rows: list[Text] = []
-        for note in self._notes()[-200:]:
+        for note in self.notes[-200:]:
             text = note.text.copy()
             if not note.recent:
                 text.stylize("dim")
@@ -124,6 +165,23 @@ class SidePanel(Drawing):
         rows = [ascii_text(r, self._ascii) for r in rows]
         keep = rows[-max(0, height - 1) :] if height > 1 else []
         return Text("\n").join([title, *keep])
+
+
+class Line(Static):
+    """A bar of one line (the title, the status, the keys): it shows the text it is given
+    (:meth:`show`), in ASCII with ``ascii``, and is redrawn only when that changes."""
+
+    def __init__(self, ascii: bool, *, id: str) -> None:
+        super().__init__(id=id)
+        self._ascii = ascii
+        self.shown: Text | None = None
+
+    def show(self, text: Text) -> None:
+        """Show ``text`` unless the bar does already (no layout: its height is 1)."""
+        text = ascii_text(text, self._ascii)
+        if self.shown is None or not same_text(self.shown, text):
+            self.shown = text
+            self.update(text, layout=False)
 
 
 class Bar(Drawing):
@@ -152,4 +210,4 @@ class Bar(Drawing):
                 return
 
 
-__all__ = ["Bar", "Note", "Parts", "SidePanel", "TableArea", "ascii_text"]
+__all__ = ["Bar", "Line", "Note", "Parts", "SidePanel", "TableArea", "ascii_text", "same_text"]

@@ -15,7 +15,7 @@ from fairdeal import registry, storage
 from fairdeal.cli import seats
 from fairdeal.cli.main import cli
 from fairdeal.cli.netlines import lobby_lines
-from fairdeal.cli.tui.netview import _seat_lines
+from fairdeal.cli.tui.netshow import seat_lines
 from fairdeal.core.session.logfile import MAGIC, record
 from fairdeal.core.session.session import EntryAccepted
 from fairdeal.core.text import distinct_names
@@ -94,7 +94,7 @@ def test_the_lobby_tells_equal_names_apart() -> None:
     lobby = wire.Lobby(
         (wire.LobbySeat("Ann", "fd:aaaa", "human"), None, wire.LobbySeat("Ann", "fd:bbbb", "human"))
     )
-    for lines in (lobby_lines(lobby), _seat_lines(lobby)):
+    for lines in (lobby_lines(lobby), seat_lines(lobby)):
         assert "Ann  fd:aaaa" in lines[0] and "(free)" in lines[1] and "Ann (2)  fd:bbbb" in lines[2]
 
 

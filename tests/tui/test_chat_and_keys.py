@@ -7,6 +7,7 @@ import asyncio
 import trio
 
 from fairdeal.cli.tui.app import TableApp
+from fairdeal.cli.tui.bars import keys_line
 from fairdeal.cli.tui.widgets import SidePanel
 
 from .harness import until
@@ -55,7 +56,7 @@ def _keys_at(width: int) -> str:
             picker = app.picker()
             assert picker is not None and picker.cards
             await pilot.pause()
-            line = app._keys_line(width - 2)
+            line = keys_line(app, width - 2)
             assert isinstance(line, Text)
             shown.append(line.plain)
             await pilot.press("ctrl+c")
@@ -88,7 +89,7 @@ def test_before_the_start_the_way_out_is_leave_and_a_watcher_is_offered_no_auto_
         app = TableApp("Test", TablePlayer(watching=watching), game)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            seen[watching] = app._keys_line(78).plain
+            seen[watching] = keys_line(app, 78).plain
             await pilot.press("ctrl+c")
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
 

@@ -69,7 +69,7 @@ def test_the_table_of_a_resumed_seat_shows_the_game_and_its_story_at_once() -> N
             await pilot.pause(0.5)
             drawn = " ".join(line.plain for line in app.draw(100, 30).lines)
             assert "catching up" not in drawn
-            notes = " ".join(n.text.plain for n in app.notes)
+            notes = " ".join(n.text.plain for n in app.query_one(SidePanel).notes)
             assert f"The game goes on after {len(entries)} entries" in notes
             panel = " ".join(app.query_one(SidePanel).render().plain.split())
             assert panel.count("played") >= 3 and "takes the trick" in panel, panel  # the story so far

@@ -10,6 +10,7 @@ import asyncio
 import trio
 
 from fairdeal.cli.tui.app import SidePanel, TableApp
+from fairdeal.cli.tui.bars import keys_line, status_line
 from fairdeal.cli.tui.netview import TableReport
 from fairdeal.net import events as ev
 
@@ -17,7 +18,7 @@ from .harness import until
 
 
 def _status(app: TableApp) -> str:
-    return app._status_line().plain
+    return status_line(app).plain
 
 
 def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_adjourn() -> None:
@@ -40,19 +41,24 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             await pilot.pause()
             assert _status(app).startswith("Waiting for Bob to come back (1:5")
             obs(ev.Away.now(3, "Carol", 200))
+            await pilot.pause()
             assert "(and 1 more)" in _status(app)
             obs(ev.Back(2, "Bob"))
             obs(ev.Back(3, "Carol"))
+            await pilot.pause()
             assert "come back" not in _status(app)
             obs(ev.HostLost.now("the host closed the connection", 30))
+            await pilot.pause()
             assert _status(app).startswith("Lost the host: trying to reach it again (0:3")
             obs(ev.HostBack("direct", "127.0.0.1:7700", 40))
+            await pilot.pause()
             assert "Lost the host" not in _status(app)
             # Adjourning: F3 proposes (after a question); another's proposal asks this player.
             await pilot.press("f3")
             await pilot.pause()
             assert not votes  # not a network game yet: nothing to vote with
             obs(ev.TableReady(lambda text: False, vote))
+            await pilot.pause()
             await pilot.press("f3")
             await pilot.pause()
             await pilot.press("y")
@@ -63,7 +69,7 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             await pilot.pause()
             await pilot.press("n")
             await until(lambda: votes == [True, False], pilot, "the decline to be sent")
-            notes = " ".join(n.text.plain for n in app.notes)
+            notes = " ".join(n.text.plain for n in app.query_one(SidePanel).notes)
             assert "Bob's connection dropped" in notes and "Bob is back" in notes
             assert "Bob proposes to adjourn" in notes and "Bob declines to adjourn" in notes
             obs(ev.Adjourned(57))
@@ -72,7 +78,7 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             assert "adjourned after 57 entries" in panel
             obs(ev.HostLeft())  # leaving on purpose is told as such, never as a lost connection
             await pilot.pause()
-            last = app.notes[-1].text.plain
+            last = app.query_one(SidePanel).notes[-1].text.plain
             assert last.startswith("The host left the game") and "trying to reach" not in last
             await pilot.press("ctrl+c")
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
@@ -132,8 +138,9 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
 
             await until(moved, pilot, "the game to end", limit=120)
             assert shown and max(shown) > 0  # it did show the cards everyone saw
-            assert any("Bot" in n.text.plain for n in app.notes)  # and the moves, in words
-            keys = app._keys_line(78).plain  # a watcher plays nothing: no auto moves, nothing to resign
+            notes = app.query_one(SidePanel).notes
+            assert any("Bot" in n.text.plain for n in notes)  # and the moves, in words
+            keys = keys_line(app, 78).plain  # a watcher plays nothing: no auto moves, nothing to resign
             assert "F6" not in keys and "resign" not in keys and "^Q leave" in keys, keys
 
     asyncio.run(main())

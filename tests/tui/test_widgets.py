@@ -27,7 +27,9 @@ def test_widgets_draw_what_they_are_given_and_report_clicks_and_keys() -> None:
 
         def compose(self) -> ComposeResult:
             yield TableArea(draw, lambda e: keys.append(e.key), lambda t, z: picked.append((t, z)))
-            yield SidePanel(lambda: [Note(Text("Bob played 7♥"))], ascii=True)
+            panel = SidePanel(ascii=True)
+            panel.notes.append(Note(Text("Bob played 7♥")))
+            yield panel
             yield Bar(lines, pressed.append, ascii=False, id="actions")
 
     async def main() -> None:

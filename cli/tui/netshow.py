@@ -1,0 +1,242 @@
+"""What network play shows at the table: the lobby's words, the notes, who is away, the votes, the chat.
+
+The network layer's events (:mod:`fairdeal.net.events`) reach the app as :class:`NetReport`
+messages, posted on the trio side by :class:`~.netview.TableReport` and handled in order on the
+app's side, where the app hands each to its :class:`NetShow`. That ``match``es the event, one
+``case`` per event the table shows: the waiting screen's words (the invite code, who sits where,
+what the relay does), the notes of the side panel, the absences the status line counts down,
+the votes on adjourning, the chat. It changes the table only through :class:`Table`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from textual.message import Message
+
+from fairdeal.core.text import distinct_names
+from fairdeal.net import events as ev
+from fairdeal.net import wire
+from fairdeal.net.invite import Invite
+
+from ..adjourning import Adjourning
+from ..render import option_text
+from ..waiting import Absences, clock, not_started
+from .player import TablePlayer
+
+
+class NetReport(Message):
+    """One event of network play, for the app's ``on_net_report``."""
+
+    def __init__(self, event: ev.NetEvent) -> None:
+        super().__init__()
+        self.event = event
+
+
+class Table(Protocol):
+    """What network play changes at the table (the app has it)."""
+
+    lobby_lines: list[str]
+    waiting_text: str
+    send_chat: Callable[[str], object] | None
+    ending: ev.Ending | None
+
+    @property
+    def player(self) -> TablePlayer | None: ...
+
+    @property
+    def absences(self) -> Absences: ...
+
+    @property
+    def adjourning(self) -> Adjourning: ...
+
+    def note(self, text: str, style: str = "italic") -> None: ...
+
+    def chat_line(self, who: str, checked: str, text: str) -> None: ...
+
+    def adjourn_heard(self, text: str) -> None: ...
+
+    def schedule_refresh(self, new_turn: bool = False) -> None: ...
+
+
+def seat_lines(lobby: wire.Lobby) -> list[str]:
+    """The lobby's seats, a line each: free, or the name (told apart), fingerprint and kind."""
+    names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
+    return [
+        f"  seat {i}: " + ("(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]")
+        for i, s in enumerate(lobby.seats)
+    ]
+
+
+class NetShow:
+    """Shows network play's events at a :class:`Table` (:meth:`show`), and keeps the waiting
+    screen's words. ``invite_file``: where a host also writes its invite code (with
+    ``write_file``); ``source``: where a joiner got the host's fingerprint."""
+
+    def __init__(
+        self,
+        invite_file: Path | None = None,
+        write_file: Callable[[Path, str], None] | None = None,
+        source: str = "the invite",
+    ) -> None:
+        self.invite_file = invite_file
+        self.write_file = write_file
+        self.source = source
+        self.head: list[str] = []
+        self.relay_line: str | None = None  # the relay's state, on the waiting screen once known
+        self._lines: list[str] = []
+        self._seat: int | None = None
+
+    def _lobby(self, table: Table, lines: list[str]) -> None:
+        self._lines = lines
+        relay = [self.relay_line] if self.relay_line else []
+        table.lobby_lines = [*self.head, *relay, "", *lines]
+        table.schedule_refresh()
+
+    def _relay_changed(self, table: Table) -> None:
+        """The waiting screen says what the relay does now (once the game runs, the notes do)."""
+        if table.lobby_lines:
+            self._lobby(table, self._lines)
+
+    def show(self, event: ev.NetEvent, table: Table) -> None:
+        """Show ``event`` at ``table``."""
+        note = table.note
+        match event:
+            case ev.Listening(code, invite, bound):
+                self._listening(table, code, invite, bound)
+            case ev.Joined(joiner, lobby):
+                note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, from {joiner.address}.")
+                self._lobby(table, seat_lines(lobby))
+            case ev.LeftLobby(joiner, reason, lobby):
+                note(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+                self._lobby(table, seat_lines(lobby))
+            case ev.Rejected(address, reason):
+                note(f"Dropped a connection from {address}: {reason}.")
+            case ev.RejectedMany(count, reasons, seconds):
+                why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
+                note(f"Dropped {count} more connections in the last {seconds:g} s ({why}).")
+            case ev.RelayStatus(relay, True):
+                note(f"Players who cannot reach you directly come through relay {relay}.")
+                if self.relay_line is not None:  # it was said to be unreachable: say it works now
+                    self.relay_line = (
+                        f"The relay {relay} works again: players behind home routers come through it."
+                    )
+                    self._lobby(table, self._lines)
+            case ev.RelayStatus(relay, False, reason):
+                note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
+                said = reason if relay in reason else f"the relay {relay} cannot be used for now: {reason}"
+                self.relay_line = (
+                    f"{said[:1].upper()}{said[1:]}. Only players who can reach this computer directly "
+                    "can join; the relay is tried again in the background."
+                )
+                self._relay_changed(table)
+            case ev.LinkFlooded(_, name, reason):
+                note(f"Dropped {name}'s connection: {reason}.")
+            case ev.RelayDoorTaken(relay):
+                note(
+                    f"A connection that is not yours was paired on a door of relay {relay} (someone else "
+                    "with the code, or the relay); the door was opened again."
+                )
+            case ev.Announced():
+                note("Announced on the local network: players nearby can type  fairdeal join  (no code).")
+            case ev.AnnounceFailed(reason):
+                note(f"Could not announce the game on the local network ({reason}); the code works the same.")
+            case ev.HostReached(invite, path, via):
+                how = f"directly to {via}" if path == "direct" else f"through relay {via}"
+                self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
+                self._lobby(table, [])
+            case ev.Seated(welcome, name):
+                opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
+                self.head.append(
+                    f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
+                    f"{f' ({opts})' if opts else ''}."
+                )
+                self._lobby(table, ["Waiting for the other players…"])
+            case ev.LobbyChanged(lobby):
+                self._lobby(table, seat_lines(lobby))
+            case ev.Started(header, seat):
+                self._seat = seat
+                names = ", ".join(
+                    f"{name} ({s.fingerprint})" + (" — you" if i == seat else "")
+                    for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True))
+                )
+                note(f"The game begins: {names}.")
+                table.lobby_lines = []
+                table.waiting_text = "shuffling and dealing"
+            case ev.TableReady(say, vote):
+                table.send_chat = say
+                table.adjourning.ready(vote, self._seat)
+                table.schedule_refresh()
+            case ev.Resumed(_, seat, entries):
+                self._seat = seat
+                if seat is None:
+                    note("Watching the game: every entry is checked as it comes; you see what everyone sees.")
+                else:
+                    note(f"The game goes on after {entries} entries.")
+                table.lobby_lines = []
+                p = table.player
+                known = p is not None and p.session is not None
+                table.waiting_text = "" if known else "catching up"  # a resumed seat's table is known
+                table.schedule_refresh()
+            case ev.Away(seat, name, seconds, until):
+                table.absences.seats[seat] = (name, until)
+                note(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+            case ev.Back(seat, name):
+                table.absences.seats.pop(seat, None)
+                note(f"{name} is back: the game goes on.")
+            case ev.HostLost(reason, _, until):
+                table.absences.host = until
+                table.absences.seats.clear()
+                note(f"Lost the connection to the host ({reason}); trying to reach it again.")
+            case ev.HostBack():
+                if table.absences.host is not None:
+                    table.absences.host = None
+                    note("Reached the host again: the game goes on.")
+            case ev.HostLeft():
+                table.absences.seats.clear()
+                note("The host left the game: it stops here (this seat can go on if the host resumes it).")
+            case ev.NotStartedYet(every, seconds):
+                self._lobby(table, [not_started(every, seconds)])
+            case ev.WatcherCame(watchers):
+                note(f"A watcher joined ({watchers} watching now).")
+            case ev.WatcherLeft(watchers):
+                note(f"A watcher left ({watchers} watching now).")
+            case ev.WatcherWaiting(fingerprint, address):
+                note(f"A watcher ({fingerprint}, from {address}) waits for the game to start.")
+            case ev.AdjournVote(seat, name, agree, missing):
+                table.adjourn_heard(table.adjourning.heard(seat, name, agree, missing))
+            case ev.Adjourned(entries):
+                table.absences.seats.clear()
+                table.absences.host = None
+                note(f"Every player agreed: the game is adjourned after {entries} entries.")
+            case ev.ChatLine(seat, name, fingerprint, text):
+                p = table.player
+                mine = p is not None and p.session is not None and seat == p.session.seat
+                table.chat_line("You" if mine else name, "" if mine else fingerprint, text)
+            case ev.GameEnded(how):
+                table.ending = how
+            case _:
+                pass  # Applied: the entries went to the seat's player on the trio side
+
+    def _listening(self, table: Table, code: str, invite: Invite, bound: Sequence[str]) -> None:
+        ways = [str(e) for e in invite.direct]
+        if invite.relay is not None:
+            ways.append(f"through relay {invite.relay}")
+        self.head = [
+            f"Listening on {', '.join(bound)}.",
+            "Invite code — give it to the other players; they type  fairdeal join CODE",
+            "",
+            code,
+            "",
+            f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.",
+        ]
+        if self.invite_file is not None and self.write_file is not None:
+            self.write_file(self.invite_file, code + "\n")
+            self.head.append(f"(The code is also in {self.invite_file}.)")
+        self._lobby(table, ["Nobody has joined yet."])
+        table.waiting_text = "waiting for the players to join"
+
+
+__all__ = ["NetReport", "NetShow", "Table", "seat_lines"]
