@@ -1,21 +1,25 @@
 """Exact values in a world: alpha-beta over the rest of a two-player game whose world holds no
 more luck, within a budget of nodes.
 
-In a world (:func:`fairdeal.core.worlds.sample_world`) every card is known, so what is left of
-a game is a game of perfect information as long as no joint random choice and no reshuffle is
-still to come. :func:`exact_values` then plays every line out with minimax — each seat picks
-what is best for it, the values being the seats' shares of the win (or the game's
+In a world (:func:`fairdeal.core.worlds.sample_world`) every card is known, but a card no
+seat knows (the talon, a pile nobody may look at) was made up by the sampler: a line that
+shows one is luck, not a choice, and a search that took it as known would play as if it
+could see the future. So what is left of a world is a game of perfect information only as far
+as every card still to be shown is known to some seat, and no joint random choice and no
+reshuffle is to come. :func:`exact_values` then plays every line out with minimax — each seat
+picks what is best for it, the values being the seats' shares of the win (or the game's
 ``outlook``) — and gives each candidate move its exact value. A tree bigger than the budget,
-a reshuffle or a random choice ahead gives None: the caller plays out instead.
+or luck ahead on any line, gives None: the caller plays out instead.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Generic
 
 from .playout import score, settle
-from .rules import Auto, Chance, Decide, Game, Move, Over, S
+from .rules import Auto, Decide, Game, Move, Over, S
 
 
 class _TooBig(Exception):
@@ -29,58 +33,65 @@ def exact_values(
     ``world`` of a two-player game, or None when that cannot be told within ``nodes`` decisions."""
     if world.table.players != 2:
         return None
-    budget = [nodes]
-    outlook = type(game).outlook is not Game.outlook
+    table = world.table
+    seats = range(table.players)
+    luck = frozenset(t for t in table.all_tokens() if not any(table.knows(p, t) for p in seats))
+    search = _Search(game, player, luck, nodes)
     try:
-        return [
-            _value(game, game.apply(world, player, m), player, -1.0, 2.0, budget, outlook) for m in candidates
-        ]
+        return [search.value(game.apply(world, player, m), -1.0, 2.0) for m in candidates]
     except _TooBig:
         return None
 
 
-def _value(
-    game: Game[S], state: S, me: int, alpha: float, beta: float, budget: list[int], outlook: bool
-) -> float:
-    while True:
-        table = state.table
-        if table.pending_shuffles():
+class _Search(Generic[S]):
+    def __init__(self, game: Game[S], me: int, luck: frozenset[int], nodes: int) -> None:
+        self.game, self.me, self.luck, self.left = game, me, luck, nodes
+        self.outlook = type(game).outlook is not Game.outlook
+
+    def value(self, state: S, alpha: float, beta: float) -> float:
+        """``state``'s minimax value for :attr:`me`, exact within ``(alpha, beta)``."""
+        game = self.game
+        while True:
+            table = state.table
+            if table.pending_shuffles():
+                raise _TooBig
+            reveals = table.requirements()
+            if reveals:
+                if any(r.token in self.luck for r in reveals):
+                    raise _TooBig  # a card nobody knew comes into view: luck, not a choice
+                settle(table, _NO_LUCK)
+            if self.outlook:
+                chances = game.outlook(state)
+                if chances is not None:
+                    return chances[self.me]
+            step = game.next_step(state)
+            if isinstance(step, Over):
+                return score(step.result, self.me)
+            if isinstance(step, Auto):
+                state = game.advance(state)
+                continue
+            if not isinstance(step, Decide):  # a joint random choice
+                raise _TooBig
+            break
+        self.left -= 1
+        if self.left < 0:
             raise _TooBig
-        if table.requirements():
-            settle(table, _NO_LUCK)  # reveals only: the world knows every card
-        if outlook:
-            chances = game.outlook(state)
-            if chances is not None:
-                return chances[me]
-        step = game.next_step(state)
-        if isinstance(step, Over):
-            return score(step.result, me)
-        if isinstance(step, Auto):
-            state = game.advance(state)
-            continue
-        if isinstance(step, Chance) or not isinstance(step, Decide):
-            raise _TooBig
-        break
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooBig
-    p = step.player
-    moves = game.legal_moves(state, p)
-    if p == me:
-        best = -1.0
-        for m in moves:
-            best = max(best, _value(game, game.apply(state, p, m), me, alpha, beta, budget, outlook))
-            alpha = max(alpha, best)
+        p = step.player
+        if p == self.me:
+            best = -1.0
+            for m in game.legal_moves(state, p):
+                best = max(best, self.value(game.apply(state, p, m), alpha, beta))
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    break
+            return best
+        worst = 2.0
+        for m in game.legal_moves(state, p):
+            worst = min(worst, self.value(game.apply(state, p, m), alpha, beta))
+            beta = min(beta, worst)
             if alpha >= beta:
                 break
-        return best
-    worst = 2.0
-    for m in moves:
-        worst = min(worst, _value(game, game.apply(state, p, m), me, alpha, beta, budget, outlook))
-        beta = min(beta, worst)
-        if alpha >= beta:
-            break
-    return worst
+        return worst
 
 
 #: settle() is given a generator for its reshuffles; here there are none (checked first).

@@ -16,7 +16,7 @@ At a decision with more than one legal move, :class:`Expert`
 4. plays the candidate with the best mean, the game's own bot's choice winning a tie.
 
 In a two-player game, where what is left of a world holds no more luck (no joint random
-choice, no reshuffle) and is small (at most ``exact`` decisions, :data:`EXACT_NODES`), each
+choice, no reshuffle, no card that no seat knows still to be shown) and is small (at most ``exact`` decisions, :data:`EXACT_NODES`), each
 candidate is valued exactly instead: minimax over every line of that world
 (``core/_exact.py``), each seat choosing what is best for it — the end of an Écarté deal, the
 last tricks of a game. One such valuation of all candidates counts :data:`EXACT_COST`

@@ -144,6 +144,18 @@ def test_exact_values_are_those_of_every_line_played_out(seed: int) -> None:
     assert exact == [_minimax(game, game.apply(world, seat, m), seat) for m in moves]
 
 
+def test_no_exact_values_where_a_card_nobody_knows_is_still_to_come() -> None:
+    """Snatch!'s piles are seen by nobody: the world's order of them is made up, and a search that
+    took it as known would snatch as if it saw the future."""
+    game = SnatchGame()
+    view, _ = random_position(game, 2, 4, 3)
+    world = sample_world(view, random.Random(4))
+    step = game.next_step(world)
+    assert isinstance(step, Decide)
+    options = list(game.legal_moves(world, step.player))
+    assert exact_values(game, world, step.player, options, 100_000) is None
+
+
 def test_no_exact_values_past_the_budget_or_with_more_than_two_players() -> None:
     game = Ecarte()
     world, seat = _trick_play(0)
