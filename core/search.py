@@ -16,12 +16,13 @@ At a decision with more than one legal move, :class:`Expert`
 4. plays the candidate with the best mean, the game's own bot's choice winning a tie.
 
 In a two-player game, where what is left of a world holds no more luck (no joint random
-choice, no reshuffle, no card that no seat knows still to be shown) and is small (at most ``exact`` decisions, :data:`EXACT_NODES`), each
-candidate is valued exactly instead: minimax over every line of that world
-(``core/_exact.py``), each seat choosing what is best for it — the end of an Écarté deal, the
-last tricks of a game. One such valuation of all candidates counts :data:`EXACT_COST`
-playouts each against the budget; worlds are averaged, with no halving. When the first
-world of a decision is too big, the decision is played out as above.
+choice, no reshuffle, no card that no seat knows still to be shown) and is small (at most
+``exact`` decisions, :data:`EXACT_NODES`), each candidate is valued exactly instead: minimax
+over every line of that world (``core/_exact.py``), each seat choosing what is best for it —
+the tricks of an Écarté deal, the last turns of a game. One such valuation of all candidates
+counts :data:`EXACT_COST` playouts each against the budget; worlds are averaged, with no
+halving. When the first world of a decision cannot be solved, the decision is played out as
+above.
 
 Playouts use the game's own bot (the ``rollout`` policy, each seat on its own view of the
 world), or uniformly random moves for a game without one. The budget is a number of playouts
