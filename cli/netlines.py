@@ -23,7 +23,7 @@ from .adjourning import Adjourning
 from .console import UI
 from .linemode import TerminalAgent
 from .render import option_text
-from .waiting import clock, describe_waiting, not_started
+from .waiting import away_words, clock, describe_waiting, not_started
 
 
 def lobby_lines(lobby: wire.Lobby) -> list[str]:
@@ -151,9 +151,9 @@ class LineReport:
                 self._seats(header, seat)
             case ev.Applied(session, events, replayed):
                 self._applied(session, events, replayed)
-            case ev.Away(seat, name, seconds, until):
+            case ev.Away(seat, name, seconds, until, resuming):
                 self.ui.status.absences.seats[seat] = (name, until)
-                say(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+                say(away_words(name, seconds, resuming))
                 self._tick()
             case ev.Back(seat, name):
                 self.ui.status.absences.seats.pop(seat, None)

@@ -44,6 +44,14 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
+def away_words(name: str, seconds: float, resuming: bool = False) -> str:
+    """What a seat held for ``seconds`` reads as: its link dropped, or (``resuming``) it has not
+    come back to the resumed game yet."""
+    if resuming:
+        return f"Waiting for {name} to resume the game ({clock(seconds)})."
+    return f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)})."
+
+
 def not_started(every: float, seconds: float) -> str:
     """What a watcher who came before the start is told while it waits for the players to begin."""
     return (
@@ -261,4 +269,13 @@ def describe_waiting(session: Session) -> str | None:
     return f"waiting for {who}: {what}"
 
 
-__all__ = ["WAIT_DELAY", "Absences", "Screen", "StatusLine", "clock", "describe_waiting", "not_started"]
+__all__ = [
+    "WAIT_DELAY",
+    "Absences",
+    "Screen",
+    "StatusLine",
+    "away_words",
+    "clock",
+    "describe_waiting",
+    "not_started",
+]

@@ -200,16 +200,18 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class Away:
-    """Seat ``seat``'s link dropped: it is held ``seconds`` more, until ``until`` (monotonic clock)."""
+    """Seat ``seat``'s link dropped: it is held ``seconds`` more, until ``until`` (monotonic clock).
+    ``resuming``: (the host) the game was just resumed and the seat has not come back to it yet."""
 
     seat: int
     name: str
     seconds: float
     until: float
+    resuming: bool = False
 
     @classmethod
-    def now(cls, seat: int, name: str, seconds: float) -> Away:
-        return cls(seat, name, seconds, _until(seconds))
+    def now(cls, seat: int, name: str, seconds: float, *, resuming: bool = False) -> Away:
+        return cls(seat, name, seconds, _until(seconds), resuming)
 
 
 @dataclass(frozen=True)

@@ -248,7 +248,7 @@ async def _play_host(
     else:
         tell(Resumed(header, 0, session.seq))
         for seat in roster.away:
-            tell(Away.now(seat, header.names[seat], roster.grace))
+            tell(Away.now(seat, header.names[seat], roster.grace, resuming=True))
     marks = plan.resume.chat if plan.resume is not None else ()
     room = ChatRoom(
         header,

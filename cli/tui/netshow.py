@@ -23,7 +23,7 @@ from fairdeal.net.invite import Invite
 
 from ..adjourning import Adjourning
 from ..render import option_text
-from ..waiting import Absences, clock, not_started
+from ..waiting import Absences, away_words, not_started
 from .player import TablePlayer
 
 
@@ -180,9 +180,9 @@ class NetShow:
                 known = p is not None and p.session is not None
                 table.waiting_text = "" if known else "catching up"  # a resumed seat's table is known
                 table.schedule_refresh()
-            case ev.Away(seat, name, seconds, until):
+            case ev.Away(seat, name, seconds, until, resuming):
                 table.absences.seats[seat] = (name, until)
-                note(f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)}).")
+                note(away_words(name, seconds, resuming))
             case ev.Back(seat, name):
                 table.absences.seats.pop(seat, None)
                 note(f"{name} is back: the game goes on.")

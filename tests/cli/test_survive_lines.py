@@ -39,6 +39,7 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
     obs = LineReport(UI(plain=True, file=out, status=False))
     obs(ev.Away.now(1, "Bob", 120))
     obs(ev.Back(1, "Bob"))
+    obs(ev.Away.now(2, "Carol", 90, resuming=True))
     obs(ev.HostLost.now("the host closed the connection", 90))
     obs(ev.HostBack("relay", "tcp:relay.example:4001", 12))
     obs(ev.WatcherWaiting("ab12-cd34", "127.0.0.1:40000"))
@@ -49,6 +50,7 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
     for words in (
         "Bob's connection dropped: waiting for Bob to come back (2:00).",
         "Bob is back: the game goes on.",
+        "Waiting for Carol to resume the game (1:30).",
         "The host closed the connection: trying to reach it again (1:30).",
         "Reached the host again through relay tcp:relay.example:4001: the game goes on.",
         "A watcher (ab12-cd34, from 127.0.0.1:40000) waits for the game to start.",

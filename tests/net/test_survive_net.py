@@ -71,8 +71,10 @@ class Seen:
                 self.joined(joiner, lobby)
             case ev.Applied(session, events):
                 self.events(session, events)
-            case ev.Away(seat, name, seconds):
+            case ev.Away(seat, name, seconds, _, resuming):
                 self.away(seat, name, seconds)
+                if resuming:
+                    self.notes.append(("resuming", seat))
             case ev.Back(seat, name):
                 self.back(seat, name)
             case ev.HostLost(reason, seconds):
@@ -449,6 +451,7 @@ def test_an_adjourned_game_resumes_on_every_seat() -> None:
     trio.run(resumed)
     assert all(o is not None and o.error is None and o.session.finished for o in g2.outcomes)
     assert g2.seen[0].kinds("resumed") == [stopped] == g2.seen[1].kinds("resumed")
+    assert g2.seen[0].kinds("resuming") == [1]  # the host waited for seat 1 to resume, not for a drop
     data = g2.check()
     assert data.startswith(first[0]) and len(parse_log(data).entries) > stopped
 
