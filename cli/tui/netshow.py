@@ -5,7 +5,7 @@ messages, posted on the trio side by :class:`~.netview.TableReport` and handled 
 app's side, where the app hands each to its :class:`NetShow`. That ``match``es the event, one
 ``case`` per event the table shows: the waiting screen's words (the invite code, who sits where,
 what the relay does), the notes of the side panel, the absences the status line counts down,
-the votes on adjourning, the chat. It changes the table only through :class:`Table`.
+the votes on adjourning, the chat. It changes the table only through :class:`NetScreen`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ class NetReport(Message):
         self.event = event
 
 
-class Table(Protocol):
-    """What network play changes at the table (the app has it)."""
+class NetScreen(Protocol):
+    """What network play changes on the screen: the table app has it all."""
 
     lobby_lines: list[str]
     waiting_text: str
@@ -71,7 +71,7 @@ def seat_lines(lobby: wire.Lobby) -> list[str]:
 
 
 class NetShow:
-    """Shows network play's events at a :class:`Table` (:meth:`show`), and keeps the waiting
+    """Shows network play's events at a :class:`NetScreen` (:meth:`show`), and keeps the waiting
     screen's words. ``invite_file``: where a host also writes its invite code (with
     ``write_file``); ``source``: where a joiner got the host's fingerprint."""
 
@@ -89,18 +89,18 @@ class NetShow:
         self._lines: list[str] = []
         self._seat: int | None = None
 
-    def _lobby(self, table: Table, lines: list[str]) -> None:
+    def _lobby(self, table: NetScreen, lines: list[str]) -> None:
         self._lines = lines
         relay = [self.relay_line] if self.relay_line else []
         table.lobby_lines = [*self.head, *relay, "", *lines]
         table.schedule_refresh()
 
-    def _relay_changed(self, table: Table) -> None:
+    def _relay_changed(self, table: NetScreen) -> None:
         """The waiting screen says what the relay does now (once the game runs, the notes do)."""
         if table.lobby_lines:
             self._lobby(table, self._lines)
 
-    def show(self, event: ev.NetEvent, table: Table) -> None:
+    def show(self, event: ev.NetEvent, table: NetScreen) -> None:
         """Show ``event`` at ``table``."""
         note = table.note
         match event:
@@ -220,7 +220,7 @@ class NetShow:
             case _:
                 pass  # Applied: the entries went to the seat's player on the trio side
 
-    def _listening(self, table: Table, code: str, invite: Invite, bound: Sequence[str]) -> None:
+    def _listening(self, table: NetScreen, code: str, invite: Invite, bound: Sequence[str]) -> None:
         ways = [str(e) for e in invite.direct]
         if invite.relay is not None:
             ways.append(f"through relay {invite.relay}")
@@ -239,4 +239,4 @@ class NetShow:
         table.waiting_text = "waiting for the players to join"
 
 
-__all__ = ["NetReport", "NetShow", "Table", "seat_lines"]
+__all__ = ["NetReport", "NetShow", "NetScreen", "seat_lines"]
