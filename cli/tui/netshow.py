@@ -239,4 +239,4 @@ class NetShow:
         table.waiting_text = "waiting for the players to join"
 
 
-__all__ = ["NetReport", "NetShow", "NetScreen", "seat_lines"]
+__all__ = ["NetReport", "NetScreen", "NetShow", "seat_lines"]
