@@ -1,7 +1,7 @@
 """The expert against each game's strongest bot: win rates with 95 % intervals, time per decision.
 
     nice -n 19 .venv/bin/python bench/bots.py [--game ecarte|snatch|spite-malice|crazy-eights ...]
-        [--games 150] [--playouts N] [--exact NODES] [--first-seed 0]
+        [--games 150] [--playouts N] [--first-seed 0]
 
 Seeded games with the plain dealer, the expert in seat 0 in even games and seat 1 in odd ones:
 
@@ -35,7 +35,7 @@ from fairdeal import Game, GameState, Move, Policy, RandomPolicy
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
-from fairdeal.core.search import EXACT_NODES, PLAYOUTS, Expert
+from fairdeal.core.search import Expert
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +63,7 @@ class Matchup:
     game: Callable[[], Game[Any]]
     options: dict[str, object]
     players: int
-    expert: Callable[[int | None, int | None], Policy]
+    expert: Callable[[int | None], Policy]
     opponent: Callable[[], Policy]
     against: str
     goal: float
@@ -82,11 +82,8 @@ def matchups() -> dict[str, Matchup]:
     from fairdeal.plugins.snatch import Shrewd, SnatchGame
     from fairdeal.plugins.spite_malice import Planner, SpiteMalice
 
-    def expert(rollout: Callable[[], Policy] | None) -> Callable[[int | None, int | None], Policy]:
-        def make(playouts: int | None, exact: int | None) -> Policy:
-            return Expert(rollout, playouts or PLAYOUTS, exact=EXACT_NODES if exact is None else exact)
-
-        return make
+    def expert(rollout: Callable[[], Policy] | None) -> Callable[[int | None], Policy]:
+        return lambda playouts: Expert(rollout, playouts) if playouts else Expert(rollout)
 
     return {
         "ecarte": Matchup(Ecarte, {}, 2, expert(ClassicBot), ClassicBot, "classic", 0.60),
@@ -117,15 +114,7 @@ def _times(times: list[float]) -> str:
     return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms ({len(ordered)} decisions)"
 
 
-def run(
-    name: str,
-    m: Matchup,
-    games: int,
-    first: int,
-    playouts: int | None,
-    progress: bool = False,
-    exact: int | None = None,
-) -> bool:
+def run(name: str, m: Matchup, games: int, first: int, playouts: int | None, progress: bool = False) -> bool:
     game = m.game()
     config = game.config(m.players, dict(m.options))
     wins = losses = draws = 0
@@ -134,7 +123,7 @@ def run(
     start = time.monotonic()
     for seed in range(first, first + games):
         seat = seed % 2
-        expert, other = Timed(m.expert(playouts, exact)), Timed(m.opponent())
+        expert, other = Timed(m.expert(playouts)), Timed(m.opponent())
         policies: list[Policy] = [other] * m.players
         policies[seat] = expert
         played = play_game(
@@ -178,14 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--playouts", type=int, default=None, help="the expert's budget (default: its own)")
-    parser.add_argument(
-        "--exact", type=int, default=None, help="the exact search's node budget (0: off; default: its own)"
-    )
     parser.add_argument("--progress", action="store_true", help="a line on stderr after every game")
     args = parser.parse_args(argv)
     table = matchups()
     results = [
-        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress, args.exact)
+        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress)
         for n in args.game or sorted(table)
     ]
     return 0 if all(results) else 1

@@ -1,5 +1,4 @@
-"""The ``expert`` bot: determinized search, exact where the rest of the game is small, with
-paired playouts elsewhere, for any game.
+"""The ``expert`` bot: determinized search with paired playouts, for any game.
 
 At a decision with more than one legal move, :class:`Expert`
 
@@ -14,15 +13,6 @@ At a decision with more than one legal move, :class:`Expert`
    after each round the worse half of the candidates is dropped, so the close calls get the
    most playouts;
 4. plays the candidate with the best mean, the game's own bot's choice winning a tie.
-
-In a two-player game, where what is left of a world holds no more luck (no joint random
-choice, no reshuffle, no card that no seat knows still to be shown) and is small (at most
-``exact`` decisions, :data:`EXACT_NODES`), each candidate is valued exactly instead: minimax
-over every line of that world (``core/_exact.py``), each seat choosing what is best for it —
-the tricks of an Écarté deal, the last turns of a game. One such valuation of all candidates
-counts :data:`EXACT_COST` playouts each against the budget; worlds are averaged, with no
-halving. When the first world of a decision cannot be solved, the decision is played out as
-above.
 
 Playouts use the game's own bot (the ``rollout`` policy, each seat on its own view of the
 world), or uniformly random moves for a game without one. The budget is a number of playouts
@@ -42,20 +32,12 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol, runtime_checkable
 
-from ._exact import exact_values
 from .playout import playout
 from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S
 from .worlds import sample_world
 
 #: Playouts per decision by default: a fraction of a second for a hand game.
 PLAYOUTS = 240
-
-
-#: Decisions an exact search of one world may visit before it gives up and the expert plays out.
-EXACT_NODES = 4000
-
-#: What one exact valuation of every candidate in a world costs of the budget, in playouts each.
-EXACT_COST = 4
 
 
 #: The name the expert goes by, for every game (``--seat bot:expert``).
@@ -86,8 +68,7 @@ class Expert:
     """Determinized search with paired playouts (see the module docstring).
 
     ``rollout`` makes the policy the playouts use (default: random moves); ``playouts`` is the
-    budget of one decision; ``max_moves`` bounds a playout (default: the game's own bound);
-    ``exact`` bounds the exact search of one world (0: never search exactly).
+    budget of one decision; ``max_moves`` bounds a playout (default: the game's own bound).
     """
 
     def __init__(
@@ -95,12 +76,10 @@ class Expert:
         rollout: Callable[[], Policy] | None = None,
         playouts: int = PLAYOUTS,
         max_moves: int | None = None,
-        exact: int = EXACT_NODES,
     ) -> None:
         self.rollout: Policy = rollout() if rollout is not None else RandomPolicy()
         self.playouts = playouts
         self.max_moves = max_moves
-        self.exact = exact
 
     def choose(self, game: Game[S], state: S, player: int, moves: Sequence[Move], rng: random.Random) -> Move:
         return self.search(game, state, player, moves, rng)
@@ -119,52 +98,6 @@ class Expert:
         if len(candidates) == 1:
             return candidates[0]
         favourite = self.rollout.choose(game, state.copy(), player, list(candidates), rng)
-        if self.exact > 0 and state.table.players == 2:
-            move = self._solve(game, state, player, candidates, favourite, rng, stop)
-            if move is not None:
-                return move
-        return self._play_out(game, state, player, candidates, favourite, rng, stop)
-
-    def _solve(
-        self,
-        game: Game[S],
-        state: S,
-        player: int,
-        candidates: list[Move],
-        favourite: Move,
-        rng: random.Random,
-        stop: Callable[[], bool],
-    ) -> Move | None:
-        """Exact values averaged over worlds; None when the first world's tree is too big."""
-        worlds = max(1, self.playouts // (EXACT_COST * len(candidates)))
-        totals = [0.0] * len(candidates)
-        solved = 0
-        for k in range(worlds):
-            if stop():
-                break
-            values = exact_values(game, sample_world(state, rng), player, candidates, self.exact)
-            if values is None:
-                if k == 0:
-                    return None  # too big here: play out instead
-                continue  # a rarer, bigger world: left out
-            solved += 1
-            for i, v in enumerate(values):
-                totals[i] += v
-        if not solved:
-            return favourite
-        counts = [solved] * len(candidates)
-        return self._best(candidates, list(range(len(candidates))), totals, counts, favourite)
-
-    def _play_out(
-        self,
-        game: Game[S],
-        state: S,
-        player: int,
-        candidates: list[Move],
-        favourite: Move,
-        rng: random.Random,
-        stop: Callable[[], bool],
-    ) -> Move:
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
         alive = list(range(len(candidates)))
@@ -213,4 +146,4 @@ def expert_bot(game: str, rollout: BotSpec | None = None, playouts: int = PLAYOU
     )
 
 
-__all__ = ["EXACT_NODES", "EXPERT", "PLAYOUTS", "Expert", "Searching", "expert_bot", "never"]
+__all__ = ["EXPERT", "PLAYOUTS", "Expert", "Searching", "expert_bot", "never"]
