@@ -22,8 +22,9 @@ from fairdeal.net import wire
 from .adjourning import Adjourning
 from .console import UI
 from .linemode import TerminalAgent
+from .networds import said
 from .render import option_text
-from .waiting import away_words, clock, describe_waiting, not_started
+from .waiting import clock, describe_waiting, not_started
 
 
 def lobby_lines(lobby: wire.Lobby) -> list[str]:
@@ -75,6 +76,9 @@ class LineReport:
 
     def __call__(self, event: ev.NetEvent) -> None:
         say = self.say
+        words = said(event)
+        if words is not None:  # a dropped connection stays one line, for grep
+            self.ui.say(words, wrap=not isinstance(event, ev.Rejected | ev.RejectedMany))
         match event:
             case ev.Listening(code, invite, bound):
                 say(f"Listening on {', '.join(bound)}.")
@@ -87,8 +91,6 @@ class LineReport:
                 if invite.relay is not None:
                     ways.append(f"through relay {invite.relay}")
                 say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
-            case ev.RelayStatus(relay, True):
-                say(f"Players who cannot reach you directly come through relay {relay}.")
             case ev.RelayStatus(relay, False, reason):
                 say(
                     f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
@@ -100,32 +102,14 @@ class LineReport:
                     "has the code waits there as the host (or the relay dropped it). The door was opened "
                     "again; players coming through the relay may need a few more seconds."
                 )
-            case ev.LinkFlooded(_, name, reason):
-                say(f"Dropped {name}'s connection: {reason}.")
-            case ev.Announced():
-                say("Announced on the local network: players nearby can type  fairdeal join  (no code).")
-            case ev.AnnounceFailed(reason):
-                say(
-                    f"Could not announce the game on the local network ({reason}); "
-                    "the code works all the same."
-                )
             case ev.Joined(joiner, lobby):
                 say(
                     f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
                     f"from {joiner.address}."
                 )
                 say(_waiting(lobby))
-            case ev.LeftLobby(joiner, reason, lobby):
-                say(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+            case ev.LeftLobby(_, _, lobby):
                 say(_waiting(lobby))
-            case ev.Rejected(address, reason):
-                # one line, greppable
-                self.ui.say(f"Dropped a connection from {address}: {reason}.", wrap=False)
-            case ev.RejectedMany(count, reasons, seconds):
-                why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
-                self.ui.say(
-                    f"Dropped {count} more connections in the last {seconds:g} s ({why}).", wrap=False
-                )
             case ev.HostReached(invite, path, via):
                 how = f"directly to {via}" if path == "direct" else f"through relay {via}"
                 say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
@@ -151,13 +135,11 @@ class LineReport:
                 self._seats(header, seat)
             case ev.Applied(session, events, replayed):
                 self._applied(session, events, replayed)
-            case ev.Away(seat, name, seconds, until, resuming):
+            case ev.Away(seat, name, _, until):
                 self.ui.status.absences.seats[seat] = (name, until)
-                say(away_words(name, seconds, resuming))
                 self._tick()
-            case ev.Back(seat, name):
+            case ev.Back(seat):
                 self.ui.status.absences.seats.pop(seat, None)
-                say(f"{name} is back: the game goes on.")
                 self.ui.status.refresh()
             case ev.HostLost(reason, seconds, until):
                 self.ui.status.absences.host = until
@@ -174,15 +156,8 @@ class LineReport:
                 self.ui.status.refresh()
             case ev.HostLeft():
                 self.ui.status.absences.seats.clear()
-                say("The host left the game: it stops here (this seat can go on if the host resumes it).")
             case ev.NotStartedYet(every, seconds):
                 say(not_started(every, seconds))
-            case ev.WatcherCame(watchers):
-                say(f"A watcher joined ({watchers} watching now).")
-            case ev.WatcherLeft(watchers):
-                say(f"A watcher left ({watchers} watching now).")
-            case ev.WatcherWaiting(fingerprint, address):
-                say(f"A watcher ({fingerprint}, from {address}) waits for the game to start.")
             case ev.TableReady(_, vote):
                 self.adjourning.ready(vote, self._seat)
                 if self.human is not None:
@@ -192,12 +167,11 @@ class LineReport:
                 if self.adjourning.asking and self.human is not None:
                     text += " Type adjourn to agree, or no to play on (at your next move)."
                 say(text)
-            case ev.Adjourned(entries):
+            case ev.Adjourned():
                 self.ui.status.absences.seats.clear()
                 self.ui.status.absences.host = None
-                say(f"Every player agreed: the game is adjourned after {entries} entries.")
             case _:
-                pass  # chat, and how the game ended (said from the outcome once the run is over)
+                pass  # said above, or chat, or how the game ended (said from the outcome after the run)
 
     def _seats(self, header: Header, seat: int | None) -> None:
         self._seat = seat

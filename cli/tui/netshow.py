@@ -22,8 +22,9 @@ from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 
 from ..adjourning import Adjourning
+from ..networds import said
 from ..render import option_text
-from ..waiting import Absences, away_words, not_started
+from ..waiting import Absences, not_started
 from .player import TablePlayer
 
 
@@ -103,22 +104,18 @@ class NetShow:
     def show(self, event: ev.NetEvent, table: NetScreen) -> None:
         """Show ``event`` at ``table``."""
         note = table.note
+        words = said(event)
+        if words is not None:
+            note(words)
         match event:
             case ev.Listening(code, invite, bound):
                 self._listening(table, code, invite, bound)
             case ev.Joined(joiner, lobby):
                 note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, from {joiner.address}.")
                 self._lobby(table, seat_lines(lobby))
-            case ev.LeftLobby(joiner, reason, lobby):
-                note(f"{joiner.name} left seat {joiner.seat} before the start ({reason}).")
+            case ev.LeftLobby(_, _, lobby):
                 self._lobby(table, seat_lines(lobby))
-            case ev.Rejected(address, reason):
-                note(f"Dropped a connection from {address}: {reason}.")
-            case ev.RejectedMany(count, reasons, seconds):
-                why = ", ".join(f"{n} {reason}" for reason, n in reasons.items())
-                note(f"Dropped {count} more connections in the last {seconds:g} s ({why}).")
             case ev.RelayStatus(relay, True):
-                note(f"Players who cannot reach you directly come through relay {relay}.")
                 if self.relay_line is not None:  # it was said to be unreachable: say it works now
                     self.relay_line = (
                         f"The relay {relay} works again: players behind home routers come through it."
@@ -126,23 +123,17 @@ class NetShow:
                     self._lobby(table, self._lines)
             case ev.RelayStatus(relay, False, reason):
                 note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
-                said = reason if relay in reason else f"the relay {relay} cannot be used for now: {reason}"
+                told = reason if relay in reason else f"the relay {relay} cannot be used for now: {reason}"
                 self.relay_line = (
-                    f"{said[:1].upper()}{said[1:]}. Only players who can reach this computer directly "
+                    f"{told[:1].upper()}{told[1:]}. Only players who can reach this computer directly "
                     "can join; the relay is tried again in the background."
                 )
                 self._relay_changed(table)
-            case ev.LinkFlooded(_, name, reason):
-                note(f"Dropped {name}'s connection: {reason}.")
             case ev.RelayDoorTaken(relay):
                 note(
                     f"A connection that is not yours was paired on a door of relay {relay} (someone else "
                     "with the code, or the relay); the door was opened again."
                 )
-            case ev.Announced():
-                note("Announced on the local network: players nearby can type  fairdeal join  (no code).")
-            case ev.AnnounceFailed(reason):
-                note(f"Could not announce the game on the local network ({reason}); the code works the same.")
             case ev.HostReached(invite, path, via):
                 how = f"directly to {via}" if path == "direct" else f"through relay {via}"
                 self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
@@ -180,12 +171,10 @@ class NetShow:
                 known = p is not None and p.session is not None
                 table.waiting_text = "" if known else "catching up"  # a resumed seat's table is known
                 table.schedule_refresh()
-            case ev.Away(seat, name, seconds, until, resuming):
+            case ev.Away(seat, name, _, until):
                 table.absences.seats[seat] = (name, until)
-                note(away_words(name, seconds, resuming))
-            case ev.Back(seat, name):
+            case ev.Back(seat):
                 table.absences.seats.pop(seat, None)
-                note(f"{name} is back: the game goes on.")
             case ev.HostLost(reason, _, until):
                 table.absences.host = until
                 table.absences.seats.clear()
@@ -196,21 +185,13 @@ class NetShow:
                     note("Reached the host again: the game goes on.")
             case ev.HostLeft():
                 table.absences.seats.clear()
-                note("The host left the game: it stops here (this seat can go on if the host resumes it).")
             case ev.NotStartedYet(every, seconds):
                 self._lobby(table, [not_started(every, seconds)])
-            case ev.WatcherCame(watchers):
-                note(f"A watcher joined ({watchers} watching now).")
-            case ev.WatcherLeft(watchers):
-                note(f"A watcher left ({watchers} watching now).")
-            case ev.WatcherWaiting(fingerprint, address):
-                note(f"A watcher ({fingerprint}, from {address}) waits for the game to start.")
             case ev.AdjournVote(seat, name, agree, missing):
                 table.adjourn_heard(table.adjourning.heard(seat, name, agree, missing))
-            case ev.Adjourned(entries):
+            case ev.Adjourned():
                 table.absences.seats.clear()
                 table.absences.host = None
-                note(f"Every player agreed: the game is adjourned after {entries} entries.")
             case ev.ChatLine(seat, name, fingerprint, text):
                 p = table.player
                 mine = p is not None and p.session is not None and seat == p.session.seat
@@ -218,7 +199,7 @@ class NetShow:
             case ev.GameEnded(how):
                 table.ending = how
             case _:
-                pass  # Applied: the entries went to the seat's player on the trio side
+                pass  # said above, or Applied: the entries went to the seat's player on the trio side
 
     def _listening(self, table: NetScreen, code: str, invite: Invite, bound: Sequence[str]) -> None:
         ways = [str(e) for e in invite.direct]
