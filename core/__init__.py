@@ -9,21 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .lazy import lazy_exports
+
 if TYPE_CHECKING:
     from ._msgpack import pack, strict_unpack
 
 _WHERE = {"pack": "_msgpack", "strict_unpack": "_msgpack"}
 
 
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE)
 
 
 __all__ = ["pack", "strict_unpack"]
