@@ -43,6 +43,7 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
     obs(ev.HostLost.now("the host closed the connection", 90))
     obs(ev.HostBack("relay", "tcp:relay.example:4001", 12))
     obs(ev.WatcherWaiting("ab12-cd34", "127.0.0.1:40000"))
+    obs(ev.NotStartedYet.now(3, 1800))
     obs(ev.WatcherCame(2))
     obs(ev.WatcherLeft(1))
     obs(ev.Adjourned(57))
@@ -54,6 +55,8 @@ def test_line_mode_says_who_is_away_and_when_the_host_is_back() -> None:
         "The host closed the connection: trying to reach it again (1:30).",
         "Reached the host again through relay tcp:relay.example:4001: the game goes on.",
         "A watcher (ab12-cd34, from 127.0.0.1:40000) waits for the game to start.",
+        "The game has not started yet: waiting for the players to begin (asking the host every 3 s, "
+        "for 30:00 at most; Ctrl-C to stop).",
         "A watcher joined (2 watching now).",
         "A watcher left (1 watching now).",
         "Every player agreed: the game is adjourned after 57 entries.",

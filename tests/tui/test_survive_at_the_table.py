@@ -145,3 +145,28 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
 
     asyncio.run(main())
     assert watcher.finished and watcher.verdict is not None and watcher.verdict.fair
+
+
+def test_a_watcher_before_the_start_reads_that_it_waits_on_the_waiting_screen() -> None:
+    from fairdeal.cli.tui.player import TablePlayer
+
+    async def game() -> None:
+        await trio.sleep_forever()
+
+    async def main() -> None:
+        player = TablePlayer(watching=True)
+        obs = TableReport(player)
+        app = TableApp("Test", player, game)
+        obs.app = app
+        async with app.run_test(size=(80, 24)) as pilot:
+            obs(ev.NotStartedYet.now(3, 1800))
+            await pilot.pause()
+            shown = " ".join(" ".join(app.lobby_lines).split())
+            assert "The game has not started yet: waiting for the players to begin" in shown, shown
+            assert "every 3 s" in shown and "30:00" in shown, shown
+            keys = keys_line(app, 78).plain
+            assert "F6" not in keys and keys.endswith("^Q leave"), keys
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
