@@ -100,12 +100,12 @@ def fairdeal_command() -> str:
     return shlex.quote(str(me.resolve()))
 
 
-def resume_command(log: Path) -> str:
-    """The command that goes on with the game of ``log``: with this profile's identity, which the
-    seat was played with (``--profile NAME`` when one is in use)."""
+def resume_command(log: Path, profile_name: str | None = None) -> str:
+    """The command that goes on with the game of ``log``: with the identity the seat was played
+    with, the profile ``profile_name`` (default: the one in use; ``--profile NAME`` if any)."""
     from fairdeal import storage
 
-    named = storage.profile()
+    named = profile_name if profile_name is not None else storage.profile()
     profile = f" --profile {named}" if named else ""
     return f"{fairdeal_command()}{profile} resume {shlex.quote(str(log))}"
 

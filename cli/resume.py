@@ -42,6 +42,7 @@ from .netseat import (
     table_player,
     with_hint,
 )
+from .outcome import resume_command
 from .seats import parse_seat
 
 
@@ -175,14 +176,30 @@ def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
     return seed, parsed.entries, header
 
 
-def _identity(seed: SeedFile, header: Header) -> Identity:
+def _identity(seed: SeedFile, header: Header, log: Path) -> Identity:
     identity = Identity.from_seed(seed.identity_key) if seed.identity_key else load_identity()[0]
     if identity.fingerprint != seed.identity or header.seats[seed.seat].identity != identity.public_key:
+        named = _profile_of(log)
+        how = resume_command(log, named) if named is not None else "fairdeal --profile NAME resume"
         raise ConfigError(
             f"this seat was played with the identity {seed.identity}, and this profile's is "
-            f"{identity.fingerprint}: resume with the profile that played it (fairdeal --profile NAME resume)"
+            f"{identity.fingerprint}: resume with the profile that played it ({how})"
         )
     return identity
+
+
+def _profile_of(log: Path) -> str | None:
+    """The profile whose logs folder ``log`` lies in (``…/profiles/NAME/logs/…``), if it is one."""
+    from fairdeal import storage
+
+    parts = log.absolute().parts
+    for i in range(len(parts) - 2):
+        if parts[i] == "profiles" and parts[i + 2] == "logs":
+            try:
+                return storage.check_profile(parts[i + 1])
+            except ConfigError:
+                return None
+    return None
 
 
 def run_resume(
@@ -193,7 +210,7 @@ def run_resume(
     ui = make_ui(ascii, as_json)
     out = SeatLog(log, reopen=True)
     out.lock_now(ui.say)  # one seat, one process: before anything is written
-    identity = _identity(seed, header)
+    identity = _identity(seed, header, log)
     reg = load_registry()
     if header.game not in reg.games:
         raise ConfigError(f"this game is {header.game}, which is not installed here")

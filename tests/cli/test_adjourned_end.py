@@ -93,3 +93,14 @@ def test_the_table_end_box_is_titled_adjourned() -> None:
             assert "nothing is lost" in str(box.render())
 
     asyncio.run(main())
+
+
+def test_a_log_in_a_profiles_folder_names_the_profile_to_resume_with() -> None:
+    from fairdeal.cli.outcome import resume_command
+    from fairdeal.cli.resume import _profile_of
+
+    log = Path("/home/ann/.local/share/fairdeal/profiles/bob/logs/ecarte-1.fdlog")
+    assert _profile_of(log) == "bob"
+    assert resume_command(log, "bob").endswith(f"--profile bob resume {log}")
+    assert _profile_of(Path("/home/ann/.local/share/fairdeal/logs/ecarte-1.fdlog")) is None
+    assert _profile_of(Path("/games/profiles/Not Valid/logs/x.fdlog")) is None
