@@ -207,10 +207,10 @@ def run_resume(
 ) -> None:
     """Resume the seat of ``log`` (``host``/``join`` call it too) and exit as they do."""
     seed, entries, header = _load(log)
+    identity = _identity(seed, header, log)  # the wrong profile is refused before the seat is taken
     ui = make_ui(ascii, as_json)
     out = SeatLog(log, reopen=True)
     out.lock_now(ui.say)  # one seat, one process: before anything is written
-    identity = _identity(seed, header, log)
     reg = load_registry()
     if header.game not in reg.games:
         raise ConfigError(f"this game is {header.game}, which is not installed here")
