@@ -360,9 +360,6 @@ class TableApp(App[None]):
         self.query_one("#keys", Line).display = True
         self.query_one(TableArea).focus()
 
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        pass
-
     def key_escape(self) -> None:
         if self.query_one("#chat", Input).has_focus:
             self._close_chat()
