@@ -26,7 +26,7 @@ from fairdeal.storage import LogWriter, default_log_path, unique_log_path
 from .console import UI
 from .linemode import TerminalAgent
 from .netlines import write_atomically
-from .outcome import print_summary, result_object
+from .outcome import print_summary, result_object, resume_command
 from .seats import SeatKind, bot_agent, table_name
 
 Say = Callable[[str], None]
@@ -136,7 +136,7 @@ def finish_game(
         human.close()
     ui.status.wait(None)
     kept = log.path is not None and seed_path(log.path).exists()  # this seat can go on later
-    again = resume_hint(log.path) if resumable and kept and log.path is not None else ""
+    again = resume_command(log.path) if resumable and kept and log.path is not None else ""
     if as_json:
         kinds = [s.kind for s in session.header.seats]
         obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
@@ -154,13 +154,6 @@ def finish_game(
         sys.exit(ADJOURNED)
     ok = session.finished and session.aborted is None and outcome.error is None
     sys.exit(0 if ok else 1)
-
-
-def resume_hint(log: Path) -> str:
-    """The command that goes on with the game of ``log`` (with this profile)."""
-    from .outcome import resume_command
-
-    return resume_command(log)
 
 
 #: What to do about the errors a person meets when joining or hosting (matched in order).
