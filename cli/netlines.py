@@ -156,6 +156,7 @@ class LineReport:
                 self.ui.status.refresh()
             case ev.HostLeft():
                 self.ui.status.absences.seats.clear()
+                self.ui.status.refresh()  # the words came first: the waiting line drops the absences now
             case ev.NotStartedYet(every, seconds):
                 say(not_started(every, seconds))
             case ev.TableReady(_, vote):
@@ -170,6 +171,7 @@ class LineReport:
             case ev.Adjourned():
                 self.ui.status.absences.seats.clear()
                 self.ui.status.absences.host = None
+                self.ui.status.refresh()
             case _:
                 pass  # said above, or chat, or how the game ended (said from the outcome after the run)
 
