@@ -195,6 +195,8 @@ def test_ten_homes_one_offline_longer_than_a_step_in_the_shuffle_on_its_turn_and
         # 3. Play: a seat that owes the shares of the next card goes offline; back on another network.
         n = len(t.timeline.entries)
 
+        found: list[int] = []  # the sharer the wait accepted, not one read again from later entries
+
         def moved_and_shared(es: Sequence[Seen]) -> bool:
             moves = [i for i, e in enumerate(es) if e.kind == "move" and i > n]
             if not moves:
@@ -202,11 +204,13 @@ def test_ten_homes_one_offline_longer_than_a_step_in_the_shuffle_on_its_turn_and
             mover = es[moves[-1]].seat
             sharer = (mover - 1) % PLAYERS
             shares = [e for e in es[moves[-1] :] if e.kind == "deck.shares"]
-            return sharer not in (0, human) and any(e.seat == sharer for e in shares) and len(shares) <= 7
+            if sharer not in (0, human) and any(e.seat == sharer for e in shares) and len(shares) <= 7:
+                found.append(sharer)
+                return True
+            return False
 
         t.wait(moved_and_shared)
-        last_move = [e for e in t.timeline.entries if e.kind == "move"][-1]
-        sharer = (last_move.seat - 1) % PLAYERS
+        sharer = found[0]
         down, up = t.drop(sharer, move=True)
         t.back_of(sharer)
         _owed_while_away(t, sharer, down, up, ["deck.shares"])
