@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from fairdeal import KING, Card, Game, GameState, Move, Table
 
@@ -119,6 +120,7 @@ class _Search:
     def __init__(self, view: _View) -> None:
         self.v = view
         self.memo: dict[Key, tuple[float, Action | None]] = {}
+        self.positions: dict[tuple[int, ...], float] = {}
         self.nodes = 0
 
     def best(
@@ -167,9 +169,14 @@ class _Search:
     def _position(self, cen: tuple[int, ...]) -> float:
         """How the centre stacks look at the end of the turn: for my payoff top, and for the
         opponent's (what I would be giving away)."""
+        known = self.positions.get(cen)
+        if known is not None:
+            return known
         mine = self.v.payoff_top
         score = 0.0 if mine in (0, KING) else MY_GAP * min((mine - 1 - v) % COMPLETE for v in cen)
-        return score + self._gift(cen)
+        score += self._gift(cen)
+        self.positions[cen] = score
+        return score
 
     def _gift(self, cen: tuple[int, ...]) -> float:
         top = self.v.opp_top
@@ -228,6 +235,7 @@ def _reaches(value: int, target: int, tops: tuple[int, ...]) -> bool:
     return True
 
 
+@cache
 def _discard_score(rank: int, top: int, only_kings: bool, cen: tuple[int, ...]) -> float:
     """How good it is to put ``rank`` on a side stack whose top is ``top`` (0: empty)."""
     if rank == KING and not only_kings:
