@@ -5,7 +5,8 @@ is performed at once (:func:`settle`: reveals from the cards it holds, reshuffle
 ``rng``), joint random choices are drawn from ``rng``, and each seat's decision is made by a
 policy on that seat's own view of the world (``table.masked(seat)``), as it would be at a
 real table. :func:`playout` goes on to the end of the game, or to the first state the game's
-:meth:`~fairdeal.core.rules.Game.outlook` can judge, and says what each seat got.
+:meth:`~fairdeal.core.rules.Game.outlook` can judge (or, past a horizon, the first its
+:meth:`~fairdeal.core.rules.Game.estimate` guesses), and says what each seat got.
 """
 
 from __future__ import annotations
@@ -63,10 +64,12 @@ def playout(
     *,
     max_moves: int | None = None,
     judge: bool = True,
+    horizon: int | None = None,
 ) -> tuple[float, ...]:
     """Play ``world`` (all-seeing; changed in place and after) on to the end: each seat's share
     of the win (:func:`score`), or the game's ``outlook`` at the first state it can judge
-    (``judge``). Past ``max_moves`` moves (default ``game.max_moves``) the game counts as
+    (``judge``), or, once ``horizon`` moves are played, its ``estimate`` at the first state it
+    guesses. Past ``max_moves`` moves (default ``game.max_moves``) the game counts as
     nobody's."""
     n = world.table.players
     limit = game.max_moves if max_moves is None else max_moves
@@ -79,6 +82,10 @@ def playout(
             chances = game.outlook(state)
             if chances is not None:
                 return tuple(chances)
+        if horizon is not None and moves >= horizon:
+            guess = game.estimate(state)
+            if guess is not None:
+                return tuple(guess)
         step = game.next_step(state)
         if isinstance(step, Decide):
             p = step.player

@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
@@ -236,6 +236,24 @@ class BotSpec:
     make: Callable[[], Policy]
 
 
+@dataclass(frozen=True)
+class Search:
+    """A game's budget for the ``expert`` bot (``Game.search``).
+
+    ``playouts``: playouts per decision (each a candidate move played on in one sampled world).
+    ``horizon``: None, each playout goes to the end of the game (or to :meth:`Game.outlook`);
+    a number, the playout stops at the first state :meth:`Game.estimate` judges once it has
+    played that many moves — a game too long to play out at every decision.
+    """
+
+    playouts: int = 240
+    horizon: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.playouts < 1 or (self.horizon is not None and self.horizon < 1):
+            raise ValueError(f"a search needs at least one playout and a horizon of a move: {self!r}")
+
+
 class Game(ABC, Generic[S]):
     """A card game's rules. Subclass it, fill in the class attributes and methods.
 
@@ -272,6 +290,8 @@ class Game(ABC, Generic[S]):
     default_bot: ClassVar[str | None] = None
     #: A bound on the moves of one game (conformance kit, runners).
     max_moves: ClassVar[int] = 10_000
+    #: How the ``expert`` (search) bot spends its thought on this game (:class:`Search`).
+    search: ClassVar[Search] = Search()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -393,6 +413,18 @@ class Game(ABC, Generic[S]):
         stop at the first state that has one (Écarté: a deal is over, the match score says the
         rest), which makes them shorter and less noisy."""
         return None
+
+    def estimate(self, state: S) -> Sequence[float] | None:
+        """Each seat's chance of winning from ``state`` (all-seeing, settled), guessed rather
+        than known: asked only of a playout past its horizon (``search.horizon``), which stops at
+        the first state that has one. None (the default): play on."""
+        return None
+
+    def alike(self, state: S, player: int, move: Move) -> Hashable:
+        """What ``move`` does, as far as winning goes: moves alike on ``state`` (the mover's
+        view) lead to positions worth the same (two cards of one rank where suits do not
+        matter), and the search bot tries one of them. Default: the move itself."""
+        return move
 
     # -- words ---------------------------------------------------------------------------------------
     def words(self, state: S, player: int, move: Move) -> MoveWords:

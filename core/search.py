@@ -5,10 +5,12 @@ At a decision with more than one legal move, :class:`Expert`
 1. samples a world consistent with its own view (:func:`fairdeal.core.worlds.sample_world`:
    the cards it has not seen dealt at random where it cannot see, narrowed by what play has
    shown);
-2. plays every candidate move in that same world, each followed by a playout to the end of
-   the game (or to the game's :meth:`~fairdeal.core.rules.Game.outlook`) with one and the
-   same random seed — *paired* playouts, so two moves are compared on the same cards and the
-   same luck, and the difference between them is far less noisy than either value;
+2. plays every candidate move (one of each kind :meth:`~fairdeal.core.rules.Game.alike` tells
+   apart) in that same world, each followed by a playout to the end of the game (or to the
+   game's :meth:`~fairdeal.core.rules.Game.outlook`, or past the game's horizon to its
+   :meth:`~fairdeal.core.rules.Game.estimate`) with one and the same random seed — *paired*
+   playouts, so two moves are compared on the same cards and the same luck, and the
+   difference between them is far less noisy than either value;
 3. repeats with fresh worlds, by successive halving: the budget is split into rounds, and
    after each round the worse half of the candidates is dropped, so the close calls get the
    most playouts;
@@ -16,9 +18,9 @@ At a decision with more than one legal move, :class:`Expert`
 
 Playouts use the game's own bot (the ``rollout`` policy, each seat on its own view of the
 world), or uniformly random moves for a game without one. The budget is a number of playouts
-(``playouts``): the core reads no clock. A caller may stop the search early with ``stop``,
-a function asked between playouts (a time limit, a cancelled game: the driver's business);
-the best move found so far is then played.
+(the game's ``search.playouts`` unless the bot is given its own): the core reads no clock. A
+caller may stop the search early with ``stop``, a function asked between playouts (a time
+limit, a cancelled game: the driver's business); the best move found so far is then played.
 
 The search reads only the view it is given and its ``rng``: the same view and the same random
 stream give the same move, whatever the hidden cards are.
@@ -28,16 +30,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from typing import Protocol, runtime_checkable
 
 from .playout import playout
-from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S
+from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S, Search
 from .worlds import sample_world
 
-#: Playouts per decision by default: a fraction of a second for a hand game.
-PLAYOUTS = 240
+#: Playouts per decision for a game that names no budget: a fraction of a second for a hand game.
+PLAYOUTS = Search().playouts
 
 
 #: The name the expert goes by, for every game (``--seat bot:expert``).
@@ -68,13 +70,14 @@ class Expert:
     """Determinized search with paired playouts (see the module docstring).
 
     ``rollout`` makes the policy the playouts use (default: random moves); ``playouts`` is the
-    budget of one decision; ``max_moves`` bounds a playout (default: the game's own bound).
+    budget of one decision (default: the game's ``search.playouts``); ``max_moves`` bounds a
+    playout (default: the game's own bound).
     """
 
     def __init__(
         self,
         rollout: Callable[[], Policy] | None = None,
-        playouts: int = PLAYOUTS,
+        playouts: int | None = None,
         max_moves: int | None = None,
     ) -> None:
         self.rollout: Policy = rollout() if rollout is not None else RandomPolicy()
@@ -94,10 +97,19 @@ class Expert:
         stop: Callable[[], bool] = never,
     ) -> Move:
         """The move to play (see the module docstring); ``stop()`` true ends the search at once."""
-        candidates = list(dict.fromkeys(moves))
+        distinct = list(dict.fromkeys(moves))
+        if len(distinct) == 1:
+            return distinct[0]
+        favourite = self.rollout.choose(game, state.copy(), player, list(distinct), rng)
+        kinds: dict[Hashable, Move] = {}
+        for move in distinct:
+            kinds.setdefault(game.alike(state, player, move), move)
+        kinds[game.alike(state, player, favourite)] = favourite
+        candidates = list(kinds.values())
         if len(candidates) == 1:
-            return candidates[0]
-        favourite = self.rollout.choose(game, state.copy(), player, list(candidates), rng)
+            return favourite
+        budget = self.playouts if self.playouts is not None else game.search.playouts
+        horizon = game.search.horizon
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
         alive = list(range(len(candidates)))
@@ -105,7 +117,7 @@ class Expert:
         policies = [self.rollout] * state.table.players
         spent = 0
         for r in range(rounds):
-            share = (self.playouts - spent) // (rounds - r)
+            share = (budget - spent) // (rounds - r)
             worlds = max(1, share // len(alive))
             for _ in range(worlds):
                 if stop():
@@ -114,7 +126,9 @@ class Expert:
                 seed = rng.getrandbits(64)
                 for i in alive:
                     after = game.apply(world, player, candidates[i])
-                    value = playout(game, after, policies, random.Random(seed), max_moves=self.max_moves)
+                    value = playout(
+                        game, after, policies, random.Random(seed), max_moves=self.max_moves, horizon=horizon
+                    )
                     totals[i] += value[player]
                     counts[i] += 1
                     spent += 1
@@ -134,8 +148,9 @@ class Expert:
         return candidates[best]
 
 
-def expert_bot(game: str, rollout: BotSpec | None = None, playouts: int = PLAYOUTS) -> BotSpec:
-    """The expert for ``game``, its playouts played by the bot ``rollout`` (None: random moves)."""
+def expert_bot(game: str, rollout: BotSpec | None = None, playouts: int | None = None) -> BotSpec:
+    """The expert for ``game``, its playouts played by the bot ``rollout`` (None: random moves),
+    ``playouts`` a decision (None: the game's own budget)."""
     make = None if rollout is None or rollout.name == "random" else rollout.make
     how = f"with {rollout.name}" if make is not None and rollout is not None else "at random"
     return BotSpec(

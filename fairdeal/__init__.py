@@ -49,6 +49,7 @@ from fairdeal.core.rules import (
     Policy,
     RandomPolicy,
     Result,
+    Search,
     Step,
     Verb,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "RemoteProtocolError",
     "Result",
     "RuledOut",
+    "Search",
     "Seat",
     "Spread",
     "Step",

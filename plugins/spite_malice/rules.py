@@ -12,6 +12,7 @@ match with equal payoff tops is a ``Chance(2)``. A whole match is one engine run
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 
 from fairdeal import (
@@ -46,6 +47,7 @@ from .layout import (
     payoff,
     zones,
 )
+from .searching import SEARCH, alike, chances
 from .state import GameRecord, Phase, SpiteState
 from .view import SpiteView, standing
 
@@ -81,6 +83,7 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         Bot("planner", "searches its turn: payoff first, hand flowing, no gifts to the opponent", Planner),
     )
     max_moves = MOVE_LIMIT * MAX_GAMES_LIMIT
+    search = SEARCH
 
     def setup(self, config: Config, table: Table) -> SpiteState:
         _deal(table)
@@ -181,6 +184,13 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         if moves >= MOVE_LIMIT:
             return _end_game(s, None, f"the game reached {MOVE_LIMIT} moves: drawn (safety rule)")
         return s
+
+    # -- for the search bot ---------------------------------------------------------------------
+    def alike(self, state: SpiteState, player: int, move: Move) -> Hashable:
+        return alike(state, player, move)
+
+    def estimate(self, state: SpiteState) -> tuple[float, float] | None:
+        return chances(state)
 
 
 # -- helpers ----------------------------------------------------------------------------------------

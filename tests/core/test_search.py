@@ -27,7 +27,7 @@ GAMES: list[tuple[str, Any, int, dict[str, object], Any]] = [
     ("ecarte", Ecarte, 2, {"target": 2}, ClassicBot),
     ("snatch-2", SnatchGame, 2, {}, Shrewd),
     ("snatch-4", SnatchGame, 4, {}, Shrewd),
-    # The planner's playouts of a Spite & Malice game cost seconds a decision: random ones here.
+    # Random playouts here: the planner's cost a few milliseconds each, many times over in these checks.
     ("spite-malice", SpiteMalice, 2, {"target": 1, "max_games": 1}, None),
 ]
 
@@ -102,3 +102,33 @@ def test_a_playout_ends_with_each_seats_share() -> None:
     settle(world.table, random.Random(0))
     shares = playout(game, world, [Shrewd()] * 3, random.Random(0))
     assert len(shares) == 3 and sum(shares) in (1.0, 1.5)  # a winner, or nobody (a half each)
+
+
+def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairdeal import Search
+    from fairdeal.core import search as search_module
+
+    with pytest.raises(ValueError, match="at least one playout"):
+        Search(playouts=0)
+    with pytest.raises(ValueError, match="horizon"):
+        Search(horizon=0)
+
+    class Budgeted(SnatchGame):
+        search = Search(playouts=7)
+
+    game = Budgeted()
+    seen: list[int | None] = []
+    monkeypatch.setattr(search_module, "playout", lambda *a, **k: seen.append(k["horizon"]) or (0.5, 0.5))
+    for seed in range(40):
+        seen.clear()
+        view, _ = random_position(game, 2, seed, 40)
+        step = game.next_step(view)
+        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
+        if len(moves) > 1:
+            Expert(Shrewd).search(game, view, step.player, moves, random.Random(0))
+            # Snatch or pass, 7 // 2 worlds each: the game's budget, played to the end.
+            assert len(seen) == 6 and set(seen) == {None}
+            Expert(Shrewd, 3).search(game, view, step.player, moves, random.Random(0))
+            assert len(seen) == 8  # a budget of its own wins
+            return
+    pytest.fail("no Snatch! position with a choice in 40 seeds")
