@@ -25,7 +25,9 @@ It plays random legal games with the plain dealer and checks, after every event:
   and the result is well formed;
 * what the game's ``rules_out`` says of hidden cards is true of the real deal, and a world
   sampled from a seat's view (:func:`fairdeal.core.worlds.sample_world`) never contradicts
-  that view (:func:`check_world`).
+  that view (:func:`check_world`);
+* the search hooks say what they must: ``alike`` gives each legal move one kind, and
+  ``outlook`` and ``estimate`` give each seat a chance in [0, 1], summing to at most 1.
 
 :func:`check_bot` checks a bot: its choice depends only on its view (the same view with other
 hidden cards behind it, and the same random stream, give the same move), and it is legal.
@@ -190,8 +192,39 @@ class _CheckingPolicy:
             if accepted:
                 raise ConformanceError(f"{where}: is_legal accepts {bogus}, which legal_moves does not list")
         _check_pickable(game, state, player, moves, where)
-        check_world(state, sample_world(state, random.Random(len(moves))), where)
+        world = sample_world(state, random.Random(len(moves)))
+        check_world(state, world, where)
+        _check_search_hooks(game, state, world, player, moves, where)
         return self.inner.choose(game, state, player, list(moves), rng)
+
+
+def _check_search_hooks(
+    game: Game, view: GameState, world: GameState, player: int, moves: Sequence[Move], where: str
+) -> None:
+    """``alike`` gives every move a kind, the same each time; ``outlook`` and ``estimate`` of a
+    settled world are None or a chance in [0, 1] for each seat, summing to at most 1."""
+    for move in moves:
+        try:
+            kind = game.alike(view, player, move)
+            same = hash(kind) == hash(game.alike(view, player, move)) and kind == game.alike(
+                view, player, move
+            )
+        except Exception as exc:
+            raise ConformanceError(f"{where}: alike({move}) raised {type(exc).__name__}: {exc}") from exc
+        if not same:
+            raise ConformanceError(f"{where}: alike({move}) gives another kind each time it is asked")
+    settle_world(world.table, random.Random(0))
+    n = world.table.players
+    for hook in (game.outlook, game.estimate):
+        chances = hook(world)
+        if chances is None:
+            continue
+        values = list(chances)
+        if len(values) != n or not all(0.0 <= v <= 1.0 for v in values) or sum(values) > 1.0 + 1e-9:
+            raise ConformanceError(
+                f"{where}: {hook.__name__} says {values!r}: it must give each of the {n} seats a chance "
+                "in [0, 1], summing to at most 1"
+            )
 
 
 def _bogus_moves(moves: Sequence[Move]) -> Iterator[Move]:

@@ -69,3 +69,27 @@ def test_a_game_that_does_not_end_stops_over_the_protocol_with_a_reason() -> Non
 
     with pytest.raises(GameTooLong, match="went past 6 moves"):
         play_with_protocol(Endless(), 2, seed=1)
+
+
+class _Boastful(Ecarte):
+    """Écarté whose guess gives both seats a sure win."""
+
+    def estimate(self, state: GameState) -> Sequence[float] | None:
+        return (1.0, 1.0)
+
+
+class _Fickle(Ecarte):
+    """Écarté whose moves are of a new kind each time they are asked about."""
+
+    asked = 0
+
+    def alike(self, state: GameState, player: int, move: Move) -> object:
+        _Fickle.asked += 1
+        return (move, _Fickle.asked)
+
+
+def test_search_hooks_that_say_nonsense_fail_the_kit() -> None:
+    with pytest.raises(ConformanceError, match=r"estimate says \[1.0, 1.0\]"):
+        check_game(_Boastful(), players=[2], seeds=[1])
+    with pytest.raises(ConformanceError, match="another kind each time"):
+        check_game(_Fickle(), players=[2], seeds=[1])
