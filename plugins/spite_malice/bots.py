@@ -71,7 +71,15 @@ def _rank(t: Table, token: int | None) -> int:
 
 
 class Planner:
-    """The default bot (see the module docstring). Stateless between calls."""
+    """The default bot (see the module docstring).
+
+    Its choices depend on the position alone. It keeps its last search: the next play of a turn
+    starts from a position that search already judged in full (the same view, the root one of
+    its nodes), and is answered from it, as a fresh search would answer it.
+    """
+
+    def __init__(self) -> None:
+        self._last: _Search | None = None
 
     def choose(
         self, game: Game, state: GameState, player: int, moves: Sequence[Move], rng: random.Random
@@ -86,10 +94,11 @@ class Planner:
             opp_top=_rank(t, t.top(payoff(1 - player))),
             opp_side_tops=tuple(r for z in SIDES[1 - player] if (r := _rank(t, t.top(z)))),
         )
-        search = _Search(view)
-        _, action = search.best(
-            tuple(sorted(cen)), tuple(sorted(c.rank for _, c in held)), tuple(len(s) for s in view.sides)
-        )
+        key = (tuple(sorted(cen)), tuple(sorted(c.rank for _, c in held)), tuple(len(s) for s in view.sides))
+        search = self._last
+        if search is None or search.v != view or search.nodes > NODE_BUDGET or key not in search.memo:
+            search = self._last = _Search(view)  # a search cut short by its budget is not reused
+        _, action = search.best(*key)
         move = _to_move(t, player, cen, held, action) if action is not None else None
         if move is not None and move in moves:
             return move
