@@ -244,13 +244,17 @@ class Search:
     ``horizon``: None, each playout goes to the end of the game (or to :meth:`Game.outlook`);
     a number, the playout stops at the first state :meth:`Game.estimate` judges once it has
     played that many moves — a game too long to play out at every decision.
+    ``doubt``: 0, the move with the best mean is played; more, the game's own bot's choice is
+    played unless another beat it by more than that many standard errors, world by world (for a
+    game whose playouts are noisy next to what tells its moves apart).
     """
 
     playouts: int = 240
     horizon: int | None = None
+    doubt: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.playouts < 1 or (self.horizon is not None and self.horizon < 1):
+        if self.playouts < 1 or (self.horizon is not None and self.horizon < 1) or self.doubt < 0:
             raise ValueError(f"a search needs at least one playout and a horizon of a move: {self!r}")
 
 

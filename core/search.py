@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from typing import Protocol, runtime_checkable
@@ -109,9 +110,9 @@ class Expert:
         if len(candidates) == 1:
             return favourite
         budget = self.playouts if self.playouts is not None else game.search.playouts
-        horizon = game.search.horizon
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
+        horizon, doubt = game.search.horizon, game.search.doubt
+        fav = candidates.index(favourite)
+        tally = _Tally(len(candidates), fav)
         alive = list(range(len(candidates)))
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         policies = [self.rollout] * state.table.players
@@ -121,31 +122,63 @@ class Expert:
             worlds = max(1, share // len(alive))
             for _ in range(worlds):
                 if stop():
-                    return self._best(candidates, alive, totals, counts, favourite)
+                    return candidates[tally.best(alive, doubt)]
                 world = sample_world(state, rng)
                 seed = rng.getrandbits(64)
+                values: dict[int, float] = {}
                 for i in alive:
                     after = game.apply(world, player, candidates[i])
                     value = playout(
                         game, after, policies, random.Random(seed), max_moves=self.max_moves, horizon=horizon
                     )
-                    totals[i] += value[player]
-                    counts[i] += 1
+                    values[i] = value[player]
                     spent += 1
+                tally.add(values)
             if len(alive) > 1 and r < rounds - 1:
-                alive.sort(key=lambda i: (-totals[i] / counts[i], candidates[i] != favourite, i))
-                alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
-        return self._best(candidates, alive, totals, counts, favourite)
+                alive.sort(key=lambda i: (-tally.mean(i), i != fav, i))
+                kept = alive[: max(1, (len(alive) + 1) // 2)]
+                if doubt and fav not in kept:
+                    kept.append(fav)  # the yardstick the others are measured against
+                alive = sorted(kept)
+        return candidates[tally.best(alive, doubt)]
 
-    @staticmethod
-    def _best(
-        candidates: list[Move], alive: list[int], totals: list[float], counts: list[int], favourite: Move
-    ) -> Move:
-        tried = [i for i in alive if counts[i]]
+
+class _Tally:
+    """The playouts' values of each candidate, and how each compared with the favourite's (the
+    game's own bot's choice) in the worlds where both were played."""
+
+    def __init__(self, n: int, favourite: int) -> None:
+        self.totals = [0.0] * n
+        self.counts = [0] * n
+        self.diffs: list[list[float]] = [[] for _ in range(n)]
+        self.favourite = favourite
+
+    def add(self, values: dict[int, float]) -> None:
+        """One world's values, by candidate."""
+        fav = values.get(self.favourite)
+        for i, v in values.items():
+            self.totals[i] += v
+            self.counts[i] += 1
+            if fav is not None:
+                self.diffs[i].append(v - fav)
+
+    def mean(self, i: int) -> float:
+        return self.totals[i] / self.counts[i]
+
+    def best(self, alive: list[int], doubt: float) -> int:
+        """The candidate with the best mean, the favourite winning a tie; with ``doubt``, the
+        favourite unless the best beat it by more than ``doubt`` standard errors, pair by pair."""
+        tried = [i for i in alive if self.counts[i]]
         if not tried:
-            return favourite
-        best = max(tried, key=lambda i: (totals[i] / counts[i], candidates[i] == favourite, -i))
-        return candidates[best]
+            return self.favourite
+        best = max(tried, key=lambda i: (self.mean(i), i == self.favourite, -i))
+        if not doubt or best == self.favourite:
+            return best
+        diffs = self.diffs[best]
+        if len(diffs) < 2:
+            return self.favourite
+        gain = statistics.fmean(diffs)
+        return best if gain > doubt * statistics.stdev(diffs) / math.sqrt(len(diffs)) else self.favourite
 
 
 def expert_bot(game: str, rollout: BotSpec | None = None, playouts: int | None = None) -> BotSpec:

@@ -20,7 +20,7 @@ from .layout import CENTRE_INDEX, SIDE_INDEX, payoff
 from .state import Phase, SpiteState
 
 #: The expert's playouts: the rest of its turn and the other's reply, then the guess.
-SEARCH = Search(playouts=240, horizon=8)
+SEARCH = Search(playouts=120, horizon=8, doubt=1.5)
 MOVER = 0.06
 LEAD = 1.23
 

@@ -132,3 +132,51 @@ def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.Monkey
             assert len(seen) == 8  # a budget of its own wins
             return
     pytest.fail("no Snatch! position with a choice in 40 seeds")
+
+
+def _snatch_position(game: Game[Any]) -> tuple[Any, int, list[Any]]:
+    for seed in range(60):
+        view, _ = random_position(game, 2, seed, 40)
+        step = game.next_step(view)
+        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
+        if len(moves) > 1:
+            return view, step.player, moves
+    raise AssertionError("no Snatch! position with a choice in 60 seeds")
+
+
+@pytest.mark.parametrize("better", [False, True])
+def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
+    monkeypatch: pytest.MonkeyPatch, better: bool
+) -> None:
+    """Playouts that cannot tell the moves apart (noise) leave the game's bot's choice; one that
+    wins every time overrules it."""
+    from fairdeal import Search
+    from fairdeal.core import search as search_module
+
+    made: dict[int, Any] = {}
+
+    class Doubtful(SnatchGame):
+        search = Search(playouts=40, doubt=2.0)
+
+        def apply(self, state: Any, player: int, move: Any) -> Any:
+            after = super().apply(state, player, move)
+            made[id(after)] = move
+            return after
+
+    game = Doubtful()
+    view, player, moves = _snatch_position(game)
+    favourite = Shrewd().choose(game, view.copy(), player, moves, random.Random(0))
+    other = next(m for m in moves if m != favourite)
+    noise = random.Random(1)
+
+    def fake(g: Any, after: Any, *a: Any, **k: Any) -> tuple[float, float]:
+        v = 1.0 if better and made[id(after)] == other else noise.random()
+        return (v, 1 - v) if player == 0 else (1 - v, v)
+
+    monkeypatch.setattr(search_module, "playout", fake)
+    chosen = [Expert(Shrewd).search(game, view, player, moves, random.Random(seed)) for seed in range(20)]
+    assert set(chosen) == ({other} if better else {favourite})
+    monkeypatch.setattr(Doubtful, "search", Search(playouts=40))
+    if not better:  # without doubt, noise picks the other move now and then
+        picked = {Expert(Shrewd).search(game, view, player, moves, random.Random(s)) for s in range(20)}
+        assert other in picked
