@@ -12,6 +12,9 @@ Seeded games with the plain dealer, the expert in seat 0 in even games and seat 
 * Crazy Eights (``examples/``), two players, as a game with no bot of its own: the expert
   with random playouts against random.
 
+The expert plays with each game's own budget (``Game.search``: Écarté 1,000 playouts, Spite &
+Malice 120 with a horizon and doubt, 240 elsewhere) unless ``--playouts`` says otherwise.
+
 For each it prints wins, losses and draws, the expert's share of the decided games with its
 Wilson 95 % interval, against the goal, and each side's CPU time per decision (median and
 90th percentile over the decisions with a choice). The process's CPU time is what is
