@@ -14,7 +14,9 @@ At a decision with more than one legal move, :class:`Expert`
 3. repeats with fresh worlds, by successive halving: the budget is split into rounds, and
    after each round the worse half of the candidates is dropped, so the close calls get the
    most playouts;
-4. plays the candidate with the best mean, the game's own bot's choice winning a tie.
+4. plays the candidate with the best mean, the game's own bot's choice winning a tie — or,
+   where the game has ``search.doubt``, that choice (never dropped then) unless the best beat
+   it by more than ``doubt`` standard errors, world by world.
 
 Playouts use the game's own bot (the ``rollout`` policy, each seat on its own view of the
 world), or uniformly random moves for a game without one. The budget is a number of playouts
