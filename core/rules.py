@@ -255,7 +255,10 @@ class Search:
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or (self.horizon is not None and self.horizon < 1) or self.doubt < 0:
-            raise ValueError(f"a search needs at least one playout and a horizon of a move: {self!r}")
+            raise ValueError(
+                "a search needs at least one playout, a horizon of a move or more and a doubt of 0 "
+                f"or more: {self!r}"
+            )
 
 
 class Game(ABC, Generic[S]):

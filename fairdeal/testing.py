@@ -205,10 +205,8 @@ def _check_search_hooks(
     settled world are None or a chance in [0, 1] for each seat, summing to at most 1."""
     for move in moves:
         try:
-            kind = game.alike(view, player, move)
-            same = hash(kind) == hash(game.alike(view, player, move)) and kind == game.alike(
-                view, player, move
-            )
+            kind, again = game.alike(view, player, move), game.alike(view, player, move)
+            same = kind == again and hash(kind) == hash(again)
         except Exception as exc:
             raise ConformanceError(f"{where}: alike({move}) raised {type(exc).__name__}: {exc}") from exc
         if not same:

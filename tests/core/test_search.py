@@ -104,36 +104,6 @@ def test_a_playout_ends_with_each_seats_share() -> None:
     assert len(shares) == 3 and sum(shares) in (1.0, 1.5)  # a winner, or nobody (a half each)
 
 
-def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fairdeal import Search
-    from fairdeal.core import search as search_module
-
-    with pytest.raises(ValueError, match="at least one playout"):
-        Search(playouts=0)
-    with pytest.raises(ValueError, match="horizon"):
-        Search(horizon=0)
-
-    class Budgeted(SnatchGame):
-        search = Search(playouts=7)
-
-    game = Budgeted()
-    seen: list[int | None] = []
-    monkeypatch.setattr(search_module, "playout", lambda *a, **k: seen.append(k["horizon"]) or (0.5, 0.5))
-    for seed in range(40):
-        seen.clear()
-        view, _ = random_position(game, 2, seed, 40)
-        step = game.next_step(view)
-        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
-        if len(moves) > 1:
-            Expert(Shrewd).search(game, view, step.player, moves, random.Random(0))
-            # Snatch or pass, 7 // 2 worlds each: the game's budget, played to the end.
-            assert len(seen) == 6 and set(seen) == {None}
-            Expert(Shrewd, 3).search(game, view, step.player, moves, random.Random(0))
-            assert len(seen) == 8  # a budget of its own wins
-            return
-    pytest.fail("no Snatch! position with a choice in 40 seeds")
-
-
 def _snatch_position(game: Game[Any]) -> tuple[Any, int, list[Any]]:
     for seed in range(60):
         view, _ = random_position(game, 2, seed, 40)
@@ -142,6 +112,31 @@ def _snatch_position(game: Game[Any]) -> tuple[Any, int, list[Any]]:
         if len(moves) > 1:
             return view, step.player, moves
     raise AssertionError("no Snatch! position with a choice in 60 seeds")
+
+
+def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairdeal import Search
+    from fairdeal.core import search as search_module
+
+    with pytest.raises(ValueError, match="at least one playout"):
+        Search(playouts=0)
+    with pytest.raises(ValueError, match="horizon"):
+        Search(horizon=0)
+    with pytest.raises(ValueError, match="doubt"):
+        Search(doubt=-1.0)
+
+    class Budgeted(SnatchGame):
+        search = Search(playouts=7)
+
+    game = Budgeted()
+    view, player, moves = _snatch_position(game)
+    seen: list[int | None] = []
+    monkeypatch.setattr(search_module, "playout", lambda *a, **k: seen.append(k["horizon"]) or (0.5, 0.5))
+    Expert(Shrewd).search(game, view, player, moves, random.Random(0))
+    # Snatch or pass, 7 // 2 worlds each: the game's budget, played to the end.
+    assert len(seen) == 6 and set(seen) == {None}
+    Expert(Shrewd, 3).search(game, view, player, moves, random.Random(0))
+    assert len(seen) == 8  # a budget of its own wins
 
 
 @pytest.mark.parametrize("better", [False, True])
