@@ -12,8 +12,9 @@ Seeded games with the plain dealer, the expert in seat 0 in even games and seat 
 * Crazy Eights (``examples/``), two players, as a game with no bot of its own: the expert
   with random playouts against random.
 
-The expert plays with each game's own budget (``Game.search``: Écarté 1,000 playouts, Spite &
-Malice 120 with a horizon and doubt, 240 elsewhere) unless ``--playouts`` says otherwise.
+The expert plays with each game's own search (``Game.search``: Écarté 1,000 playouts, Spite &
+Malice 120 with a horizon and doubt, Snatch! 240, these three flat; Crazy Eights 240 of the
+tree search) unless ``--playouts`` or ``--search tree|flat`` says otherwise.
 
 For each it prints wins, losses and draws, the expert's share of the decided games with its
 Wilson 95 % interval, against the goal, and each side's CPU time per decision (median and
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fairdeal import Game, GameState, Move, Policy, RandomPolicy
+from fairdeal import Game, GameState, Move, Policy, RandomPolicy, Search
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
@@ -117,8 +118,21 @@ def _times(times: list[float]) -> str:
     return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms ({len(ordered)} decisions)"
 
 
-def run(name: str, m: Matchup, games: int, first: int, playouts: int | None, progress: bool = False) -> bool:
+def run(
+    name: str,
+    m: Matchup,
+    games: int,
+    first: int,
+    playouts: int | None,
+    progress: bool = False,
+    search: str | None = None,
+) -> bool:
     game = m.game()
+    if search is not None:  # the same game, searched the other way (no doubt: a flat search's only)
+        own = game.search
+        tree = search == "tree"
+        replace = Search(own.playouts, own.horizon, 0.0 if tree else own.doubt, tree)
+        game = type(f"{type(game).__name__}Searched", (type(game),), {"search": replace})()
     config = game.config(m.players, dict(m.options))
     wins = losses = draws = 0
     mine: list[float] = []
@@ -150,8 +164,8 @@ def run(name: str, m: Matchup, games: int, first: int, playouts: int | None, pro
     rate = wins / decided if decided else 0.0
     ok = decided > 0 and rate >= m.goal
     print(
-        f"{name}: expert vs {m.against}, {games} seeded games "
-        f"(seeds {first}..{first + games - 1}), seats alternating"
+        f"{name}: expert ({'tree' if game.search.tree else 'flat'} search) vs {m.against}, "
+        f"{games} seeded games (seeds {first}..{first + games - 1}), seats alternating"
     )
     print(f"  wins {wins}, losses {losses}, draws {draws}")
     print(
@@ -171,10 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--playouts", type=int, default=None, help="the expert's budget (default: its own)")
     parser.add_argument("--progress", action="store_true", help="a line on stderr after every game")
+    parser.add_argument("--search", choices=["tree", "flat"], help="default: the game's own")
     args = parser.parse_args(argv)
     table = matchups()
     results = [
-        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress)
+        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress, args.search)
         for n in args.game or sorted(table)
     ]
     return 0 if all(results) else 1

@@ -39,6 +39,7 @@ from typing import Protocol, runtime_checkable
 
 from .playout import playout
 from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S, Search
+from .tree import never, tree_search
 from .worlds import sample_world
 
 #: Playouts per decision for a game that names no budget: a fraction of a second for a hand game.
@@ -47,10 +48,6 @@ PLAYOUTS = Search().playouts
 
 #: The name the expert goes by, for every game (``--seat bot:expert``).
 EXPERT = "expert"
-
-
-def never() -> bool:
-    return False
 
 
 @runtime_checkable
@@ -107,11 +104,26 @@ class Expert:
         kinds: dict[Hashable, Move] = {}
         for move in distinct:
             kinds.setdefault(game.alike(state, player, move), move)
-        kinds[game.alike(state, player, favourite)] = favourite
+        fav_kind = game.alike(state, player, favourite)
+        kinds[fav_kind] = favourite
         candidates = list(kinds.values())
         if len(candidates) == 1:
             return favourite
         budget = self.playouts if self.playouts is not None else game.search.playouts
+        if game.search.tree:
+            kind = tree_search(
+                game,
+                state,
+                player,
+                kinds,
+                fav_kind,
+                self.rollout,
+                rng,
+                playouts=budget,
+                max_moves=self.max_moves,
+                stop=stop,
+            )
+            return kinds[kind]
         horizon, doubt = game.search.horizon, game.search.doubt
         fav = candidates.index(favourite)
         tally = _Tally(len(candidates), fav)

@@ -80,7 +80,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
     max_moves = 20_000
     # The expert: 1,000 playouts a decision, a deal each (outlook), about half a second: 61 % of
     # 300 seeded matches against the classic bot (240 playouts: 59 %); bench/bots.py.
-    search = Search(playouts=1000)
+    search = Search(playouts=1000, tree=False)
 
     def setup(self, config: Config, table: Table) -> EcarteState:
         return EcarteState(table, rules=Rules.of(config))

@@ -23,6 +23,7 @@ from fairdeal import (
     Move,
     Over,
     Result,
+    Search,
     Step,
     Table,
     Zone,
@@ -67,6 +68,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
         Bot("never-snatch", "turns its cards and never snatches", NeverSnatch),
     )
     max_moves = 400  # at most 64 turns and as many snatch choices
+    search = Search(tree=False)  # the flat search: what bench/bots.py measured for Snatch!
 
     def deck(self, config: Config) -> tuple[Card, ...]:
         return snatch_32(decks_for(config.players))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fairdeal import Game, RandomPolicy, registry
+from fairdeal import Game, RandomPolicy, Search, registry
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.playout import playout, settle
 from fairdeal.core.rng import SeededRng
@@ -23,9 +23,20 @@ CHEAP = 6
 #: A Spite & Malice game runs to hundreds of moves: its tests' playouts stop early (a draw).
 SHORT = 10
 
+
+class TreeEcarte(Ecarte):
+    search = Search(playouts=1000)
+
+
+class TreeSnatch(SnatchGame):
+    search = Search()
+
+
 GAMES: list[tuple[str, Any, int, dict[str, object], Any]] = [
     ("ecarte", Ecarte, 2, {"target": 2}, ClassicBot),
+    ("ecarte-tree", TreeEcarte, 2, {"target": 2}, ClassicBot),
     ("snatch-2", SnatchGame, 2, {}, Shrewd),
+    ("snatch-2-tree", TreeSnatch, 2, {}, Shrewd),
     ("snatch-4", SnatchGame, 4, {}, Shrewd),
     # Random playouts here: the planner's cost a few milliseconds each, many times over in these checks.
     ("spite-malice", SpiteMalice, 2, {"target": 1, "max_games": 1}, None),
@@ -115,7 +126,6 @@ def _snatch_position(game: Game[Any]) -> tuple[Any, int, list[Any]]:
 
 
 def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fairdeal import Search
     from fairdeal.core import search as search_module
 
     with pytest.raises(ValueError, match="at least one playout"):
@@ -125,8 +135,11 @@ def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.Monkey
     with pytest.raises(ValueError, match="doubt"):
         Search(doubt=-1.0)
 
+    with pytest.raises(ValueError, match="a tree has none"):
+        Search(doubt=1.0)
+
     class Budgeted(SnatchGame):
-        search = Search(playouts=7)
+        search = Search(playouts=7, tree=False)
 
     game = Budgeted()
     view, player, moves = _snatch_position(game)
@@ -145,13 +158,12 @@ def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
 ) -> None:
     """Playouts that cannot tell the moves apart (noise) leave the game's bot's choice; one that
     wins every time overrules it."""
-    from fairdeal import Search
     from fairdeal.core import search as search_module
 
     made: dict[int, Any] = {}
 
     class Doubtful(SnatchGame):
-        search = Search(playouts=40, doubt=2.0)
+        search = Search(playouts=40, doubt=2.0, tree=False)
 
         def apply(self, state: Any, player: int, move: Any) -> Any:
             after = super().apply(state, player, move)
@@ -171,7 +183,7 @@ def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
     monkeypatch.setattr(search_module, "playout", fake)
     chosen = [Expert(Shrewd).search(game, view, player, moves, random.Random(seed)) for seed in range(20)]
     assert set(chosen) == ({other} if better else {favourite})
-    monkeypatch.setattr(Doubtful, "search", Search(playouts=40))
+    monkeypatch.setattr(Doubtful, "search", Search(playouts=40, tree=False))
     if not better:  # without doubt, noise picks the other move now and then
         picked = {Expert(Shrewd).search(game, view, player, moves, random.Random(s)) for s in range(20)}
         assert other in picked

@@ -1,0 +1,104 @@
+"""The tree search: what it learns moves it, it keeps to its budget, it tells moves apart by
+what its seat would see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from fairdeal import Card, Game, Move, RandomPolicy, Search, registry
+from fairdeal.core import tree as tree_module
+from fairdeal.core.search import Expert
+from fairdeal.core.tree import _Walk, tree_search
+from fairdeal.core.worlds import sample_world
+from fairdeal.plugins.snatch import Shrewd, SnatchGame
+from fairdeal.testing import random_position
+
+
+def _position(game: Game[Any]) -> tuple[Any, int, list[Move]]:
+    for seed in range(60):
+        view, _ = random_position(game, 2, seed, 40)
+        step = game.next_step(view)
+        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
+        if len(moves) > 1:
+            return view, step.player, moves
+    raise AssertionError("no Snatch! position with a choice in 60 seeds")
+
+
+class Marked(SnatchGame):
+    """Snatch! searched by the tree, whose states remember the first move played from the
+    position searched."""
+
+    search = Search()
+
+    def __init__(self) -> None:
+        self.first: dict[int, Move] = {}
+
+    def apply(self, state: Any, player: int, move: Any) -> Any:
+        after = super().apply(state, player, move)
+        self.first[id(after)] = self.first.get(id(state), move)
+        return after
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_the_tree_plays_the_move_its_playouts_say_wins(monkeypatch: pytest.MonkeyPatch, winner: int) -> None:
+    game = Marked()
+    view, player, moves = _position(game)
+    good = sorted(set(moves), key=str)[winner]
+
+    def fake(g: Any, after: Any, *a: Any, **k: Any) -> tuple[float, ...]:
+        v = 1.0 if game.first.get(id(after)) == good else 0.0
+        return tuple(v if p == player else 1 - v for p in range(2))
+
+    monkeypatch.setattr(tree_module, "playout", fake)
+    for seed in range(5):
+        game.first.clear()
+        assert Expert(Shrewd, 60).search(game, view, player, moves, random.Random(seed)) == good
+
+
+def test_the_tree_keeps_to_its_budget_and_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = SnatchGame()
+    view, player, moves = _position(game)
+    played: list[object] = []
+    monkeypatch.setattr(tree_module, "playout", lambda *a, **k: played.append(a) or (0.5, 0.5))
+    kinds = {game.alike(view, player, m): m for m in moves}
+    fav = next(iter(kinds))
+    tree_search(game, view, player, kinds, fav, Shrewd(), random.Random(0), playouts=30)
+    assert 0 < len(played) <= 30
+    played.clear()
+    asked = iter(range(100))
+    kind = tree_search(
+        game, view, player, kinds, fav, Shrewd(), random.Random(0), playouts=30, stop=lambda: next(asked) >= 3
+    )
+    assert len(played) <= 3 and kind in kinds
+    # Stopped before it began: the rollout bot's choice.
+    assert (
+        tree_search(
+            game, view, player, kinds, fav, Shrewd(), random.Random(0), playouts=30, stop=lambda: True
+        )
+        == fav
+    )
+
+
+def test_another_seats_moves_are_told_apart_by_the_cards_they_show(example_entry_points: Any) -> None:
+    game = registry.load(example_entry_points).game("crazy-eights")
+    for seed in range(40):
+        view, _ = random_position(game, 2, seed, 3)
+        step = game.next_step(view)
+        if not hasattr(step, "player"):
+            continue
+        me = step.player
+        world = sample_world(view, random.Random(seed))
+        walk = _Walk(game, me, tree_module._Node(), {}, [RandomPolicy()] * 2, random.Random(0), None, 0.7)
+        other = walk._offered(world, 1 - me)
+        for key, move in other.items():
+            action, shown = key  # type: ignore[misc]
+            assert action == move.action
+            if move.args:  # the token's card in this world, not the token
+                assert shown[0] == world.table.card(int(move.args[0])) and isinstance(shown[0], Card)
+        mine = walk._offered(world, me)
+        assert set(mine) == {game.alike(world, me, m) for m in game.legal_moves(world, me)}
+        return
+    raise AssertionError("no Crazy Eights position with a decision in 40 seeds")
