@@ -102,3 +102,13 @@ def test_another_seats_moves_are_told_apart_by_the_cards_they_show(example_entry
         assert set(mine) == {game.alike(world, me, m) for m in game.legal_moves(world, me)}
         return
     raise AssertionError("no Crazy Eights position with a decision in 40 seeds")
+
+
+def test_the_trees_choice_in_a_game_with_no_bot_depends_only_on_its_view(example_entry_points: Any) -> None:
+    """Crazy Eights searched by the tree with random playouts: on another deal its view allows,
+    the same move."""
+    from fairdeal.testing import check_bot
+
+    game = registry.load(example_entry_points).game("crazy-eights")
+    assert game.search.tree
+    assert check_bot(game, lambda: Expert(None, 12), 2, range(2)) > 0
