@@ -115,17 +115,9 @@ def test_a_playout_ends_with_each_seats_share() -> None:
     assert len(shares) == 3 and sum(shares) in (1.0, 1.5)  # a winner, or nobody (a half each)
 
 
-def _snatch_position(game: Game[Any]) -> tuple[Any, int, list[Any]]:
-    for seed in range(60):
-        view, _ = random_position(game, 2, seed, 40)
-        step = game.next_step(view)
-        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
-        if len(moves) > 1:
-            return view, step.player, moves
-    raise AssertionError("no Snatch! position with a choice in 60 seeds")
-
-
-def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_games_search_budget_is_the_experts_default(
+    monkeypatch: pytest.MonkeyPatch, choice_position: Any
+) -> None:
     from fairdeal.core import search as search_module
 
     with pytest.raises(ValueError, match="at least one playout"):
@@ -142,7 +134,7 @@ def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.Monkey
         search = Search(playouts=7, tree=False)
 
     game = Budgeted()
-    view, player, moves = _snatch_position(game)
+    view, player, moves = choice_position(game)
     seen: list[int | None] = []
     monkeypatch.setattr(search_module, "playout", lambda *a, **k: seen.append(k["horizon"]) or (0.5, 0.5))
     Expert(Shrewd).search(game, view, player, moves, random.Random(0))
@@ -154,7 +146,7 @@ def test_a_games_search_budget_is_the_experts_default(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize("better", [False, True])
 def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
-    monkeypatch: pytest.MonkeyPatch, better: bool
+    monkeypatch: pytest.MonkeyPatch, better: bool, choice_position: Any
 ) -> None:
     """Playouts that cannot tell the moves apart (noise) leave the game's bot's choice; one that
     wins every time overrules it."""
@@ -171,7 +163,7 @@ def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
             return after
 
     game = Doubtful()
-    view, player, moves = _snatch_position(game)
+    view, player, moves = choice_position(game)
     favourite = Shrewd().choose(game, view.copy(), player, moves, random.Random(0))
     other = next(m for m in moves if m != favourite)
     noise = random.Random(1)

@@ -8,23 +8,13 @@ from typing import Any
 
 import pytest
 
-from fairdeal import Card, Game, Move, RandomPolicy, Search, registry
+from fairdeal import Card, Move, RandomPolicy, Search, registry
 from fairdeal.core import tree as tree_module
 from fairdeal.core.search import Expert
 from fairdeal.core.tree import _Walk, tree_search
 from fairdeal.core.worlds import sample_world
 from fairdeal.plugins.snatch import Shrewd, SnatchGame
 from fairdeal.testing import random_position
-
-
-def _position(game: Game[Any]) -> tuple[Any, int, list[Move]]:
-    for seed in range(60):
-        view, _ = random_position(game, 2, seed, 40)
-        step = game.next_step(view)
-        moves = list(game.legal_moves(view, step.player)) if hasattr(step, "player") else []
-        if len(moves) > 1:
-            return view, step.player, moves
-    raise AssertionError("no Snatch! position with a choice in 60 seeds")
 
 
 class Marked(SnatchGame):
@@ -43,9 +33,11 @@ class Marked(SnatchGame):
 
 
 @pytest.mark.parametrize("winner", [0, 1])
-def test_the_tree_plays_the_move_its_playouts_say_wins(monkeypatch: pytest.MonkeyPatch, winner: int) -> None:
+def test_the_tree_plays_the_move_its_playouts_say_wins(
+    monkeypatch: pytest.MonkeyPatch, winner: int, choice_position: Any
+) -> None:
     game = Marked()
-    view, player, moves = _position(game)
+    view, player, moves = choice_position(game)
     good = sorted(set(moves), key=str)[winner]
 
     def fake(g: Any, after: Any, *a: Any, **k: Any) -> tuple[float, ...]:
@@ -58,9 +50,11 @@ def test_the_tree_plays_the_move_its_playouts_say_wins(monkeypatch: pytest.Monke
         assert Expert(Shrewd, 60).search(game, view, player, moves, random.Random(seed)) == good
 
 
-def test_the_tree_keeps_to_its_budget_and_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tree_keeps_to_its_budget_and_stops_when_asked(
+    monkeypatch: pytest.MonkeyPatch, choice_position: Any
+) -> None:
     game = SnatchGame()
-    view, player, moves = _position(game)
+    view, player, moves = choice_position(game)
     played: list[object] = []
     monkeypatch.setattr(tree_module, "playout", lambda *a, **k: played.append(a) or (0.5, 0.5))
     kinds = {game.alike(view, player, m): m for m in moves}
