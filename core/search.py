@@ -1,6 +1,9 @@
-"""The ``expert`` bot: determinized search with paired playouts, for any game.
+"""The ``expert`` bot: a search for any game.
 
-At a decision with more than one legal move, :class:`Expert`
+At a decision with more than one legal move, :class:`Expert` picks one move of each kind the
+game's :meth:`~fairdeal.core.rules.Game.alike` tells apart, then searches: by default
+(``search.tree``) with the information-set tree of :mod:`fairdeal.core.tree`; for a game whose
+``Search`` says ``tree=False``, flat, as follows. The flat search
 
 1. samples a world consistent with its own view (:func:`fairdeal.core.worlds.sample_world`:
    the cards it has not seen dealt at random where it cannot see, narrowed by what play has
@@ -67,7 +70,8 @@ class Searching(Protocol):
 
 
 class Expert:
-    """Determinized search with paired playouts (see the module docstring).
+    """The search bot: a tree or a flat search, as the game's ``search`` says (see the module
+    docstring).
 
     ``rollout`` makes the policy the playouts use (default: random moves); ``playouts`` is the
     budget of one decision (default: the game's ``search.playouts``); ``max_moves`` bounds a
