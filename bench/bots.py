@@ -164,7 +164,7 @@ def run(
     rate = wins / decided if decided else 0.0
     ok = decided > 0 and rate >= m.goal
     print(
-        f"{name}: expert ({'tree' if game.search.tree else 'flat'} search) vs {m.against}, "
+        f"{name}: expert ({'flat' if game.search.flat else 'tree'} search) vs {m.against}, "
         f"{games} seeded games (seeds {first}..{first + games - 1}), seats alternating"
     )
     print(f"  wins {wins}, losses {losses}, draws {draws}")

@@ -246,7 +246,8 @@ class Search:
     played that many moves — a game too long to play out at every decision.
     ``doubt``: 0, the move with the best mean is played; more, the game's own bot's choice is
     played unless another beat it by more than that many standard errors, world by world (for a
-    game whose playouts are noisy next to what tells its moves apart) — a flat search's only.
+    game whose playouts are noisy next to what tells its moves apart). Doubt weighs the flat
+    search's paired playouts: a search with doubt is flat, whatever ``tree`` says.
     ``tree``: True, a tree search (:mod:`fairdeal.core.tree`: information-set MCTS, each playout
     one walk down a tree of both seats' later choices); False, a flat one (each candidate move
     played out in the same worlds, successive halving; :mod:`fairdeal.core.search`).
@@ -257,9 +258,12 @@ class Search:
     doubt: float = 0.0
     tree: bool = True
 
+    @property
+    def flat(self) -> bool:
+        """Whether the expert searches flat: asked to, or with doubt."""
+        return not self.tree or self.doubt > 0
+
     def __post_init__(self) -> None:
-        if self.tree and self.doubt:
-            raise ValueError(f"doubt weighs a flat search's paired playouts; a tree has none: {self!r}")
         if self.playouts < 1 or (self.horizon is not None and self.horizon < 1) or self.doubt < 0:
             raise ValueError(
                 "a search needs at least one playout, a horizon of a move or more and a doubt of 0 "

@@ -2,8 +2,8 @@
 
 At a decision with more than one legal move, :class:`Expert` picks one move of each kind the
 game's :meth:`~fairdeal.core.rules.Game.alike` tells apart, then searches: by default
-(``search.tree``) with the information-set tree of :mod:`fairdeal.core.tree`; for a game whose
-``Search`` says ``tree=False``, flat, as follows. The flat search
+with the information-set tree of :mod:`fairdeal.core.tree`; for a game whose ``Search`` says
+``tree=False`` or has ``doubt`` (``search.flat``), flat, as follows. The flat search
 
 1. samples a world consistent with its own view (:func:`fairdeal.core.worlds.sample_world`:
    the cards it has not seen dealt at random where it cannot see, narrowed by what play has
@@ -114,7 +114,7 @@ class Expert:
         if len(candidates) == 1:
             return favourite
         budget = self.playouts if self.playouts is not None else game.search.playouts
-        if game.search.tree:
+        if not game.search.flat:
             kind = tree_search(
                 game,
                 state,

@@ -127,8 +127,7 @@ def test_a_games_search_budget_is_the_experts_default(
     with pytest.raises(ValueError, match="doubt"):
         Search(doubt=-1.0)
 
-    with pytest.raises(ValueError, match="a tree has none"):
-        Search(doubt=1.0)
+    assert Search(doubt=1.0).flat and Search(tree=False).flat and not Search().flat
 
     class Budgeted(SnatchGame):
         search = Search(playouts=7, tree=False)
