@@ -12,7 +12,7 @@ real table. :func:`playout` goes on to the end of the game, or to the first stat
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .errors import LocalProtocolError
 from .rules import Auto, Chance, Decide, Game, Over, Policy, RandomPolicy, Result, S
@@ -76,41 +76,55 @@ def playout(
     judged = judge and type(game).outlook is not Game.outlook
     state = world
     moves = 0
+
+    def judged_now(s: S) -> Sequence[float] | None:
+        if judged and (chances := game.outlook(s)) is not None:
+            return chances
+        return game.estimate(s) if horizon is not None and moves >= horizon else None
+
+    while True:
+        state, step = to_decision(game, state, rng, judged_now)
+        if not isinstance(step, Decide):
+            return step
+        p = step.player
+        options = list(game.legal_moves(state, p))
+        if not options:
+            raise LocalProtocolError(f"{game.name}: seat {p} must move but has no legal move")
+        policy = policies[p]
+        if len(options) == 1:
+            move = options[0]
+        elif isinstance(policy, RandomPolicy):  # it reads nothing: no view to make
+            move = options[rng.randrange(len(options))]
+        else:
+            move = policy.choose(game, seat_view(state, p), p, options, rng)
+        state = game.apply(state, p, move)
+        moves += 1
+        if moves > limit:
+            return (0.5,) * n
+
+
+def to_decision(
+    game: Game[S], state: S, rng: random.Random, judge: Callable[[S], Sequence[float] | None]
+) -> tuple[S, Decide | tuple[float, ...]]:
+    """Play an all-seeing ``state`` on through what no seat decides (reveals and reshuffles,
+    joint random choices, automatic steps) to the next decision: that state and its step; or,
+    at the end or at the first settled state ``judge`` values, that state and each seat's share."""
     while True:
         settle(state.table, rng)
-        if judged:
-            chances = game.outlook(state)
-            if chances is not None:
-                return tuple(chances)
-        if horizon is not None and moves >= horizon:
-            guess = game.estimate(state)
-            if guess is not None:
-                return tuple(guess)
+        value = judge(state)
+        if value is not None:
+            return state, tuple(value)
         step = game.next_step(state)
         if isinstance(step, Decide):
-            p = step.player
-            options = list(game.legal_moves(state, p))
-            if not options:
-                raise LocalProtocolError(f"{game.name}: seat {p} must move but has no legal move")
-            policy = policies[p]
-            if len(options) == 1:
-                move = options[0]
-            elif isinstance(policy, RandomPolicy):  # it reads nothing: no view to make
-                move = options[rng.randrange(len(options))]
-            else:
-                move = policy.choose(game, seat_view(state, p), p, options, rng)
-            state = game.apply(state, p, move)
-            moves += 1
-            if moves > limit:
-                return (0.5,) * n
-        elif isinstance(step, Auto):
+            return state, step
+        if isinstance(step, Auto):
             state = game.advance(state)
         elif isinstance(step, Chance):
             state = game.on_chance(state, rng.randrange(step.n))
         elif isinstance(step, Over):
-            return tuple(score(step.result, p) for p in range(n))
+            return state, tuple(score(step.result, p) for p in range(state.table.players))
         else:  # pragma: no cover - exhaustive
             raise LocalProtocolError(f"unknown step {step!r}")
 
 
-__all__ = ["playout", "score", "seat_view", "settle"]
+__all__ = ["playout", "score", "seat_view", "settle", "to_decision"]

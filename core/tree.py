@@ -26,8 +26,8 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic
 
-from .playout import playout, score, settle
-from .rules import Auto, Chance, Game, Move, Over, Policy, S
+from .playout import playout, to_decision
+from .rules import Decide, Game, Move, Policy, S
 from .worlds import sample_world
 
 #: UCB1's exploration constant for values in [0, 1].
@@ -37,6 +37,10 @@ EXPLORE = 0.7
 def never() -> bool:
     """A ``stop`` that never stops a search."""
     return False
+
+
+def _unjudged(state: object) -> None:
+    return None
 
 
 class _Node:
@@ -95,29 +99,21 @@ class _Walk(Generic[S]):
     ) -> None:
         self.game, self.player, self.root, self.kinds = game, player, root, kinds
         self.policies, self.rng, self.max_moves, self.explore = policies, rng, max_moves, explore
+        self.limit = game.max_moves if max_moves is None else max_moves
+        judged = type(game).outlook is not Game.outlook
+        self.judge: Callable[[S], Sequence[float] | None] = game.outlook if judged else _unjudged
 
     def iterate(self, world: S) -> None:
         """Walk ``world`` (all-seeing; changed) down the tree, add a node, play it out, learn."""
         game, rng = self.game, self.rng
         path: list[tuple[_Node, int]] = []
         node, s = self.root, world
-        judged = type(game).outlook is not Game.outlook
-        limit = game.max_moves if self.max_moves is None else self.max_moves
         values: Sequence[float] | None = None
-        for _ in range(limit):
-            settle(s.table, rng)
-            if judged and (values := game.outlook(s)) is not None:
+        for _ in range(self.limit):
+            s, step = to_decision(game, s, rng, self.judge)
+            if not isinstance(step, Decide):
+                values = step
                 break
-            step = game.next_step(s)
-            if isinstance(step, Over):
-                values = [score(step.result, p) for p in range(s.table.players)]
-                break
-            if isinstance(step, Auto):
-                s = game.advance(s)
-                continue
-            if isinstance(step, Chance):
-                s = game.on_chance(s, rng.randrange(step.n))
-                continue
             p = step.player
             offered = self.kinds if node is self.root else self._offered(s, p)
             if len(offered) == 1:
