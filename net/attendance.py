@@ -128,7 +128,7 @@ class Attendance:
         now = trio.current_time()
         for s, away in self.roster.away.items():
             if s != seat:
-                self.send(wire.Away(s, max(0, int(away.deadline - now))), [link])
+                self.send(wire.Away(s, max(0, int(away.deadline - now)), away.resuming), [link])
         for s in sorted(self.votes):
             self.send(wire.Adjourn(s, True), [link])
 

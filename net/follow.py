@@ -100,7 +100,7 @@ class Follower:
         if isinstance(msg, wire.Lobby):
             self.report(LobbyChanged(msg))
         elif isinstance(msg, wire.Away):
-            self.report(Away.now(msg.seat, name(msg.seat), float(msg.seconds)))
+            self.report(Away.now(msg.seat, name(msg.seat), float(msg.seconds), resuming=msg.resuming))
         elif isinstance(msg, wire.Back):
             self.report(Back(msg.seat, name(msg.seat)))
         elif isinstance(msg, wire.Adjourned):

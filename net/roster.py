@@ -110,10 +110,12 @@ class RosterEvents(Protocol):
 
 
 class _Away:
-    __slots__ = ("deadline", "reason")
+    """A seat held away until ``deadline``; ``resuming``: not back since the game was resumed."""
 
-    def __init__(self, deadline: float, reason: str) -> None:
-        self.deadline, self.reason = deadline, reason
+    __slots__ = ("deadline", "reason", "resuming")
+
+    def __init__(self, deadline: float, reason: str, resuming: bool = False) -> None:
+        self.deadline, self.reason, self.resuming = deadline, reason, resuming
 
 
 def _close(link: Link, reason: str) -> None:
@@ -264,7 +266,7 @@ class Roster:
     def hold(self, seats: list[int], reason: str) -> None:
         """Start with ``seats`` away (a resumed host waits for every guest to come back)."""
         for seat in seats:
-            self.away[seat] = _Away(trio.current_time() + self.grace, reason)
+            self.away[seat] = _Away(trio.current_time() + self.grace, reason, resuming=True)
 
     async def attach(
         self, seat: int, link: Link, entries: int, last: bytes, greet: Callable[[int], None] | None = None

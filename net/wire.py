@@ -25,7 +25,8 @@ A game that survives a drop (see ``docs/protocol.md``, "Coming back"):
     guest -> host  rejoin   {protocol, session, software, seat, entries, last}   instead of hello
     guest -> host  watch    {protocol, session, software, entries, last}         instead of hello
     host -> guest  sync     {entries, grace}                  then the entries after the joiner's
-    host -> guest  away     {seat, seconds}                   a seat's link dropped; held that long
+    host -> guest  away     {seat, seconds, resuming}         a seat is away (its link dropped, or it has
+                                                      not come back to a resumed game); held that long
     host -> guest  back     {seat}                            it came back
     both           adjourn  {seat, agree}                     a player proposes/agrees (or declines)
     host -> guest  adjourned {entries}                        every player agreed: the game stops here
@@ -47,7 +48,7 @@ from ._schema import Blob, Check, Flag, Int, Options, Pattern, Records, Schema, 
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 4
+PROTOCOL: Final = 5
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024
@@ -269,10 +270,12 @@ class Sync(Message):
 @message("away")
 @dataclass(frozen=True, slots=True)
 class Away(Message):
-    """Seat ``seat``'s link dropped: the host holds the seat ``seconds`` more."""
+    """Seat ``seat`` is away: the host holds it ``seconds`` more. Its link dropped, or
+    (``resuming``) the game was resumed and the seat has not come back to it yet."""
 
     seat: Annotated[int, SEAT]
     seconds: Annotated[int, SECONDS]
+    resuming: Annotated[bool, Flag()] = False
 
 
 @message("back")

@@ -232,6 +232,7 @@ def link_vectors() -> list[dict[str, Any]]:
         wire.Watch(seeded("session", 8), 0, wire.NO_ENTRY, "fairdeal 0.1.0"),
         wire.Sync(57, 120),
         wire.Away(2, 114),
+        wire.Away(1, 600, resuming=True),
         wire.Back(2),
         wire.Adjourn(1, True),
         wire.Adjourned(57),
