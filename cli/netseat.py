@@ -307,7 +307,7 @@ def run_table(
             return []
         adjourned = app.ending == "adjourned"
         kept = log.path is not None and seed_path(log.path).exists()
-        return summary(session, log.path, ascii=ascii, adjourned=adjourned, resumable=kept)
+        return summary(session, log.path, ascii=ascii, adjourned=adjourned, resumable=kept, compact=True)
 
     app.finish = finish
     app.run()

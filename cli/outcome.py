@@ -100,14 +100,22 @@ def fairdeal_command() -> str:
     return shlex.quote(str(me.resolve()))
 
 
-def resume_command(log: Path, profile_name: str | None = None) -> str:
+def resume_command(log: Path | str, profile_name: str | None = None) -> str:
     """The command that goes on with the game of ``log``: with the identity the seat was played
-    with, the profile ``profile_name`` (default: the one in use; ``--profile NAME`` if any)."""
+    with, the profile ``profile_name`` (default: the one in use; ``--profile NAME`` if any).
+    A ``str`` stands for the log as is (``LOG``), not quoted."""
     from fairdeal import storage
 
     named = profile_name if profile_name is not None else storage.profile()
     profile = f" --profile {named}" if named else ""
-    return f"{fairdeal_command()}{profile} resume {shlex.quote(str(log))}"
+    shown = log if isinstance(log, str) else shlex.quote(str(log))
+    return f"{fairdeal_command()}{profile} resume {shown}"
+
+
+def _at_home(path: Path) -> str:
+    """``path`` as a person reads it: under the home folder as ``~/...``."""
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) and path != home else str(path)
 
 
 def _table_scores(session: Session) -> tuple[int, ...] | None:
@@ -122,32 +130,39 @@ def _table_scores(session: Session) -> tuple[int, ...] | None:
         return None
 
 
-def _log_lines(log: Path | None) -> list[tuple[str, str]]:
+def _log_lines(log: Path | None, *, compact: bool = False, resume: bool = False) -> list[tuple[str, str]]:
+    """The log and the commands that read it (``resume``: and go on with it). ``compact``: for a
+    box of 80 columns, the path named once and the commands with ``LOG`` in its place."""
     if log is None:
         return []
-    q = shlex.quote(str(log))
     cmd = fairdeal_command()
-    return [
-        (f"Log: {log}", PLAIN),
-        (f"  check it:   {cmd} verify {q}", DIM),
-        (f"  replay it:  {cmd} replay {q}", DIM),
-    ]
+    q = "LOG" if compact else shlex.quote(str(log))
+    out = [(f"Log (LOG): {_at_home(log)}" if compact else f"Log: {log}", PLAIN)]
+    if resume:
+        out.append((f"  go on:      {resume_command(q)}", DIM))
+    out.append((f"  check it:   {cmd} verify {q}", DIM))
+    out.append((f"  replay it:  {cmd} replay {q}", DIM))
+    return out
 
 
-def adjourned_lines(session: Session, log: Path | None, *, resumable: bool) -> list[tuple[str, str]]:
+def adjourned_lines(
+    session: Session, log: Path | None, *, resumable: bool, compact: bool = False
+) -> list[tuple[str, str]]:
     """An adjourned game: nothing is lost, and how to go on (``resumable``: this end keeps what it
-    needs to, beside ``log``) — in place of a result and an audit, which come at the real end."""
+    needs to, beside ``log``) — in place of a result and an audit, which come at the real end.
+    ``compact``: as :func:`summary` says."""
     out = [(f"The game is adjourned after {session.seq} entries: nothing is lost.", HEAD)]
+    going_on = session.seat is not None and resumable and log is not None
     if session.seat is None:
         out.append(("The players will go on later; watch again with the same code when they do.", PLAIN))
-    elif resumable and log is not None:
+    elif going_on and compact:
+        out.append(("To go on, every player runs  fairdeal resume  (or joins with the same code).", PLAIN))
+    elif going_on and log is not None:
         how = "To go on, every player runs  fairdeal resume  (the others may also join with the same code):"
         out.append((how, PLAIN))
         out.append((f"  {resume_command(log)}", DIM))
-    out.append(
-        ("Every shuffle so far was proven; the moves are checked with every card known at the end.", PLAIN)
-    )
-    return out + _log_lines(log)
+    out.append(("Every shuffle so far was proven; moves are checked once every card is known.", PLAIN))
+    return out + _log_lines(log, compact=compact, resume=going_on and compact)
 
 
 def summary(
@@ -158,16 +173,19 @@ def summary(
     you: int | None = _SELF,
     adjourned: bool = False,
     resumable: bool = True,
+    compact: bool = False,
 ) -> list[tuple[str, str]]:
     """The end of a game as (text, style) lines; ``ascii`` avoids non-ASCII marks.
 
     ``you`` is the seat of the person reading (default: the session's seat; None when
     nobody here plays, e.g. bots only). Seats are named as at the table ("You" for the
     reader); after a resignation the scores are the ones the table showed. An ``adjourned``
-    game is said as such (:func:`adjourned_lines`).
+    game is said as such (:func:`adjourned_lines`). ``compact``: for the table's end box (80
+    columns), the log's path said once and the commands with ``LOG`` in its place; the
+    summary printed in the terminal spells them out.
     """
     if adjourned:
-        return adjourned_lines(session, log, resumable=resumable)
+        return adjourned_lines(session, log, resumable=resumable, compact=compact)
     if you is _SELF:
         you = session.seat
     out: list[tuple[str, str]] = []
@@ -212,14 +230,10 @@ def summary(
         for f in v.findings:
             out.append((f"  {_who(session, f.seat, you)} at {f.where}: {f.reason}", BAD))
     elif a is not None:
-        out.append(
-            ("Not audited: the game stopped before its final reveal (every shuffle in it was proven).", WARN)
-        )
+        out.append(("Not audited: it stopped before the final reveal (every shuffle was proven).", WARN))
     else:
-        out.append(
-            ("The final reveal did not complete: the moves were not checked with every card known.", WARN)
-        )
-    return out + _log_lines(log)
+        out.append(("The final reveal did not complete, so the moves could not all be checked.", WARN))
+    return out + _log_lines(log, compact=compact)
 
 
 def summary_lines(

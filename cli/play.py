@@ -186,7 +186,7 @@ def _play_at_table(
 
     def finish() -> list[tuple[str, str]]:
         assert player.session is not None
-        return summary(player.session, path, ascii=ascii, you=watch)
+        return summary(player.session, path, ascii=ascii, you=watch, compact=True)
 
     app.finish = finish
     app.run()

@@ -104,3 +104,27 @@ def test_a_log_in_a_profiles_folder_names_the_profile_to_resume_with() -> None:
     assert resume_command(log, "bob").endswith(f"--profile bob resume {log}")
     assert _profile_of(Path("/home/ann/.local/share/fairdeal/logs/ecarte-1.fdlog")) is None
     assert _profile_of(Path("/games/profiles/Not Valid/logs/x.fdlog")) is None
+
+
+def test_the_end_box_names_the_log_once_and_fits_80_columns(monkeypatch: object) -> None:
+    """The box says the log's path once (under ``~``) and each command with ``LOG`` in its place,
+    so nothing wraps at 80 columns; the terminal's summary keeps the commands whole."""
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    home = Path("/home/ann")
+    monkeypatch.setattr(Path, "home", staticmethod(lambda: home))
+    monkeypatch.setattr("fairdeal.cli.outcome.fairdeal_command", lambda: "fairdeal")
+    log = home / ".local/share/fairdeal/logs/ecarte-2026-12-03-0123456789ab.fdlog"
+    seat, _ = _sessions()
+    for adjourned in (True, False):
+        lines = [t for t, _ in summary(seat, log, adjourned=adjourned, resumable=True, compact=True)]
+        text = "\n".join(lines)
+        assert f"Log (LOG): ~/{log.relative_to(home)}" in lines
+        assert text.count(log.name) == 1 and "  check it:   fairdeal verify LOG" in lines
+        assert ("  go on:      fairdeal resume LOG" in lines) is adjourned
+        assert all(len(line) <= 76 for line in lines), [
+            line for line in lines if len(line) > 76
+        ]  # inside the border
+    whole = "\n".join(t for t, _ in summary(seat, log, adjourned=True, resumable=True))
+    assert f"fairdeal resume {log}" in whole and f"fairdeal verify {log}" in whole and "LOG" not in whole
