@@ -130,7 +130,7 @@ class Expert:
             return kinds[kind]
         horizon, doubt = game.search.horizon, game.search.doubt
         fav = candidates.index(favourite)
-        tally = _Tally(len(candidates), fav)
+        tally = _Tally(len(candidates), fav, paired=bool(doubt))
         alive = list(range(len(candidates)))
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         policies = [self.rollout] * state.table.players
@@ -163,17 +163,19 @@ class Expert:
 
 class _Tally:
     """The playouts' values of each candidate, and how each compared with the favourite's (the
-    game's own bot's choice) in the worlds where both were played."""
+    game's own bot's choice) in the worlds where both were played (only when ``paired``: a
+    search with doubt reads those)."""
 
-    def __init__(self, n: int, favourite: int) -> None:
+    def __init__(self, n: int, favourite: int, *, paired: bool) -> None:
         self.totals = [0.0] * n
         self.counts = [0] * n
         self.diffs: list[list[float]] = [[] for _ in range(n)]
         self.favourite = favourite
+        self.paired = paired
 
     def add(self, values: dict[int, float]) -> None:
         """One world's values, by candidate."""
-        fav = values.get(self.favourite)
+        fav = values.get(self.favourite) if self.paired else None
         for i, v in values.items():
             self.totals[i] += v
             self.counts[i] += 1

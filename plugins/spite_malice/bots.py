@@ -65,6 +65,11 @@ class _View:
     opp_side_tops: tuple[int, ...]
 
 
+def stack_ranks(t: Table, zone: str) -> tuple[int, ...]:
+    """The ranks of a stack's cards, bottom to top (0 for one this view does not know)."""
+    return tuple(c.rank if c is not None else 0 for c in t.cards(zone))
+
+
 def _rank(t: Table, token: int | None) -> int:
     card = t.card(token)
     return card.rank if card is not None else 0
@@ -90,7 +95,7 @@ class Planner:
         view = _View(
             payoff_top=_rank(t, t.top(payoff(player))),
             payoff_count=t.size(payoff(player)),
-            sides=tuple(tuple(c.rank if c is not None else 0 for c in t.cards(z)) for z in SIDES[player]),
+            sides=tuple(stack_ranks(t, z) for z in SIDES[player]),
             opp_top=_rank(t, t.top(payoff(1 - player))),
             opp_side_tops=tuple(r for z in SIDES[1 - player] if (r := _rank(t, t.top(z)))),
         )

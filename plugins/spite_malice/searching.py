@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 
-from fairdeal import Move, Search, Table
+from fairdeal import Move, Search
 
+from .bots import stack_ranks
 from .layout import CENTRE_INDEX, SIDE_INDEX, payoff
 from .state import Phase, SpiteState
 
@@ -25,10 +26,6 @@ from .state import Phase, SpiteState
 SEARCH = Search(playouts=120, horizon=8, doubt=1.5, tree=False)
 MOVER = 0.06
 LEAD = 1.23
-
-
-def _ranks(t: Table, zone: str) -> tuple[int, ...]:
-    return tuple(c.rank if c is not None else 0 for c in t.cards(zone))
 
 
 def alike(state: SpiteState, player: int, move: Move) -> Hashable:
@@ -45,12 +42,12 @@ def alike(state: SpiteState, player: int, move: Move) -> Hashable:
     if src == payoff(player):
         what: Hashable = ("payoff", rank)
     elif src in SIDE_INDEX:
-        what = ("side", _ranks(t, src))
+        what = ("side", stack_ranks(t, src))
     else:
         what = ("hand", rank)
     if dest in CENTRE_INDEX:
         return (move.action, what, t.size(dest))
-    return (move.action, what, _ranks(t, dest))
+    return (move.action, what, stack_ranks(t, dest))
 
 
 def chances(state: SpiteState) -> tuple[float, float] | None:
