@@ -30,9 +30,10 @@ from _netgame import MemoryLog, Seating, same_game
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.envelope import FORMAT_VERSION, GENESIS, Envelope
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.net import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.invite import decode_invite

@@ -43,7 +43,8 @@ from typing import Any
 import trio
 from _netgame import BotTable, only_games, same_game
 
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session import EntryAccepted, Event
+from fairdeal.core.session.session import Session
 from fairdeal.cutproxy import CutProxy
 from fairdeal.net import events as ev
 from fairdeal.net.invite import Invite

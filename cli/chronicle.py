@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from fairdeal.core.cards import Card
 from fairdeal.core.rules import GameState, words_text
-from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.core.session import Event, MoveMade
+from fairdeal.core.session.session import Session
 from fairdeal.core.table import Table, Visibility
 
 from .render import named

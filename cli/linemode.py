@@ -24,7 +24,8 @@ from typing import Any
 from rich.text import Text
 
 from fairdeal.core.rules import Game, GameState, Move
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session import Event
+from fairdeal.core.session.session import Session
 from fairdeal.net.driver import RESIGN
 
 from .adjourning import Adjourning

@@ -11,10 +11,11 @@ import click
 from fairdeal.core.cards import Card
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.rules import GameState
+from fairdeal.core.session import EntryAccepted, MoveMade
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import NOT_A_LOG as NOT_A_LOG_WORDS
 from fairdeal.core.session.logfile import is_log, parse_log
-from fairdeal.core.session.session import MOVE, EntryAccepted, MoveMade, Session
+from fairdeal.core.session.session import MOVE, Session
 from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, read_header, verify_log
 from fairdeal.core.table import Visibility
 from fairdeal.storage import identity_path, load_identity

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from fairdeal.core.session import Event
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.core.text import distinct_names
 from fairdeal.net import events as ev
 from fairdeal.net import wire

@@ -16,8 +16,9 @@ from fairdeal.core.errors import ConfigError
 from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng, SystemRng
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.net.driver import Agent
 from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path

@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 
 from fairdeal.core.errors import FairdealError
-from fairdeal.core.session.session import Event, MoveMade, Session
+from fairdeal.core.session import Event, MoveMade
+from fairdeal.core.session.session import Session
 from fairdeal.net import WatchPlan, watch_game
 from fairdeal.net.invite import Endpoint, decode_invite
 from fairdeal.storage import load_identity

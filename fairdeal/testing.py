@@ -645,8 +645,8 @@ def play_with_protocol(
     """
     import trio
 
+    from fairdeal.core.session import EntryAccepted
     from fairdeal.core.session.logfile import MAGIC, record
-    from fairdeal.core.session.session import EntryAccepted
     from fairdeal.net.driver import BotAgent
     from fairdeal.net.local import play_local
 

@@ -25,8 +25,9 @@ import trio
 from fairdeal.core.errors import FairdealError, LocalProtocolError, RemoteProtocolError
 from fairdeal.core.rules import Game, GameState, Move, Policy
 from fairdeal.core.search import Searching
+from fairdeal.core.session import Event, Waiting
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session, Waiting
+from fairdeal.core.session.session import Session
 
 from ._links import Link, PeerGone
 from .roster import AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale

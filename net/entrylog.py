@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from fairdeal.core.session import AlteredEntry, EntryAccepted, Event, HostCheated
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import AlteredEntry, EntryAccepted, Event, HostCheated, Session
+from fairdeal.core.session.session import Session
 
 from . import _fault
 from .plans import (

@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from fairdeal.core.session import Event
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Session
 
 from . import wire
 

@@ -22,16 +22,9 @@ from typing import Final
 import trio
 
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.session import AlteredEntry, DamagedEntry, Event, HostCheated
 from fairdeal.core.session.envelope import decode_envelope
-from fairdeal.core.session.session import (
-    MOVE,
-    RESIGN,
-    AlteredEntry,
-    DamagedEntry,
-    Event,
-    HostCheated,
-    Session,
-)
+from fairdeal.core.session.session import MOVE, RESIGN, Session
 
 from . import wire
 from .chat import ChatRoom

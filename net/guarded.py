@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from fairdeal.core.errors import FairdealError, RemoteProtocolError
+from fairdeal.core.session import Event
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import HEADER, Event, Session
+from fairdeal.core.session.session import HEADER, Session
 
 from . import wire
 

@@ -24,8 +24,9 @@ from typing import Any, cast
 import trio
 
 from fairdeal.core.errors import ConfigError
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 
 from . import wire
 from .addresses import direct_hints

@@ -10,7 +10,8 @@ import trio
 
 from fairdeal import __version__
 from fairdeal.core.errors import ConfigError, FairdealError, RemoteProtocolError
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session import EntryAccepted, Event
+from fairdeal.core.session.session import Session
 
 from . import wire
 from .chat import ChatRoom

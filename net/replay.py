@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from fairdeal.core.errors import ConfigError, FairdealError
+from fairdeal.core.session import Event
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Session
 
 
 def replay(

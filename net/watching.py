@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import trio
 
 from fairdeal.core.errors import RemoteProtocolError
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session import Event
+from fairdeal.core.session.session import Session
 
 from . import wire
 from .comeback import Connector, Refusal, expect, rejoin

@@ -17,7 +17,8 @@ from typing import Any
 import trio
 
 from fairdeal.core.rules import GameState, Move
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session import Event
+from fairdeal.core.session.session import Session
 from fairdeal.net.driver import RESIGN
 
 from ..chronicle import Chronicle

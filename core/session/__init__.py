@@ -5,21 +5,11 @@
 
 from ._knowledge import replay_with_full_knowledge
 from .envelope import FORMAT_VERSION, Envelope, decode_envelope, entry_hash
+from .events import Aborted, Audited, EntryAccepted, Event, GameOver, MoveMade, Waiting
+from .faults import AlteredEntry, DamagedEntry, HostCheated
 from .header import Header, SeatInfo
 from .logfile import MAGIC, ParsedLog, parse_log, record
-from .session import (
-    Aborted,
-    AlteredEntry,
-    Audited,
-    DamagedEntry,
-    EntryAccepted,
-    Event,
-    GameOver,
-    HostCheated,
-    MoveMade,
-    Session,
-    Waiting,
-)
+from .session import Session
 from .verify import CHEATING, DAMAGED, FAIR, UNDECIDED, Finding, Report, verify_log
 
 __all__ = [

@@ -17,6 +17,8 @@ PROTOCOL = 3
 FIELDS = ("protocol", "game", "plugin", "distribution", "version", "options", "seats", "extra")
 SEAT_FIELDS = ("name", "identity", "kind")
 MAX_SEATS = 10
+HOST = 0
+"""The host's seat: it writes the header and places every entry."""
 MAX_NAME = 40
 MAX_TEXT = 200
 

@@ -37,73 +37,15 @@ from ..table import ShuffleRequest
 from ..text import MAX_REASON, clean_text, shows_as_is
 from ._knowledge import REPLAYED, knowing_every_card
 from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, placement_message
-from .header import Header
+from .events import Aborted, Audited, EntryAccepted, Event, GameOver, MoveMade, Waiting
+from .faults import AlteredEntry, DamagedEntry, HostCheated, header_host_key
+from .header import HOST, Header
 
 HEADER = "header"
 MOVE = "move"
 RESIGN = "resign"
 ABORT = "abort"
 END = "end"
-HOST = 0
-
-
-# -- events for the front end --------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class EntryAccepted:
-    """Entry ``seq`` is now part of the game: append ``data`` to the log."""
-
-    seq: int
-    seat: int
-    kind: str
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class MoveMade:
-    seat: int
-    move: Move
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    result: Result
-
-
-@dataclass(frozen=True, slots=True)
-class Audited:
-    verdict: Verdict
-
-
-@dataclass(frozen=True, slots=True)
-class Aborted:
-    """The host ended the game: ``blamed`` are the seats at fault (``blame`` the first, if any).
-
-    ``evidence``, when given, is an entry the blamed seat signed answering a point of the log
-    where the log holds another entry of its own: it signed two different entries for one
-    obligation (it equivocated)."""
-
-    blamed: tuple[int, ...]
-    reason: str
-    evidence: bytes | None = None
-
-    @property
-    def blame(self) -> int | None:
-        return self.blamed[0] if self.blamed else None
-
-
-Event = EntryAccepted | MoveMade | GameOver | Audited | Aborted
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """Seat ``seat`` owes an entry now: ``what`` in words; ``kinds`` the entry kinds that meet it."""
-
-    seat: int
-    what: str
-    decision: bool = False
-    kinds: frozenset[str] = frozenset()
-
 
 DECISIONS = frozenset({MOVE, RESIGN})
 
@@ -141,45 +83,6 @@ class _Core:
 
     def note(self, *item: Any) -> None:
         self.script.append(item)
-
-
-class DamagedEntry(RemoteProtocolError):
-    """The entry is not one the host placed here: it does not decode, carries no valid placement
-    signature of the host, or sits elsewhere than the host placed it. Nobody's signature says who
-    did it: in a log handed over, the log was damaged or altered; live, the host sent it."""
-
-    def __init__(self, reason: str, *, peer: str | None = None) -> None:
-        super().__init__(reason, peer=peer)
-
-
-class HostCheated(RemoteProtocolError):
-    """The host's own placement signatures prove it broke the protocol (it forked the log, or
-    placed an entry its author did not sign). ``evidence``: entries that prove it with this log."""
-
-    def __init__(self, reason: str, evidence: tuple[bytes, ...] = (), *, peer: str | None = None) -> None:
-        super().__init__(reason, seat=HOST, peer=peer)
-        self.evidence = evidence
-
-
-def header_host_key(body: Any) -> bytes | None:
-    """The host's identity key as a header body names it (seat 0's), if it names one."""
-    seats = body.get("seats") if isinstance(body, dict) else None
-    first = seats[0] if isinstance(seats, list) and seats else None
-    key = first.get("identity") if isinstance(first, dict) else None
-    return key if isinstance(key, bytes) and len(key) == 32 else None
-
-
-class AlteredEntry(RemoteProtocolError):
-    """The host relayed something else where this seat's own entry belongs.
-
-    ``sent`` is what this seat sent, ``received`` what the host relayed in its place:
-    the evidence, to keep beside the log. Neither is ever applied.
-    """
-
-    def __init__(self, reason: str, sent: bytes, received: bytes) -> None:
-        super().__init__(reason, peer="the host")
-        self.sent = sent
-        self.received = received
 
 
 class Session:
@@ -935,3 +838,6 @@ class Session:
             assert result is not None
             c.replica.chance(result)
             c.note("chance", result)
+
+
+__all__ = ["ABORT", "DECISIONS", "END", "HEADER", "MOVE", "RESIGN", "Session"]

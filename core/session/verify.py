@@ -28,9 +28,10 @@ from ..errors import ConfigError, FairdealError, RemoteProtocolError
 from ..rules import Game, Result
 from ._knowledge import REPLAYED
 from .envelope import FORMAT_VERSION, Envelope, decode_envelope
-from .header import PROTOCOL, Header
+from .faults import DamagedEntry, header_host_key
+from .header import HOST, PROTOCOL, Header
 from .logfile import MAGIC, parse_log
-from .session import HOST, DamagedEntry, Session, header_host_key
+from .session import Session
 
 FAIR, CHEATING, DAMAGED, UNDECIDED = "fair", "cheating", "damaged", "undecided"
 EXIT = {FAIR: 0, CHEATING: 1, DAMAGED: 1, UNDECIDED: 2}

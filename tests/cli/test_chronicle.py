@@ -12,8 +12,9 @@ from fairdeal import registry
 from fairdeal.cli.chronicle import Chronicle
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
+from fairdeal.core.session import Event
 from fairdeal.core.session.header import Header, SeatInfo
-from fairdeal.core.session.session import Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.net.driver import BotAgent
 from fairdeal.net.local import play_local
 

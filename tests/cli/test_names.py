@@ -16,8 +16,8 @@ from fairdeal.cli import seats
 from fairdeal.cli.main import cli
 from fairdeal.cli.netlines import lobby_lines
 from fairdeal.cli.tui.netshow import seat_lines
+from fairdeal.core.session import EntryAccepted
 from fairdeal.core.session.logfile import MAGIC, record
-from fairdeal.core.session.session import EntryAccepted
 from fairdeal.core.text import distinct_names
 from fairdeal.net import wire
 from fairdeal.net.driver import BotAgent

@@ -24,9 +24,10 @@ from fairdeal import Move, registry
 from fairdeal.core.deck import DeckSeat, FinalReveal
 from fairdeal.core.deck import encode as encode_deck
 from fairdeal.core.identity import Identity
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import parse_log
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import verify_log
 from fairdeal.net import GuardedSession, GuestSession, HostPlan, host_game, hosting, wire
 from fairdeal.net import events as ev

@@ -19,10 +19,11 @@ import trio
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.envelope import GENESIS, decode_envelope, entry_hash
 from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.logfile import MAGIC, record
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import verify_log
 from fairdeal.net.driver import BotAgent, PeerGone, Timeouts, run_guest, run_host
 from fairdeal.net.local import MemoryLink, link_pair

@@ -17,10 +17,11 @@ import trio
 from fairdeal import registry
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import SeededRng, python_random
+from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
-from fairdeal.core.session.session import EntryAccepted, Event, Session
+from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import verify_log
 from fairdeal.net import (
     GuestResume,

@@ -10,9 +10,10 @@ import pytest
 
 from fairdeal.core.errors import IllegalMove, RemoteProtocolError
 from fairdeal.core.rules import Move
+from fairdeal.core.session import DamagedEntry, HostCheated
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import MAGIC, parse_log, record
-from fairdeal.core.session.session import MOVE, DamagedEntry, HostCheated, Session
+from fairdeal.core.session.session import MOVE, Session
 from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, UNDECIDED, verify_log
 from fairdeal.testing import play_with_protocol
 

@@ -16,9 +16,9 @@ import pytest
 from fairdeal.core.deck import _group as g
 from fairdeal.core.deck._reveals import share_context
 from fairdeal.core.errors import LocalProtocolError, RemoteProtocolError
+from fairdeal.core.session import DamagedEntry, HostCheated
 from fairdeal.core.session.envelope import FORMAT_VERSION, Envelope, decode_envelope
 from fairdeal.core.session.logfile import MAGIC, record
-from fairdeal.core.session.session import DamagedEntry, HostCheated
 from fairdeal.core.session.verify import CHEATING, verify_log
 
 
@@ -309,7 +309,7 @@ def test_a_seats_own_entry_may_come_back_placed_after_others(ecarte: Any) -> Non
 
 
 def test_another_entry_in_this_seats_name_while_its_own_is_out_was_altered(ecarte: Any) -> None:
-    from fairdeal.core.session.session import AlteredEntry
+    from fairdeal.core.session import AlteredEntry
 
     t = ecarte
     t.run_until(_owes("to move"))

@@ -93,8 +93,8 @@ def test_a_watcher_at_the_table_sees_the_public_table_live_and_never_a_hidden_ca
     from fairdeal.cli.tui.player import TablePlayer
     from fairdeal.core.identity import Identity
     from fairdeal.core.rng import SeededRng
+    from fairdeal.core.session import EntryAccepted, Session
     from fairdeal.core.session.header import Header, SeatInfo
-    from fairdeal.core.session.session import EntryAccepted, Session
     from fairdeal.net.driver import BotAgent
     from fairdeal.net.local import play_local
     from fairdeal.registry import load
