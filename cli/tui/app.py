@@ -114,10 +114,10 @@ class TableApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Line(self.ascii, id="title")
         with Horizontal(id="body"):
-            yield TableArea(self.draw, self.table_key, self.clicked)
+            yield TableArea(self.draw, self.table_key)
             yield SidePanel(self.ascii)
         yield Line(self.ascii, id="status")
-        yield Bar(lambda width: action_lines(self, width), self.press_key, self.ascii, id="actions")
+        yield Bar(lambda width: action_lines(self, width), self.ascii, id="actions")
         yield Line(self.ascii, id="keys")
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
 
@@ -315,12 +315,16 @@ class TableApp(App[None]):
         self._take(step)
         return True
 
-    def clicked(self, token: int | None, zone: str | None) -> None:
-        """A click on the table: on card ``token``, on the pile of ``zone``, or both."""
+    def on_table_area_picked(self, message: TableArea.Picked) -> None:
+        """A click on the table: on a card, on a pile, or both."""
         picker = self.picker()
         if picker is None:
             return
-        self._take(choosing.click(picker, self.choosing, token, zone))
+        self._take(choosing.click(picker, self.choosing, message.token, message.zone))
+
+    def on_bar_pressed(self, message: Bar.Pressed) -> None:
+        """A click on an action of the bar: as its key."""
+        self.press_key(message.key)
 
     def _take(self, step: Step) -> None:
         """What a key or a click did: the next state, the move to play if it chose one, the words."""

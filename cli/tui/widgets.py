@@ -1,8 +1,10 @@
 """The table's widgets: the table itself, the side panel, the bar of actions, the one-line bars.
 
-The table and the actions bar are given what they draw and whom to tell, as functions, when
-they are made; the side panel keeps its notes and a one-line bar its text, which the app gives
-them. None knows the app it sits in. Their styles are in ``table.tcss``.
+The table and the actions bar are given what they draw, as functions, when they are made, and
+post what a click hits as messages (:class:`TableArea.Picked`, :class:`Bar.Pressed`) for the app
+to handle; the table hands its keys to a function, at once, so that the app may stop a key before
+its bindings see it. The side panel keeps its notes and a one-line bar its text, which the app
+gives them. None knows the app it sits in. Their styles are in ``table.tcss``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -80,19 +83,21 @@ class Drawing(Widget):
 
 
 class TableArea(Drawing):
-    """The table, drawn by ``draw(width, height)``; keys go to ``on_key``, a click on a card or a pile
-    to ``on_pick(token, zone)``."""
+    """The table, drawn by ``draw(width, height)``; keys go to ``on_key``; a click on a card or a pile
+    posts :class:`Picked`."""
 
     can_focus = True
 
-    def __init__(
-        self,
-        draw: Callable[[int, int], Drawn],
-        on_key: Callable[[events.Key], None],
-        on_pick: Callable[[int | None, str | None], None],
-    ) -> None:
+    class Picked(Message):
+        """A click on card ``token``, on the pile of ``zone``, or both."""
+
+        def __init__(self, token: int | None, zone: str | None) -> None:
+            super().__init__()
+            self.token, self.zone = token, zone
+
+    def __init__(self, draw: Callable[[int, int], Drawn], on_key: Callable[[events.Key], None]) -> None:
         super().__init__()
-        self._draw, self._key_to, self._on_pick = draw, on_key, on_pick
+        self._draw, self._key_to = draw, on_key
         self.drawn = Drawn([], [])
 
     def on_key(self, event: events.Key) -> None:
@@ -105,7 +110,7 @@ class TableArea(Drawing):
     def on_click(self, event: events.Click) -> None:
         hit = self.drawn.at(event.x - 1, event.y)  # one column of padding
         if hit is not None:
-            self._on_pick(hit.token, hit.zone)
+            self.post_message(self.Picked(hit.token, hit.zone))
 
 
 class SidePanel(Drawing):
@@ -185,18 +190,19 @@ class Line(Static):
 
 
 class Bar(Drawing):
-    """A line (or two) of text with parts a click presses: the actions, from ``lines(width)``."""
+    """A line (or two) of text with parts a click presses: the actions, from ``lines(width)``; a
+    click on one posts :class:`Pressed`."""
 
-    def __init__(
-        self,
-        lines: Callable[[int], tuple[list[Text], Parts]],
-        press: Callable[[str], object],
-        ascii: bool,
-        *,
-        id: str,
-    ) -> None:
+    class Pressed(Message):
+        """A click on the part of the bar that stands for ``key``."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, lines: Callable[[int], tuple[list[Text], Parts]], ascii: bool, *, id: str) -> None:
         super().__init__(id=id)
-        self._lines, self._press, self._ascii = lines, press, ascii
+        self._lines, self._ascii = lines, ascii
         self.parts: Parts = []
 
     def content(self) -> Text:
@@ -206,7 +212,7 @@ class Bar(Drawing):
     def on_click(self, event: events.Click) -> None:
         for y, x0, x1, key in self.parts:
             if y == event.y and x0 <= event.x - 1 < x1:
-                self._press(key)
+                self.post_message(self.Pressed(key))
                 return
 
 

@@ -1,4 +1,5 @@
-"""The table's widgets work in any app: they draw what they are given and tell whom they are told."""
+"""The table's widgets work in any app: they draw what they are given, post what a click hits,
+hand keys on."""
 
 from __future__ import annotations
 
@@ -26,11 +27,17 @@ def test_widgets_draw_what_they_are_given_and_report_clicks_and_keys() -> None:
         CSS = "TableArea { height: 4; } SidePanel { height: 3; } Bar { height: 2; }"
 
         def compose(self) -> ComposeResult:
-            yield TableArea(draw, lambda e: keys.append(e.key), lambda t, z: picked.append((t, z)))
+            yield TableArea(draw, lambda e: keys.append(e.key))
             panel = SidePanel(ascii=True)
             panel.notes.append(Note(Text("Bob played 7♥")))
             yield panel
-            yield Bar(lines, pressed.append, ascii=False, id="actions")
+            yield Bar(lines, ascii=False, id="actions")
+
+        def on_table_area_picked(self, message: TableArea.Picked) -> None:
+            picked.append((message.token, message.zone))
+
+        def on_bar_pressed(self, message: Bar.Pressed) -> None:
+            pressed.append(message.key)
 
     async def main() -> None:
         app = Bare()
