@@ -232,7 +232,7 @@ def summary(
     elif a is not None:
         out.append(("Not audited: it stopped before the final reveal (every shuffle was proven).", WARN))
     else:
-        out.append(("The final reveal did not complete, so the moves could not all be checked.", WARN))
+        out.append(("The final reveal did not complete: moves not checked with every card known.", WARN))
     return out + _log_lines(log, compact=compact)
 
 
