@@ -19,6 +19,8 @@ SEAT_FIELDS = ("name", "identity", "kind")
 MAX_SEATS = 10
 HOST = 0
 """The host's seat: it writes the header and places every entry."""
+HEADER = "header"
+"""The kind of the log's first entry, the header."""
 MAX_NAME = 40
 MAX_TEXT = 200
 

@@ -29,19 +29,19 @@ from ..deck import CheckedProofs, DeckSeat, Shares
 from ..deck import decode as decode_deck
 from ..deck import encode as encode_deck
 from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtocolError
-from ..identity import Identity, verify_signature
+from ..identity import Identity
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
 from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
 from ..text import MAX_REASON, clean_text, shows_as_is
+from ._chain import Chain
 from ._knowledge import REPLAYED, knowing_every_card
-from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope, placement_message
+from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope
 from .events import Aborted, Audited, EntryAccepted, Event, GameOver, MoveMade, Waiting
-from .faults import AlteredEntry, DamagedEntry, HostCheated, header_host_key
-from .header import HOST, Header
+from .faults import AlteredEntry, DamagedEntry
+from .header import HEADER, HOST, Header
 
-HEADER = "header"
 MOVE = "move"
 RESIGN = "resign"
 ABORT = "abort"
@@ -110,7 +110,8 @@ class Session:
         #: evidence of equivocation is checked against them.
         self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
         #: The hash and the host's placement signature of every accepted entry, by sequence number.
-        self._hashes: list[bytes] = []
+        self._chain = Chain(checked)
+        self._hashes = self._chain.hashes  # the chain's own list: appended as entries are accepted
         self._placements: list[bytes] = []
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
@@ -251,7 +252,7 @@ class Session:
             raise RemoteProtocolError(f"sent an entry in the name of seat {env.seat}", seat=seat)
         if env.game_id != header.game_id:
             raise RemoteProtocolError("entry for another game", seat=seat)
-        if not 0 < seat < header.players or not self._signed_by(header.seats[seat].identity, env):
+        if not 0 < seat < header.players or not self._chain.signed_by(header.seats[seat].identity, env):
             raise RemoteProtocolError(f"bad signature: the entry is not signed by seat {seat}", seat=seat)
         return env.place(self._c.seq, self._c.last_hash, self.identity, header.game_id).encode()
 
@@ -375,9 +376,12 @@ class Session:
             raise DamagedEntry(f"not an entry: {exc.reason}", peer=peer) from None
         self._check_echo(data, env)
         # These read the state only, so they run before the (costly) copy the rest works on.
-        header = self._check_placement(self._c, env, data, peer)
-        self._check_author(self._c, header, env, data, peer)
-        self._check_anchor(self._c, header, env, data, peer)
+        c = self._c
+        header = self._chain.placement(c.header, c.seq, c.last_hash, env, data, peer)
+        self._chain.author(header, env, data, peer)
+        if c.header is not None and env.kind == HEADER:
+            raise RemoteProtocolError("a second header", seat=env.seat)
+        self._chain.anchor(c.header, header, env, data, peer)
         self._check_owed(self._c, env)
         mine = env.seat == self.seat
         c = self._c.fork()
@@ -426,119 +430,10 @@ class Session:
             anchors[w.seat] = c.anchors[w.seat] if same and w.seat in c.anchors else c.seq - 1
         c.owed, c.anchors = owed, anchors
 
-    def _check_placement(self, c: _Core, env: Envelope, data: bytes, peer: str | None) -> Header:
-        """That the host placed this entry here: its placement signature, its position, the entry
-        it follows. Returns the game's header (this entry's own, for the first)."""
-        if c.header is None:
-            if env.kind != HEADER or env.seat != HOST or env.seq != 0:
-                raise DamagedEntry("not a game's log: its first entry is not the host's header", peer=peer)
-            host, game_id = header_host_key(env.body), env.game_id
-            if host is None or not self._placed_by(host, game_id, env) or not self._signed_by(host, env):
-                raise DamagedEntry(
-                    "not a game's log: its header is not signed and placed by the host it names", peer=peer
-                )
-            # Signed and placed by its host: whatever is wrong in it now is the host's.
-            header = Header.from_body(env.game_id, env.body)
-        else:
-            header = c.header
-            if not self._placed_by(header.seats[HOST].identity, header.game_id, env):
-                raise DamagedEntry(
-                    f"entry {c.seq} is not placed by the host (its placement signature is not the host's)",
-                    peer=peer,
-                )
-            if env.seq != c.seq:
-                raise DamagedEntry(
-                    f"out of place: the host placed it as entry {env.seq}, and it comes as entry {c.seq} "
-                    "(an entry is missing, repeated or moved)",
-                    peer=peer,
-                )
-        if env.prev != c.last_hash and env.seq == 0:
-            raise HostCheated(
-                "the host placed its header after an entry (its prev is not zero)", (data,), peer=peer
-            )
-        if env.prev != c.last_hash:  # it follows an entry seq - 1 that the host placed too
-            raise HostCheated(
-                f"the host forked the log: it placed entry {env.seq} after another entry {env.seq - 1} "
-                "than the one it placed in this log",
-                (data,),
-                peer=peer,
-            )
-        return header
-
-    def _check_author(self, c: _Core, header: Header, env: Envelope, data: bytes, peer: str | None) -> None:
-        """That the entry the host placed is one its author signed, for this game: else the host
-        placed what nobody wrote, and its placement signature proves it."""
-
-        def placed_wrong(why: str) -> HostCheated:
-            return HostCheated(f"the host placed as entry {env.seq} {why}", (data,), peer=peer)
-
-        if env.game_id != header.game_id:
-            raise placed_wrong("an entry of another game")
-        if env.seat >= header.players:
-            raise placed_wrong(f"an entry of seat {env.seat}, which this game does not have")
-        # This seat's own entries too: a host that relays one altered must not get it accepted.
-        if not self._signed_by(header.seats[env.seat].identity, env):
-            raise placed_wrong(f"an entry that seat {env.seat} did not sign")
-        if c.header is not None and env.kind == HEADER:
-            raise RemoteProtocolError("a second header", seat=env.seat)
-
-    def _check_anchor(self, c: _Core, header: Header, env: Envelope, data: bytes, peer: str | None) -> None:
-        """That the point of the log the author answers is a point of this log.
-
-        The author quotes the host's placement signature of the entry it answers. Not the host's:
-        the author signed a false anchor. The host's, for another entry than this log holds there:
-        the host showed the author another log than this one (it forked the log), which its two
-        signatures prove.
-        """
-        if c.header is None:
-            if (env.anchor_seq, env.anchor, env.anchor_sig) != (0, GENESIS, bytes(64)):
-                raise RemoteProtocolError("the header answers no entry: its anchor must be empty", seat=HOST)
-            return
-        if not self._holds(
-            header.seats[HOST].identity,
-            env.anchor_sig,
-            placement_message(header.game_id, env.anchor_seq, env.anchor),
-        ):
-            raise RemoteProtocolError(
-                f"{env.kind} answers an entry the host never placed (the placement signature it quotes "
-                "is not the host's)",
-                seat=env.seat,
-            )
-        if env.anchor_seq >= env.seq:
-            raise HostCheated(
-                f"the host placed as entry {env.seq} an entry that answers entry {env.anchor_seq}, "
-                "which the host placed too: it showed its author another log",
-                (data,),
-                peer=peer,
-            )
-        if self._hashes[env.anchor_seq] != env.anchor:
-            raise HostCheated(
-                f"the host forked the log: it placed two different entries as entry {env.anchor_seq}, "
-                f"this log's and the one seat {env.seat} answers in entry {env.seq}",
-                (data,),
-                peer=peer,
-            )
-
-    def _signed_by(self, public_key: bytes, env: Envelope) -> bool:
-        """Whether ``public_key`` signed ``env`` as its author."""
-        return self._holds(public_key, env.sig, env.signed_part())
-
-    def _placed_by(self, host_key: bytes, game_id: bytes, env: Envelope) -> bool:
-        """Whether the host's placement signature of ``env`` holds in the log of ``game_id``."""
-        return self._holds(host_key, env.placed, placement_message(game_id, env.seq, env.hash(game_id)))
-
-    def _holds(self, public_key: bytes, sig: bytes, message: bytes) -> bool:
-        """Whether ``sig`` is ``public_key``'s signature of ``message``: checked once per process
-        when seats share ``checked`` (every message is domain-separated, so one record serves all)."""
-        if self._checked is None:
-            return verify_signature(public_key, sig, message)
-        parts = (public_key, message, sig)
-        return self._checked.check("signature", parts, verify_signature, public_key, sig, message)
-
     def _check_owed(self, c: _Core, env: Envelope) -> None:
         """Refuse any entry but one that is owed now, answering the point it was owed at.
 
-        The anchor is a point of this log (:meth:`_check_anchor`), so the author saw this log up to
+        The anchor is a point of this log (:meth:`Chain.anchor`), so the author saw this log up to
         there, and what it owes from there is what this seat's rules say: a refusal is the author's.
         The host's ``abort`` may come at any point of the game, answering the entry before it.
         """

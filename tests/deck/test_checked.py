@@ -154,13 +154,13 @@ def test_fairdeal_play_checks_each_signature_once_and_every_seat_refuses_a_bad_o
     from click.testing import CliRunner
 
     from fairdeal.cli.main import cli
+    from fairdeal.core.session import _chain as chain_module
     from fairdeal.core.session import envelope as envelope_module
-    from fairdeal.core.session import session as session_module
     from fairdeal.core.session.logfile import parse_log
 
     spy = Spy(envelope_module.verify_signature)
     monkeypatch.setattr(envelope_module, "verify_signature", spy)  # Envelope.verify's
-    monkeypatch.setattr(session_module, "verify_signature", spy)
+    monkeypatch.setattr(chain_module, "verify_signature", spy)
     monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path / "home"))
     log = tmp_path / "snatch.fdlog"
     seats = ["--seat", "bot"] * 5
