@@ -243,9 +243,13 @@ def run_seat(
     say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object, log: SeatLog | None = None
 ) -> NetOutcome:
     """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is
-    (and its path printed)."""
+    (and its path printed).
+
+    Ctrl-C is raised in ``fn``'s own task, at a checkpoint: never inside a link's reader or
+    writer, which would die before saying ``bye`` (a guest would then try to reach a host that
+    left on purpose)."""
     try:
-        return trio.run(fn, *args)
+        return trio.run(fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
     except KeyboardInterrupt:
         pass
     except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raise
