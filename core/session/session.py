@@ -111,7 +111,6 @@ class Session:
         self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
         #: The hash and the host's placement signature of every accepted entry, by sequence number.
         self._chain = Chain(checked)
-        self._hashes = self._chain.hashes  # the chain's own list: appended as entries are accepted
         self._placements: list[bytes] = []
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
@@ -312,18 +311,18 @@ class Session:
         """The point of the log that ``seat``'s owed entry answers (None: the last entry, as an
         abort does): the entry's sequence number, hash and the host's placement signature of it."""
         at = self._c.seq - 1 if seat is None else self._c.anchors.get(seat, self._c.seq - 1)
-        return at, self._hashes[at], self._placements[at]
+        return at, self._chain.hashes[at], self._placements[at]
 
     def anchor(self, seat: int) -> bytes:
         """The anchor ``seat``'s owed entry must carry: the hash of the entry that made it owed."""
-        if not self._hashes:
+        if not self._chain.hashes:
             return GENESIS
-        return self._hashes[self._c.anchors.get(seat, self._c.seq - 1)]
+        return self._chain.hashes[self._c.anchors.get(seat, self._c.seq - 1)]
 
     @property
     def hashes(self) -> tuple[bytes, ...]:
         """The hash of every accepted entry, by sequence number."""
-        return tuple(self._hashes)
+        return tuple(self._chain.hashes)
 
     @property
     def last_hash(self) -> bytes:
@@ -407,7 +406,7 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
-        self._hashes.append(c.last_hash)
+        self._chain.hashes.append(c.last_hash)
         self._placements.append(env.placed)
         self._written[(env.seat, env.anchor)] = (env.seq, env.writing())
         if mine:
