@@ -43,7 +43,7 @@ from typing import Protocol, runtime_checkable
 from .playout import playout
 from .rules import BotSpec, Game, Move, Policy, RandomPolicy, S, Search
 from .tree import never, tree_search
-from .worlds import sample_world
+from .worlds import Worlds
 
 #: Playouts per decision for a game that names no budget: a fraction of a second for a hand game.
 PLAYOUTS = Search().playouts
@@ -135,13 +135,14 @@ class Expert:
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         policies = [self.rollout] * state.table.players
         spent = 0
+        sampler = Worlds(state)
         for r in range(rounds):
             share = (budget - spent) // (rounds - r)
             worlds = max(1, share // len(alive))
             for _ in range(worlds):
                 if stop():
                     return candidates[tally.best(alive, doubt)]
-                world = sample_world(state, rng)
+                world = sampler.sample(rng)
                 seed = rng.getrandbits(64)
                 values: dict[int, float] = {}
                 for i in alive:

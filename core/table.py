@@ -303,6 +303,8 @@ class Table:
     # -- what the core must do next ---------------------------------------------------------------
     def requirements(self) -> list[Reveal]:
         """Reveals owed by the visibility of where cards now lie, in token order."""
+        if not self._dirty:
+            return []
         out: list[Reveal] = []
         done = []
         for t in sorted(self._dirty):

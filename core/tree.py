@@ -2,7 +2,7 @@
 move can know, grown by playing sampled worlds down it.
 
 Each iteration samples a world consistent with the seat's view
-(:func:`fairdeal.core.worlds.sample_world`) and walks it down the tree from the root. At each
+(:class:`fairdeal.core.worlds.Worlds`) and walks it down the tree from the root. At each
 decision with a choice the moves legal *in that world* are the ones on offer: a child seen in
 many worlds is weighed by how often it was on offer (its *availability*), and the move is
 chosen by UCB1 over the children on offer, each for the seat that moves (so the others play
@@ -28,7 +28,7 @@ from typing import Generic
 
 from .playout import playout, to_decision
 from .rules import Decide, Game, Move, Policy, S
-from .worlds import sample_world
+from .worlds import Worlds
 
 #: UCB1's exploration constant for values in [0, 1].
 EXPLORE = 0.7
@@ -76,10 +76,11 @@ def tree_search(
     root = _Node()
     root.children = {k: _Node() for k in kinds}
     walk = _Walk(game, player, root, kinds, [rollout] * state.table.players, rng, max_moves, explore)
+    sampler = Worlds(state)
     for _ in range(playouts):
         if stop():
             break
-        walk.iterate(sample_world(state, rng))
+        walk.iterate(sampler.sample(rng))
     return max(kinds, key=lambda k: (root.children[k].visits, k == favourite))
 
 

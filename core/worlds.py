@@ -17,7 +17,7 @@ tell a seat more than it knows.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from typing import Generic
 
 from .cards import Card
 from .errors import LocalProtocolError
@@ -57,50 +57,75 @@ def excluded(state: S) -> dict[int, frozenset[Card]]:
     return out
 
 
+class Worlds(Generic[S]):
+    """The worlds of one view, drawn one after another: :func:`sample_world` with the view read
+    once (a search draws hundreds of worlds from the view of one decision). The view must not
+    change while worlds are drawn from it."""
+
+    def __init__(self, state: S) -> None:
+        self.state = state
+        self.tokens, self.cards = unseen(state)
+        limits = excluded(state)
+        # What each narrowed token may not be, as positions in ``cards``: ints hash faster than cards.
+        self._banned = {
+            t: frozenset(i for i, c in enumerate(self.cards) if c in out) for t, out in limits.items()
+        }
+        free = len(self.cards)
+        self._narrowed = sorted(self._banned, key=lambda t: (free - len(self._banned[t]), t))
+
+    def deal(self, rng: random.Random) -> dict[int, Card]:
+        """A card for every token the view does not know: the unseen cards dealt at random, the
+        tokens with ruled-out cards first (the most narrowed first), each from what it may be.
+
+        When no deal satisfies every fact (a game whose ``rules_out`` said something untrue), the
+        facts are dropped rather than fail: the deal is then simply random.
+        """
+        tokens, cards = self.tokens, self.cards
+        if self._narrowed:
+            for _ in range(TRIES):
+                left = self._narrowed_deal(rng)
+                if left is not None:
+                    deal, rest = left
+                    rng.shuffle(rest)
+                    free = [t for t in tokens if t not in deal]
+                    dealt = {t: cards[i] for t, i in deal.items()}
+                    dealt.update(zip(free, (cards[i] for i in rest), strict=True))
+                    return dealt
+        pool = list(cards)
+        rng.shuffle(pool)
+        return dict(zip(tokens, pool, strict=True))
+
+    def _narrowed_deal(self, rng: random.Random) -> tuple[dict[int, int], list[int]] | None:
+        """The narrowed tokens dealt (positions in ``cards``) and the positions left, or None."""
+        left = list(range(len(self.cards)))
+        deal: dict[int, int] = {}
+        for token in self._narrowed:
+            banned = self._banned[token]
+            allowed = [j for j, i in enumerate(left) if i not in banned]
+            if not allowed:
+                return None
+            deal[token] = left.pop(allowed[rng.randrange(len(allowed))])
+        return deal, left
+
+    def sample(self, rng: random.Random) -> S:
+        """A complete world consistent with the view: a copy whose table is all-seeing, with the
+        cards the view does not know dealt by :meth:`deal`."""
+        world = object.__new__(type(self.state))
+        world.__dict__.update(self.state.__dict__)  # the table is replaced, the other fields are immutable
+        object.__setattr__(world, "table", self.state.table.completed(self.deal(rng)))
+        return world
+
+
 def deal_unseen(state: S, rng: random.Random) -> dict[int, Card]:
-    """A card for every token this view does not know: the unseen cards dealt at random, the
-    tokens with ruled-out cards first (the most narrowed first), each from what it may be.
-
-    When no deal satisfies every fact (a game whose ``rules_out`` said something untrue), the
-    facts are dropped rather than fail: the deal is then simply random.
-    """
-    tokens, cards = unseen(state)
-    limits = excluded(state)
-    if limits:
-        narrowed = sorted(limits, key=lambda t: (sum(c not in limits[t] for c in cards), t))
-        for _ in range(TRIES):
-            deal = _narrowed_deal(narrowed, limits, cards, rng)
-            if deal is not None:
-                free = [t for t in tokens if t not in deal]
-                rest = [c for c in cards if c not in set(deal.values())]
-                rng.shuffle(rest)
-                deal.update(zip(free, rest, strict=True))
-                return deal
-    pool = list(cards)
-    rng.shuffle(pool)
-    return dict(zip(tokens, pool, strict=True))
-
-
-def _narrowed_deal(
-    narrowed: list[int], limits: Mapping[int, frozenset[Card]], cards: list[Card], rng: random.Random
-) -> dict[int, Card] | None:
-    left = list(cards)
-    deal: dict[int, Card] = {}
-    for token in narrowed:
-        allowed = [i for i, c in enumerate(left) if c not in limits[token]]
-        if not allowed:
-            return None
-        deal[token] = left.pop(allowed[rng.randrange(len(allowed))])
-    return deal
+    """A card for every token the view ``state`` does not know (:meth:`Worlds.deal`)."""
+    return Worlds(state).deal(rng)
 
 
 def sample_world(state: S, rng: random.Random) -> S:
     """A complete world consistent with the view ``state``: a copy whose table is all-seeing,
     with the cards this view does not know dealt by :func:`deal_unseen`. Masked back to the
     view's seat (``table.masked(viewer)``) it is the view again."""
-    world = state.copy()
-    object.__setattr__(world, "table", state.table.completed(deal_unseen(state, rng)))
-    return world
+    return Worlds(state).sample(rng)
 
 
-__all__ = ["TRIES", "deal_unseen", "excluded", "sample_world", "unseen"]
+__all__ = ["TRIES", "Worlds", "deal_unseen", "excluded", "sample_world", "unseen"]

@@ -13,7 +13,7 @@ from fairdeal import Card, Game, RandomPolicy, RuledOut, sample_world
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
-from fairdeal.core.worlds import deal_unseen, excluded, unseen
+from fairdeal.core.worlds import Worlds, deal_unseen, excluded, unseen
 from fairdeal.plugins.ecarte import Ecarte
 from fairdeal.plugins.snatch import SnatchGame
 from fairdeal.plugins.spite_malice import SpiteMalice
@@ -71,6 +71,21 @@ def test_worlds_respect_what_play_ruled_out(seed: int, decisions: int, draw: int
     for token, cards in limits.items():
         assert world.table.card(token) not in cards
         assert truth.table.card(token) not in cards
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), decisions=st.integers(8, 60), draw=st.integers(0, 2**32))
+def test_worlds_read_from_the_view_once_are_sample_worlds(seed: int, decisions: int, draw: int) -> None:
+    """A search reads the view once (``Worlds``) and draws on: the same worlds as ``sample_world``
+    given the same random stream, each consistent with the view, the view itself untouched."""
+    view, _ = position(Ecarte(), 2, seed, decisions)
+    before, viewer = dict(view.table.known_cards()), view.table.viewer
+    sampler, rng, again = Worlds(view), random.Random(draw), random.Random(draw)
+    for _ in range(4):
+        world = sampler.sample(rng)
+        check_world(view, world, "ecarte")
+        assert world.table.known_cards() == sample_world(view, again).table.known_cards()
+    assert dict(view.table.known_cards()) == before and view.table.viewer == viewer
 
 
 def test_writing_a_fact_the_deal_breaks_is_caught() -> None:

@@ -90,8 +90,8 @@ def test_a_playout_past_the_horizon_stops_at_the_guess() -> None:
 def test_the_expert_plays_one_move_of_each_kind(monkeypatch: pytest.MonkeyPatch) -> None:
     s = _state("4C 4D 9C", ("AH 2H 3H", "AS 2S 3S", ""))
     calls: list[str] = []
-    real = search_module.sample_world
-    monkeypatch.setattr(search_module, "sample_world", lambda *a: calls.append("world") or real(*a))
+    real = search_module.Worlds.sample
+    monkeypatch.setattr(search_module.Worlds, "sample", lambda *a: calls.append("world") or real(*a))
     monkeypatch.setattr(search_module, "playout", lambda *a, **k: calls.append("playout") or (0.5, 0.5))
     move = Expert(Planner, 12).search(GAME, s, 0, list(GAME.legal_moves(s, 0)), random.Random(0))
     assert move in GAME.legal_moves(s, 0)
