@@ -25,10 +25,12 @@ class Marked(SnatchGame):
 
     def __init__(self) -> None:
         self.first: dict[int, Move] = {}
+        self.alive: list[Any] = []  # every state marked, so that no later state takes its id
 
     def apply(self, state: Any, player: int, move: Any) -> Any:
         after = super().apply(state, player, move)
         self.first[id(after)] = self.first.get(id(state), move)
+        self.alive.append(after)
         return after
 
 
@@ -47,6 +49,7 @@ def test_the_tree_plays_the_move_its_playouts_say_wins(
     monkeypatch.setattr(tree_module, "playout", fake)
     for seed in range(5):
         game.first.clear()
+        game.alive.clear()
         assert Expert(Shrewd, 60).search(game, view, player, moves, random.Random(seed)) == good
 
 
