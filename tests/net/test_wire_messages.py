@@ -17,11 +17,13 @@ from fairdeal.core.session.header import MAX_NAME, MAX_TEXT
 from fairdeal.net import wire
 from fairdeal.net._schema import Blob, Flag, Int, Kind, Options, Pattern, Records, Text, schema
 
-printable = st.characters(exclude_categories=("C",))
+# What shows_as_is lets through: no category C, and no line or paragraph separator (Zl, Zp).
+printable = st.characters(exclude_categories=("C", "Zl", "Zp"))
 
 
 def texts(limit: int, *, empty: bool = False) -> st.SearchStrategy[str]:
-    """Text that shows as it is: no category C, nothing to strip, 1 (or 0) to ``limit`` characters."""
+    """Text that shows as it is: no category C, Zl or Zp, nothing to strip, 1 (or 0) to ``limit``
+    characters."""
     short = st.text(printable, min_size=0, max_size=min(limit, 24)).map(str.strip)
     longest = st.text(printable, min_size=limit, max_size=limit).filter(lambda s: s == s.strip())
     out = st.one_of(short, longest)
