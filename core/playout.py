@@ -44,9 +44,7 @@ def settle(table: Table, rng: random.Random) -> None:
 
 def seat_view(state: S, seat: int) -> S:
     """``seat``'s view of an all-seeing ``state``: what a policy deciding for it may see."""
-    view = state.copy()
-    object.__setattr__(view, "table", state.table.masked(seat))
-    return view
+    return state.with_table(state.table.masked(seat))
 
 
 def score(result: Result, seat: int) -> float:

@@ -198,13 +198,14 @@ class GameState:
 
     def copy(self) -> Self:
         """A copy that can be changed without touching this one (the other fields are immutable)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)  # faster than dataclasses.replace, which re-runs __init__
-        object.__setattr__(new, "table", self.table.copy())
-        return new
+        return self.with_table(self.table.copy())
 
     def with_table(self, table: Table) -> Self:
-        return replace(self, table=table)
+        """This state with ``table`` instead of its own (shared, not copied)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)  # faster than dataclasses.replace, which re-runs __init__
+        object.__setattr__(new, "table", table)
+        return new
 
 
 S = TypeVar("S", bound=GameState)

@@ -110,10 +110,7 @@ class Worlds(Generic[S]):
     def sample(self, rng: random.Random) -> S:
         """A complete world consistent with the view: a copy whose table is all-seeing, with the
         cards the view does not know dealt by :meth:`deal`."""
-        world = object.__new__(type(self.state))
-        world.__dict__.update(self.state.__dict__)  # the table is replaced, the other fields are immutable
-        object.__setattr__(world, "table", self.state.table.completed(self.deal(rng)))
-        return world
+        return self.state.with_table(self.state.table.completed(self.deal(rng)))
 
 
 def deal_unseen(state: S, rng: random.Random) -> dict[int, Card]:

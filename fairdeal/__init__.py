@@ -55,7 +55,7 @@ from fairdeal.core.rules import (
 )
 from fairdeal.core.table import RuledOut, Table, Visibility, Zone
 from fairdeal.core.tableview import Facing, MoveParts, Pile, Region, Seat, Spread, TableView, Words
-from fairdeal.core.worlds import sample_world
+from fairdeal.core.worlds import Worlds, sample_world
 from fairdeal.hookspecs import hookimpl
 
 __version__ = "0.1.0"
@@ -107,6 +107,7 @@ __all__ = [
     "Verb",
     "Visibility",
     "Words",
+    "Worlds",
     "Zone",
     "__version__",
     "build_deck",

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairdeal import Card, Game, RandomPolicy, RuledOut, sample_world
+from fairdeal import Card, Game, RandomPolicy, RuledOut, Worlds, sample_world
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
-from fairdeal.core.worlds import Worlds, deal_unseen, excluded, unseen
+from fairdeal.core.worlds import deal_unseen, excluded, unseen
 from fairdeal.plugins.ecarte import Ecarte
 from fairdeal.plugins.snatch import SnatchGame
 from fairdeal.plugins.spite_malice import SpiteMalice
