@@ -17,12 +17,19 @@ from .header import HEADER, HOST, Header
 
 
 class Chain:
-    """The hash of every entry accepted so far (``hashes``, appended by the session), and the checks
-    of the next. ``checked``: the signatures other seats of this process checked (local play)."""
+    """The hash and the host's placement signature of every entry accepted so far (``hashes``,
+    ``placements``, by sequence number), and the checks of the next. ``checked``: the signatures
+    other seats of this process checked (local play)."""
 
     def __init__(self, checked: CheckedProofs | None = None) -> None:
         self.checked = checked
         self.hashes: list[bytes] = []
+        self.placements: list[bytes] = []
+
+    def accept(self, entry_hash: bytes, placed: bytes) -> None:
+        """Record the entry the session accepted next: its hash and the host's placement signature."""
+        self.hashes.append(entry_hash)
+        self.placements.append(placed)
 
     def placement(
         self, held: Header | None, seq: int, last_hash: bytes, env: Envelope, data: bytes, peer: str | None

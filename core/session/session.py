@@ -109,9 +109,8 @@ class Session:
         #: (seat, anchor) -> (sequence number, what it signed) of every accepted entry: an abort's
         #: evidence of equivocation is checked against them.
         self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
-        #: The hash and the host's placement signature of every accepted entry, by sequence number.
+        #: The hash and the host's placement signature of every accepted entry, and the checks of the next.
         self._chain = Chain(checked)
-        self._placements: list[bytes] = []
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
@@ -311,7 +310,7 @@ class Session:
         """The point of the log that ``seat``'s owed entry answers (None: the last entry, as an
         abort does): the entry's sequence number, hash and the host's placement signature of it."""
         at = self._c.seq - 1 if seat is None else self._c.anchors.get(seat, self._c.seq - 1)
-        return at, self._chain.hashes[at], self._placements[at]
+        return at, self._chain.hashes[at], self._chain.placements[at]
 
     def anchor(self, seat: int) -> bytes:
         """The anchor ``seat``'s owed entry must carry: the hash of the entry that made it owed."""
@@ -406,8 +405,7 @@ class Session:
             self.script.extend(c.script)
             c.script = []
         self._c = c
-        self._chain.hashes.append(c.last_hash)
-        self._placements.append(env.placed)
+        self._chain.accept(c.last_hash, env.placed)
         self._written[(env.seat, env.anchor)] = (env.seq, env.writing())
         if mine:
             self._outstanding = None

@@ -120,7 +120,7 @@ def test_an_entry_answering_another_point_of_the_log_is_refused(stepper: Any) ->
     host = t.seats[0]
     k = host.seq - 2  # a point of this log, but not the one the entry is owed at
     env = decode_envelope(built[seat])
-    moved = replace(env, anchor_seq=k, anchor=host.hashes[k], anchor_sig=host._placements[k]).signed(
+    moved = replace(env, anchor_seq=k, anchor=host.hashes[k], anchor_sig=host._chain.placements[k]).signed(
         t.ids[seat]
     )
     for s in t.everyone:
