@@ -72,6 +72,7 @@ class Worlds(Generic[S]):
         }
         free = len(self.cards)
         self._narrowed = sorted(self._banned, key=lambda t: (free - len(self._banned[t]), t))
+        self._free = [t for t in self.tokens if t not in self._banned]  # dealt after the narrowed
 
     def deal(self, rng: random.Random) -> dict[int, Card]:
         """A card for every token the view does not know: the unseen cards dealt at random, the
@@ -87,9 +88,8 @@ class Worlds(Generic[S]):
                 if left is not None:
                     deal, rest = left
                     rng.shuffle(rest)
-                    free = [t for t in tokens if t not in deal]
                     dealt = {t: cards[i] for t, i in deal.items()}
-                    dealt.update(zip(free, (cards[i] for i in rest), strict=True))
+                    dealt.update(zip(self._free, (cards[i] for i in rest), strict=True))
                     return dealt
         pool = list(cards)
         rng.shuffle(pool)
