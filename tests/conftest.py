@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from fairdeal import Game, GameState, Move
 from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
@@ -19,6 +20,11 @@ from fairdeal.plugins.ecarte.model import TRICK, hand
 # (the processes the tests start inherit this). Tests of the relay and of the LAN set their own.
 os.environ["FAIRDEAL_RELAY"] = "none"
 os.environ["FAIRDEAL_LAN"] = "off"
+
+# No example has a time limit: the suite runs a worker per core, beside network tests that keep
+# the CPU busy, and a property's worth is in its examples, not in how fast one ran.
+settings.register_profile("fairdeal", deadline=None)
+settings.load_profile("fairdeal")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -272,7 +272,7 @@ def test_prologue_mismatch() -> None:
     [
         b"\x00\x00",
         b"\x00\x05hello",
-        encode_frame(os.urandom(40)),
+        encode_frame(random.Random(40).randbytes(40)),  # fixed: every pytest worker collects the same ids
         encode_frame(bytes(32)),
         b"GET / HTTP/1.1\r\n",
     ],
@@ -299,7 +299,9 @@ def test_garbage_in_place_of_message_3() -> None:
         resp.receive_data(encode_frame(os.urandom(len(init.data_to_send()) - 2)))
 
 
-@pytest.mark.parametrize("garbage", [b"\x00\x00", encode_frame(os.urandom(100)), encode_frame(b"x" * 15)])
+@pytest.mark.parametrize(
+    "garbage", [b"\x00\x00", encode_frame(random.Random(100).randbytes(100)), encode_frame(b"x" * 15)]
+)
 def test_garbage_after_the_handshake(garbage: bytes) -> None:
     init, resp, _, _ = _connect()
     assert _payloads(resp.receive_data(init.send_message(b"fine"))) == [b"fine"]
