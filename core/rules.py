@@ -39,7 +39,7 @@ import random
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -206,6 +206,25 @@ class GameState:
         new.__dict__.update(self.__dict__)  # faster than dataclasses.replace, which re-runs __init__
         object.__setattr__(new, "table", table)
         return new
+
+    def but(self, **changes: Any) -> Self:
+        """This state with the fields named changed, the table shared unless one is given:
+        ``dataclasses.replace(self, **changes)``, several times faster (a search applies rules
+        thousands of times a decision). Like :meth:`copy` it does not run ``__init__`` again, so
+        a state's ``__post_init__`` is not called. A name that is no field is a ``TypeError``."""
+        names = _FIELDS.get(type(self))
+        if names is None:
+            names = _FIELDS[type(self)] = frozenset(f.name for f in fields(self))
+        if not changes.keys() <= names:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(changes.keys() - names)[0]!r}")
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+
+#: The field names of each state class :meth:`GameState.but` was asked of.
+_FIELDS: dict[type[GameState], frozenset[str]] = {}
 
 
 S = TypeVar("S", bound=GameState)

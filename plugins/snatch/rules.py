@@ -10,8 +10,6 @@ view agrees on every step.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from fairdeal import (
     Auto,
     Bot,
@@ -103,7 +101,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
         return Auto() if seat is None else Decide(seat, "to turn a card")
 
     def on_chance(self, state: SnatchState, value: int) -> SnatchState:
-        return replace(state.copy(), opener=value)
+        return state.copy().but(opener=value)
 
     def legal_moves(self, state: SnatchState, player: int) -> list[Move]:
         """``turn`` on your turn; ``snatch`` or ``pass`` right after turning a card that may snatch."""
@@ -116,11 +114,9 @@ class SnatchGame(SnatchView, Game[SnatchState]):
         t = s.table
         if move == TURN:
             token = t.deal(pile(player), TRICK)[0]
-            return replace(
-                s, order=(*s.order, player), window=True, first=token if s.first is None else s.first
-            )
+            return s.but(order=(*s.order, player), window=True, first=token if s.first is None else s.first)
         if move == PASS:
-            return replace(s, window=False)
+            return s.but(window=False)
         if move != SNATCH:
             raise ValueError(f"not a Snatch! move: {move}")
         snatched = t.top(TRICK)
@@ -134,8 +130,8 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             out, paid = (*out, player), paid | {player}
         else:
             t.deal(pile(player), THROWN, cost)
-        return replace(
-            s, trump=card.suit, count=cost, sideways=s.sideways | {snatched}, window=False, out=out, paid=paid
+        return s.but(
+            trump=card.suit, count=cost, sideways=s.sideways | {snatched}, window=False, out=out, paid=paid
         )
 
     def advance(self, state: SnatchState) -> SnatchState:
@@ -151,8 +147,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             t.move(token, PLAYED)
         out = list(s.out)
         emptied = [p for p in s.order if p not in out and t.size(pile(p)) == 0]
-        done = replace(
-            s,
+        done = s.but(
             order=(),
             sideways=frozenset(),
             window=False,
@@ -164,15 +159,15 @@ class SnatchGame(SnatchView, Game[SnatchState]):
         )
         winner = next((p for p in emptied if p != taker), None)
         if winner is not None:
-            return replace(done, winner=winner)
+            return done.but(winner=winner)
         if taker in emptied:
             out.append(taker)
-        done = replace(done, out=tuple(out))
+        done = done.but(out=tuple(out))
         if len(active(done)) < 2:
-            return replace(done, ended="fewer than two players remain and nobody has won")
+            return done.but(ended="fewer than two players remain and nobody has won")
         opener = taker if taker not in out else next_after(done, taker)
         assert opener is not None
-        return replace(done, opener=opener)
+        return done.but(opener=opener)
 
     def departed(self, state: SnatchState) -> frozenset[int]:
         """Seats that are out: they publish their secret and the game goes on without them."""

@@ -13,7 +13,6 @@ match with equal payoff tops is a ``Chance(2)``. A whole match is one engine run
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import replace
 
 from fairdeal import (
     Auto,
@@ -115,17 +114,17 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         t = s.table
         if s.phase is Phase.OVER:
             t.shuffle_together(ALL_ZONES, STOCK)  # a new game: every card, jointly reshuffled
-            return replace(s, phase=Phase.DEAL)
+            return s.but(phase=Phase.DEAL)
         if s.phase is Phase.DEAL:
             _deal(t)
             last = s.history[-1]
             starter = 1 - last.winner if last.winner is not None else 1 - last.starter
-            return replace(
-                s, phase=Phase.PLAY, turn=starter, starter=starter, filled=False, game=s.game + 1, moves=0
+            return s.but(
+                phase=Phase.PLAY, turn=starter, starter=starter, filled=False, game=s.game + 1, moves=0
             )
         if s.phase is Phase.FIRST:
             first = 0 if _top_rank(t, 0) > _top_rank(t, 1) else 1
-            return replace(s, phase=Phase.PLAY, turn=first, starter=first, filled=False)
+            return s.but(phase=Phase.PLAY, turn=first, starter=first, filled=False)
         for c in CENTRES:
             if t.size(c) >= COMPLETE:
                 t.shuffle_together([c, STOCK], STOCK)
@@ -135,10 +134,10 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         if t.size(STOCK) < need:
             return _end_game(s, None, "the stock ran out: drawn game")
         t.deal(STOCK, mine, need)
-        return replace(s, filled=True)
+        return s.but(filled=True)
 
     def on_chance(self, state: SpiteState, value: int) -> SpiteState:
-        return replace(state, phase=Phase.PLAY, turn=value, starter=value, filled=False)
+        return state.but(phase=Phase.PLAY, turn=value, starter=value, filled=False)
 
     # -- moves -------------------------------------------------------------------------------------
     def legal_moves(self, state: SpiteState, player: int) -> list[Move]:
@@ -171,9 +170,9 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         t.move(token, dest)
         moves = s.moves + 1
         if move.action == "discard":
-            s = replace(s, turn=1 - player, filled=False, moves=moves)
+            s = s.but(turn=1 - player, filled=False, moves=moves)
         else:
-            s = replace(s, filled=True, moves=moves)
+            s = s.but(filled=True, moves=moves)
             if src == payoff(player):
                 if t.size(src) == 0:
                     points = t.size(payoff(1 - player))
@@ -220,7 +219,7 @@ def _end_game(s: SpiteState, winner: int | None, reason: str, points: int = 0) -
     scores = s.scores
     if winner is not None:
         scores = (scores[0] + points, scores[1]) if winner == 0 else (scores[0], scores[1] + points)
-    return replace(s, phase=Phase.OVER, scores=scores, history=(*s.history, record))
+    return s.but(phase=Phase.OVER, scores=scores, history=(*s.history, record))
 
 
 def _match_over(s: SpiteState) -> bool:
