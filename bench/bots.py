@@ -16,6 +16,10 @@ The expert plays with each game's own search (``Game.search``: Écarté 1,000 pl
 Malice 120 with a horizon and doubt, Snatch! 240, these three flat; Crazy Eights 240 of the
 tree search) unless ``--playouts`` or ``--search tree|flat`` says otherwise.
 
+``--ceiling`` shows the expert, at every decision, the cards in the other seats' hands (OWNER
+zones; a stock nobody sees is still sampled): not fair play, but what seeing them is worth — the
+level no fair player can be expected to pass.
+
 For each it prints wins, losses and draws, the expert's share of the decided games with its
 Wilson 95 % interval, against the goal, and each side's CPU time per decision (median and
 90th percentile over the decisions with a choice). The process's CPU time is what is
@@ -35,11 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fairdeal import Game, GameState, Move, Policy, RandomPolicy, Search
-from fairdeal.core.dealer import PlainDealer
+from fairdeal import Game, GameState, Move, Policy, RandomPolicy, Search, Visibility
+from fairdeal.core.dealer import PlainDealer, Reveal
+from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import play_game
 from fairdeal.core.search import Expert
+from fairdeal.core.table import EVERYONE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +66,29 @@ class Timed:
         move = self.inner.choose(game, state, player, list(moves), rng)
         self.times.append(time.process_time() - start)
         return move
+
+
+@dataclass
+class Seeing:
+    """A policy shown the cards in the other seats' hands before it decides (``--ceiling``)."""
+
+    inner: Policy
+    replicas: dict[int | None, Replica[Any]] = field(default_factory=dict)  # the runner's, as they stand
+
+    def observe(self, event: object, replicas: dict[int | None, Replica[Any]]) -> None:
+        self.replicas = replicas
+
+    def choose(
+        self, game: Game[Any], state: GameState, player: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        truth = self.replicas[EVERYONE].state.table
+        table = state.table.copy()
+        for zone in table.specs.values():
+            if zone.visibility is Visibility.OWNER and zone.owner != player:
+                for token in table.tokens(zone.name):
+                    if table.card(token) is None:
+                        table.learn(Reveal(token, player), truth.card(token))
+        return self.inner.choose(game, state.with_table(table), player, list(moves), rng)
 
 
 @dataclass(frozen=True)
@@ -126,6 +155,7 @@ def run(
     playouts: int | None,
     progress: bool = False,
     search: str | None = None,
+    ceiling: bool = False,
 ) -> bool:
     game = m.game()
     if search is not None:  # the same game, searched the other way (no doubt: a flat search's only)
@@ -140,11 +170,17 @@ def run(
     start = time.monotonic()
     for seed in range(first, first + games):
         seat = seed % 2
-        expert, other = Timed(m.expert(playouts)), Timed(m.opponent())
+        seeing = Seeing(m.expert(playouts)) if ceiling else None
+        expert, other = Timed(seeing or m.expert(playouts)), Timed(m.opponent())
         policies: list[Policy] = [other] * m.players
         policies[seat] = expert
         played = play_game(
-            game, config, PlainDealer(m.players, SeededRng(seed)), policies, random.Random(seed)
+            game,
+            config,
+            PlainDealer(m.players, SeededRng(seed)),
+            policies,
+            random.Random(seed),
+            observe=seeing.observe if seeing else None,
         )
         winner = played.result.winner
         wins += winner == seat
@@ -164,7 +200,8 @@ def run(
     rate = wins / decided if decided else 0.0
     ok = decided > 0 and rate >= m.goal
     print(
-        f"{name}: expert ({'flat' if game.search.flat else 'tree'} search) vs {m.against}, "
+        f"{name}: expert ({'flat' if game.search.flat else 'tree'} search"
+        f"{', shown the other hands' if ceiling else ''}) vs {m.against}, "
         f"{games} seeded games (seeds {first}..{first + games - 1}), seats alternating"
     )
     print(f"  wins {wins}, losses {losses}, draws {draws}")
@@ -186,10 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=None, help="the expert's budget (default: its own)")
     parser.add_argument("--progress", action="store_true", help="a line on stderr after every game")
     parser.add_argument("--search", choices=["tree", "flat"], help="default: the game's own")
+    parser.add_argument(
+        "--ceiling", action="store_true", help="show the expert the other seats' hands (not fair play)"
+    )
     args = parser.parse_args(argv)
     table = matchups()
     results = [
-        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress, args.search)
+        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress, args.search, args.ceiling)
         for n in args.game or sorted(table)
     ]
     return 0 if all(results) else 1
