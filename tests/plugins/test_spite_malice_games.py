@@ -8,7 +8,6 @@ import random
 import pytest
 
 from fairdeal import (
-    Card,
     ConfigError,
     IllegalMove,
     Move,
@@ -27,6 +26,8 @@ from fairdeal.plugins.spite_malice import Phase, Planner, SpiteMalice, SpiteStat
 from fairdeal.plugins.spite_malice import bots as planner_module
 from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, hand, payoff
 from fairdeal.testing import build_table, check_game, settle
+
+from .spite_positions import turn_view
 
 GAME = SpiteMalice()
 
@@ -207,36 +208,6 @@ def test_describe_and_narrate() -> None:
 
 
 # -- the planner ------------------------------------------------------------------------------------------
-def _parse(text: str) -> list[Card]:
-    return [parse_card(x) for x in text.split()]
-
-
-def _bot_state(
-    hand0: str,
-    pay0: str,
-    pay1: str,
-    centres: tuple[str, str, str],
-    sides0: tuple[str, ...] = ("", "", "", ""),
-) -> SpiteState:
-    """Seat 0's own view, in the middle of its turn."""
-    zones = list(GAME.zones_for(GAME.config(2)))
-    parse = _parse
-    contents = {
-        hand(0): parse(hand0),
-        hand(1): parse("8D 8S"),
-        payoff(0): parse(pay0),
-        payoff(1): parse(pay1),
-    }
-    contents.update({z: parse(sides0[i]) for i, z in enumerate(SIDES[0])})
-    contents.update({c: parse(centres[i]) for i, c in enumerate(CENTRES)})
-    contents["stock"] = parse("7H 7C 7S 7D 9H 9D")
-    table = build_table(zones, 2, contents)
-    for p in range(2):
-        table.flip(table.top(payoff(p)) or -1)
-    state = settle(SpiteState(table, phase=Phase.PLAY, turn=0, filled=True))
-    return state.with_table(state.table.masked(0))
-
-
 def _bot_move(state: SpiteState) -> Move:
     moves = list(GAME.legal_moves(state, 0))
     move = Planner().choose(GAME, state, 0, moves, random.Random(0))
@@ -245,7 +216,7 @@ def _bot_move(state: SpiteState) -> Move:
 
 
 def test_planner_builds_to_its_payoff_card_first() -> None:
-    s = _bot_state("4C 9C QD", "2S 5H", "JD", ("AH 2H 3H", "", ""))
+    s = turn_view("4C 9C QD", ("AH 2H 3H", "", ""), "2S 5H", "JD")
     first = _bot_move(s)
     assert s.table.card(int(first.args[0])) == parse_card("4C") and first.args[1] == CENTRES[0]
     s = GAME.apply(s, 0, first)
@@ -255,13 +226,13 @@ def test_planner_builds_to_its_payoff_card_first() -> None:
 
 def test_planner_does_not_feed_the_opponents_payoff_card() -> None:
     # Playing 5♣ would leave centre 1 at 5, one below the opponent's 6♦; nothing is gained by it.
-    s = _bot_state("5C 9C JS", "QS", "6D", ("AH 2H 3H 4H", "", ""))
+    s = turn_view("5C 9C JS", ("AH 2H 3H 4H", "", ""), "QS", "6D")
     move = _bot_move(s)
     assert move.action == "discard"
 
 
 def test_planner_empties_its_hand_to_draw_again() -> None:
-    s = _bot_state("3C 2C AC", "QS", "10D", ("", "", ""))
+    s = turn_view("3C 2C AC", ("", "", ""), "QS", "10D")
     seen = []
     while s.table.size(hand(0)):
         move = _bot_move(s)
@@ -271,14 +242,14 @@ def test_planner_empties_its_hand_to_draw_again() -> None:
 
 
 def test_planner_keeps_kings_and_builds_side_stacks_down() -> None:
-    s = _bot_state("KC 8C JS", "QS", "10D", ("AH 2H 3H 4H 5H", "AS 2S", "AD 2D"), sides0=("9H", "", "", ""))
+    s = turn_view("KC 8C JS", ("AH 2H 3H 4H 5H", "AS 2S", "AD 2D"), "QS", "10D", sides0=("9H", "", "", ""))
     move = _bot_move(s)
     assert move.action == "discard"
     assert s.table.card(int(move.args[0])) == parse_card("8C") and move.args[1] == SIDES[0][0]
 
 
 def test_planner_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = _bot_state("KC KD KS AH 2C", "QS", "10D", ("", "AS", "AD 2D"), sides0=("KH 2S", "3C 3D", "4S", "KS"))
+    s = turn_view("KC KD KS AH 2C", ("", "AS", "AD 2D"), "QS", "10D", sides0=("KH 2S", "3C 3D", "4S", "KS"))
     searches: list[planner_module._Search] = []
     real_init = planner_module._Search.__init__
 

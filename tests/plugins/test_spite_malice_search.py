@@ -7,40 +7,15 @@ from typing import Any
 
 import pytest
 
-from fairdeal import Card, Move, parse_card
+from fairdeal import Move, parse_card
 from fairdeal.core import search as search_module
 from fairdeal.core.playout import playout, settle
 from fairdeal.core.search import Expert
 from fairdeal.core.worlds import sample_world
-from fairdeal.plugins.spite_malice import Phase, Planner, SpiteMalice, SpiteState
-from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, STOCK, hand, payoff
-from fairdeal.testing import build_table
-from fairdeal.testing import settle as settled
+from fairdeal.plugins.spite_malice import Planner, SpiteState
+from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, hand
 
-GAME = SpiteMalice()
-
-
-def _cards(text: str) -> list[Card]:
-    return [parse_card(x) for x in text.split()]
-
-
-def _state(
-    hand0: str, centres: tuple[str, str, str], pay0: str = "QS", pay1: str = "JD", **kw: Any
-) -> SpiteState:
-    """Seat 0's view in the middle of its turn (or as ``kw`` says)."""
-    contents = {
-        hand(0): _cards(hand0),
-        hand(1): _cards("8D 8S"),
-        payoff(0): _cards(pay0),
-        payoff(1): _cards(pay1),
-        STOCK: _cards("7H 7C 7S 7D 9H 9D"),
-    }
-    contents.update({c: _cards(centres[i]) for i, c in enumerate(CENTRES)})
-    table = build_table(list(GAME.zones_for(GAME.config(2))), 2, contents)
-    for p in range(2):
-        table.flip(table.top(payoff(p)) or -1)
-    state = settled(SpiteState(table, **{"phase": Phase.PLAY, "turn": 0, "filled": True, **kw}))
-    return state.with_table(state.table.masked(0))
+from .spite_positions import GAME, turn_view
 
 
 def _token(state: SpiteState, card: str) -> int:
@@ -48,7 +23,7 @@ def _token(state: SpiteState, card: str) -> int:
 
 
 def test_cards_of_one_rank_onto_stacks_of_one_value_are_alike() -> None:
-    s = _state("4C 4D 9C", ("AH 2H 3H", "AS 2S 3S", ""))
+    s = turn_view("4C 4D 9C", ("AH 2H 3H", "AS 2S 3S", ""))
     four_c, four_d, nine = (_token(s, c) for c in ("4C", "4D", "9C"))
     same = {
         GAME.alike(s, 0, Move("play", (four_c, CENTRES[0]))),
@@ -64,15 +39,15 @@ def test_cards_of_one_rank_onto_stacks_of_one_value_are_alike() -> None:
 
 
 def test_the_guess_is_made_at_the_start_of_a_turn_and_favours_the_shorter_pile() -> None:
-    assert GAME.estimate(_state("4C", ("", "", ""))) is None  # mid-turn
-    level = GAME.estimate(_state("4C", ("", "", ""), pay0="QS 2C", pay1="JD 3C", filled=False))
+    assert GAME.estimate(turn_view("4C", ("", "", ""))) is None  # mid-turn
+    level = GAME.estimate(turn_view("4C", ("", "", ""), pay0="QS 2C", pay1="JD 3C", filled=False))
     assert level is not None and sum(level) == pytest.approx(1.0) and 0.5 < level[0] < 0.6  # to move
-    ahead = GAME.estimate(_state("4C", ("", "", ""), pay0="QS", pay1="JD 3C 5C 6C", filled=False, turn=1))
+    ahead = GAME.estimate(turn_view("4C", ("", "", ""), pay0="QS", pay1="JD 3C 5C 6C", filled=False, turn=1))
     assert ahead is not None and ahead[0] > 0.8 and sum(ahead) == pytest.approx(1.0)
 
 
 def test_a_playout_past_the_horizon_stops_at_the_guess() -> None:
-    s = _state("4C 4D 9C KH 2D", ("AH 2H 3H", "AS 2S 3S", ""), pay0="QS 5C 6C JC", pay1="JD 3C")
+    s = turn_view("4C 4D 9C KH 2D", ("AH 2H 3H", "AS 2S 3S", ""), pay0="QS 5C 6C JC", pay1="JD 3C")
     counted: list[int] = []
 
     class Counting(Planner):
@@ -88,7 +63,7 @@ def test_a_playout_past_the_horizon_stops_at_the_guess() -> None:
 
 
 def test_the_expert_plays_one_move_of_each_kind(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = _state("4C 4D 9C", ("AH 2H 3H", "AS 2S 3S", ""))
+    s = turn_view("4C 4D 9C", ("AH 2H 3H", "AS 2S 3S", ""))
     calls: list[str] = []
     real = search_module.Worlds.sample
     monkeypatch.setattr(search_module.Worlds, "sample", lambda *a: calls.append("world") or real(*a))
