@@ -11,8 +11,9 @@ to win too), until a move not yet in the tree is met; it is added, the world is 
 learns what its mover got. The root plays its most visited move.
 
 Moves are told apart by what the searching seat would see: its own by the game's
-:meth:`~fairdeal.core.rules.Game.alike`, another seat's by its action and the cards of the
-tokens it names (``play 7♥`` whichever token held it). Forced moves, joint random choices
+:meth:`~fairdeal.core.rules.Game.alike`, another seat's by its action and arguments with the
+card it takes (:meth:`~fairdeal.core.rules.Game.move_parts`) named by identity (``play 7♥``
+whichever token held it). Forced moves, joint random choices
 and reveals are played without making a node.
 
 Like :class:`~fairdeal.core.search.Expert`, it reads only the view and its ``rng``, counts
@@ -146,16 +147,27 @@ class _Walk(Generic[S]):
 
     def _offered(self, s: S, p: int) -> dict[Hashable, Move]:
         """The moves legal for ``p`` in the world ``s``, one of each kind the searching seat tells
-        apart: its own by ``alike``; another's by its action and the cards it names."""
+        apart: its own by ``alike``; another's as :meth:`_shown`."""
         options = self.game.legal_moves(s, p)
         if p == self.player:
             return {self.game.alike(s, p, m): m for m in reversed(options)}
-        t = s.table
         keyed: dict[Hashable, Move] = {}
         for m in options:
-            seen = tuple(t.card(a) if isinstance(a, int) and t.zone_of(a) is not None else a for a in m.args)
-            keyed.setdefault((m.action, seen), m)
+            keyed.setdefault(self._shown(s, p, m), m)
         return keyed
+
+    def _shown(self, s: S, p: int, m: Move) -> Hashable:
+        """Another seat's move as the searching seat tells it apart: its action and arguments,
+        the card it takes (the game's ``move_parts``) named by its identity in this world rather
+        than by its token. Other numbers (a pile's index) stay numbers, even where one is also
+        some hidden token's id."""
+        token = self.game.move_parts(s, p, m).card
+        if token is None:
+            return (m.action, m.args)
+        at = next((i for i, a in enumerate(m.args) if type(a) is int and a == token), None)
+        if at is None:
+            return (m.action, m.args)
+        return (m.action, (*m.args[:at], s.table.card(token), *m.args[at + 1 :]))
 
 
 __all__ = ["EXPLORE", "never", "tree_search"]

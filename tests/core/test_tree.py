@@ -109,3 +109,41 @@ def test_the_trees_choice_in_a_game_with_no_bot_depends_only_on_its_view(example
     game = registry.load(example_entry_points).game("crazy-eights")
     assert not game.search.flat
     assert check_bot(game, lambda: Expert(None, 12), 2, range(2)) > 0
+
+
+def test_a_number_in_another_seats_move_stays_a_number_where_it_is_also_a_hidden_tokens_id(
+    example_entry_points: Any,
+) -> None:
+    """A play that also names a pile by its index, 0, which is the id of a card hidden from the
+    searching seat: the tree keys the move by the card played and the index, the same in every
+    world, not by whatever card token 0 is in each."""
+    base = type(registry.load(example_entry_points).game("crazy-eights"))
+
+    class Indexed(base):  # type: ignore[valid-type, misc]
+        def legal_moves(self, state: Any, player: int) -> list[Move]:
+            moves = super().legal_moves(state, player)
+            return [Move("play", (*m.args, 0)) if m.action == "play" else m for m in moves]
+
+        def apply(self, state: Any, player: int, move: Move) -> Any:
+            return super().apply(
+                state, player, Move("play", move.args[:1]) if move.action == "play" else move
+            )
+
+    game = Indexed()
+    for seed in range(60):
+        view, _ = random_position(game, 2, seed, 2)
+        step = game.next_step(view)
+        if not hasattr(step, "player") or view.table.card(0) is not None:
+            continue
+        me = step.player
+        walk = _Walk(game, me, tree_module._Node(), {}, [RandomPolicy()] * 2, random.Random(0), None, 0.7)
+        keys = []
+        for draw in range(8):
+            world = sample_world(view, random.Random(draw))
+            for key, move in walk._offered(world, 1 - me).items():
+                if move.action == "play":
+                    assert key == ("play", (world.table.card(int(move.args[0])), 0))
+                    keys.append(key)
+        if keys:
+            return
+    raise AssertionError("no position where the other seat could play, token 0 hidden, in 60 seeds")
