@@ -164,6 +164,8 @@ def run(
         replace = Search(own.playouts, own.horizon, 0.0 if tree else own.doubt, tree)
         game = type(f"{type(game).__name__}Searched", (type(game),), {"search": replace})()
     config = game.config(m.players, dict(m.options))
+    probe = m.expert(playouts)
+    rollout = probe.rollout if isinstance(probe, Expert) else None
     wins = losses = draws = 0
     mine: list[float] = []
     theirs: list[float] = []
@@ -200,7 +202,7 @@ def run(
     rate = wins / decided if decided else 0.0
     ok = decided > 0 and rate >= m.goal
     print(
-        f"{name}: expert ({'flat' if game.search.flat else 'tree'} search"
+        f"{name}: expert ({'flat' if game.search.flat_with(rollout) else 'tree'} search"
         f"{', shown the other hands' if ceiling else ''}) vs {m.against}, "
         f"{games} seeded games (seeds {first}..{first + games - 1}), seats alternating"
     )

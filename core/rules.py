@@ -270,18 +270,25 @@ class Search:
     search's paired playouts: a search with doubt is flat, whatever ``tree`` says.
     ``tree``: True, a tree search (:mod:`fairdeal.core.tree`: information-set MCTS, each playout
     one walk down a tree of both seats' later choices); False, a flat one (each candidate move
-    played out in the same worlds, successive halving; :mod:`fairdeal.core.search`).
+    played out in the same worlds, successive halving; :mod:`fairdeal.core.search`); None (the
+    default), chosen by what plays the playouts (:meth:`flat_with`): the tree when they are
+    random moves (a game with no bot of its own), the flat search when a bot plays them — a
+    step better than that bot, which the tree's first choices, made with few visits, often are
+    not.
     """
 
     playouts: int = 240
     horizon: int | None = None
     doubt: float = 0.0
-    tree: bool = True
+    tree: bool | None = None
 
-    @property
-    def flat(self) -> bool:
-        """Whether the expert searches flat: asked to, or with doubt."""
-        return not self.tree or self.doubt > 0
+    def flat_with(self, rollout: object) -> bool:
+        """Whether the expert searches flat when ``rollout`` plays its playouts: asked to
+        (``tree=False``), with doubt, or left to choose (``tree=None``) with a bot playing them
+        rather than random moves."""
+        if self.tree is False or self.doubt > 0:
+            return True
+        return self.tree is None and not isinstance(rollout, RandomPolicy)
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or (self.horizon is not None and self.horizon < 1) or self.doubt < 0:

@@ -1,9 +1,11 @@
 """The ``expert`` bot: a search for any game.
 
 At a decision with more than one legal move, :class:`Expert` picks one move of each kind the
-game's :meth:`~fairdeal.core.rules.Game.alike` tells apart, then searches: by default
-with the information-set tree of :mod:`fairdeal.core.tree`; for a game whose ``Search`` says
-``tree=False`` or has ``doubt`` (``search.flat``), flat, as follows. The flat search
+game's :meth:`~fairdeal.core.rules.Game.alike` tells apart, then searches: with the
+information-set tree of :mod:`fairdeal.core.tree` when its playouts are random moves (a game
+with no bot of its own) or the game's ``Search`` says ``tree=True``; flat when a bot plays
+them, or the game says ``tree=False`` or has ``doubt`` (``search.flat_with(rollout)``), as
+follows. The flat search
 
 1. samples a world consistent with its own view (:func:`fairdeal.core.worlds.sample_world`:
    the cards it has not seen dealt at random where it cannot see, narrowed by what play has
@@ -114,7 +116,7 @@ class Expert:
         if len(candidates) == 1:
             return favourite
         budget = self.playouts if self.playouts is not None else game.search.playouts
-        if not game.search.flat:
+        if not game.search.flat_with(self.rollout):
             kind = tree_search(
                 game,
                 state,

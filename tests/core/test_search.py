@@ -25,11 +25,11 @@ SHORT = 10
 
 
 class TreeEcarte(Ecarte):
-    search = Search(playouts=1000)
+    search = Search(playouts=1000, tree=True)
 
 
 class TreeSnatch(SnatchGame):
-    search = Search()
+    search = Search(tree=True)
 
 
 GAMES: list[tuple[str, Any, int, dict[str, object], Any]] = [
@@ -127,7 +127,9 @@ def test_a_games_search_budget_is_the_experts_default(
     with pytest.raises(ValueError, match="doubt"):
         Search(doubt=-1.0)
 
-    assert Search(doubt=1.0).flat and Search(tree=False).flat and not Search().flat
+    assert Search(doubt=1.0).flat_with(RandomPolicy()) and Search(tree=False).flat_with(RandomPolicy())
+    assert not Search().flat_with(RandomPolicy()) and Search().flat_with(Shrewd())  # a bot plays them: flat
+    assert not Search(tree=True).flat_with(Shrewd()) and Search(tree=True, doubt=0.5).flat_with(Shrewd())
 
     class Budgeted(SnatchGame):
         search = Search(playouts=7, tree=False)
@@ -178,3 +180,22 @@ def test_with_doubt_only_a_clearly_better_move_overrules_the_games_bot(
     if not better:  # without doubt, noise picks the other move now and then
         picked = {Expert(Shrewd).search(game, view, player, moves, random.Random(s)) for s in range(20)}
         assert other in picked
+
+
+def test_left_to_choose_the_expert_grows_a_tree_over_random_playouts_and_searches_flat_over_a_bots(
+    monkeypatch: pytest.MonkeyPatch, choice_position: Any
+) -> None:
+    from fairdeal.core import search as search_module
+
+    class Unsaid(SnatchGame):
+        search = Search(playouts=20)  # tree=None: the expert chooses
+
+    game = Unsaid()
+    view, player, moves = choice_position(game)
+    grown: list[object] = []
+    real = search_module.tree_search
+    monkeypatch.setattr(search_module, "tree_search", lambda *a, **k: grown.append(a) or real(*a, **k))
+    assert Expert(Shrewd).search(game, view, player, moves, random.Random(0)) in moves
+    assert not grown  # shrewd plays the playouts: flat
+    assert Expert().search(game, view, player, moves, random.Random(0)) in moves
+    assert len(grown) == 1  # random moves play them: the tree

@@ -21,7 +21,7 @@ class Marked(SnatchGame):
     """Snatch! searched by the tree, whose states remember the first move played from the
     position searched."""
 
-    search = Search()
+    search = Search(tree=True)
 
     def __init__(self) -> None:
         self.first: dict[int, Move] = {}
@@ -107,7 +107,7 @@ def test_the_trees_choice_in_a_game_with_no_bot_depends_only_on_its_view(example
     from fairdeal.testing import check_bot
 
     game = registry.load(example_entry_points).game("crazy-eights")
-    assert not game.search.flat
+    assert not game.search.flat_with(RandomPolicy())
     assert check_bot(game, lambda: Expert(None, 12), 2, range(2)) > 0
 
 
