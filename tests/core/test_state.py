@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairdeal import Game
+from fairdeal import Game, GameState
 from fairdeal.plugins.ecarte import Ecarte
 from fairdeal.plugins.snatch import SnatchGame
 from fairdeal.plugins.spite_malice import SpiteMalice
@@ -54,3 +56,44 @@ def test_but_with_a_table_uses_that_table() -> None:
     state, _ = random_position(SnatchGame(), 2, 1, 3)
     table = state.table.copy()
     assert state.but(table=table).table is table
+
+
+@dataclass(frozen=True)
+class Cached(GameState):
+    points: int = 0
+
+    @cached_property
+    def doubled(self) -> int:
+        return 2 * self.points
+
+
+@dataclass(frozen=True)
+class Derived(GameState):
+    points: int = 0
+    halves: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "halves", 2 * self.points)
+
+
+def test_a_value_worked_out_from_the_fields_is_worked_out_again() -> None:
+    table = random_position(SnatchGame(), 2, 1, 3)[0].table
+    cached = Cached(table, 1)
+    assert cached.doubled == 2  # now held in the instance
+    assert cached.but(points=5).doubled == 10
+    assert cached.copy().doubled == 2 and cached.with_table(table.copy()).but(points=3).doubled == 6
+    derived = Derived(table, 1)
+    assert derived.but(points=5).halves == 10  # __post_init__ ran again
+    assert derived.copy().halves == 2 and derived.copy().table is not table
+
+
+@dataclass(frozen=True, slots=True)
+class Slotted(GameState):
+    points: int = 0
+
+
+def test_a_state_whose_fields_are_in_slots_keeps_them() -> None:
+    table = random_position(SnatchGame(), 2, 1, 3)[0].table
+    state = Slotted(table, 4)
+    assert state.copy().points == 4 and state.but(points=6).points == 6
+    assert state.copy().table is not table and state.with_table(table).points == 4
