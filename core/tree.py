@@ -13,8 +13,8 @@ learns what its mover got. The root plays its most visited move.
 Moves are told apart by what the searching seat would see: its own by the game's
 :meth:`~fairdeal.core.rules.Game.alike`, another seat's by its action and arguments with the
 card it takes (:meth:`~fairdeal.core.rules.Game.move_parts`) named by identity (``play 7♥``
-whichever token held it). Forced moves, joint random choices
-and reveals are played without making a node.
+whichever token held it). Forced moves, joint random choices and reveals are played without
+making a node.
 
 Like :class:`~fairdeal.core.search.Expert`, it reads only the view and its ``rng``, counts
 playouts rather than reading a clock, and asks ``stop()`` between iterations.
