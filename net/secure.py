@@ -4,7 +4,9 @@ Noise_XX_25519_ChaChaPoly_SHA256 with a fresh Noise static key per connection. E
 side proves its long-term Ed25519 identity by signing
 ``b"fairdeal-noise-static:" + noise_static_public_key``; the signature travels in the
 encrypted payload of handshake message 2 (responder) and 3 (initiator) as msgpack
-``{"id": <32-byte public key>, "sig": <64-byte signature>}``. Message 1 carries nothing.
+``{"id": <32-byte public key>, "sig": <64-byte signature>}``, the key a strict one (canonical, a
+curve point, not of small order: :func:`fairdeal.core.identity.key_problem`). Message 1 carries
+nothing.
 
 Feed received bytes to :meth:`SecureChannel.receive_data` and send what
 :meth:`SecureChannel.initiate`, :meth:`SecureChannel.send_message` and
@@ -19,7 +21,14 @@ from typing import Final, NoReturn
 
 from fairdeal.core import pack, strict_unpack
 from fairdeal.core.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from fairdeal.core.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES, Identity, fingerprint, verify_signature
+from fairdeal.core.identity import (
+    PUBLIC_KEY_BYTES,
+    SIGNATURE_BYTES,
+    Identity,
+    fingerprint,
+    key_problem,
+    verify_signature,
+)
 
 from ._noise import CipherState, HandshakeState, HashName, KeyInput
 from .framing import MAX_APP_MESSAGE, FrameDecoder, MessageReassembler, encode_frame, split_message
@@ -86,6 +95,9 @@ def _verify_auth_payload(payload: bytes, remote_static: bytes) -> bytes:
     identity, signature = obj["id"], obj["sig"]
     if type(identity) is not bytes or len(identity) != PUBLIC_KEY_BYTES:
         raise RemoteProtocolError("handshake payload 'id' must be a 32-byte Ed25519 public key")
+    problem = key_problem(identity)
+    if problem is not None:  # under a key of small order, one signature "signs" everything (issue 41)
+        raise RemoteProtocolError(f"handshake payload 'id' is not a strict Ed25519 key: {problem}")
     if type(signature) is not bytes or len(signature) != SIGNATURE_BYTES:
         raise RemoteProtocolError("handshake payload 'sig' must be a 64-byte signature")
     if not verify_signature(identity, signature, STATIC_KEY_SIGNATURE_PREFIX + remote_static):

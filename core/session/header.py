@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RemoteProtocolError
-from ..identity import PUBLIC_KEY_BYTES, fingerprint
+from ..identity import PUBLIC_KEY_BYTES, fingerprint, key_problem
 from ..options import OptionValue
 from ..text import distinct_names, shows_as_is
 from .envelope import GAME_ID_BYTES
@@ -104,7 +104,7 @@ class Header:
         seats = body["seats"]
         if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
             raise bad(f"there must be 1 to {MAX_SEATS} seats")
-        infos = []
+        infos: list[SeatInfo] = []
         for s in seats:
             if not (
                 isinstance(s, dict)
@@ -115,6 +115,9 @@ class Header:
                 and len(s["identity"]) == PUBLIC_KEY_BYTES
             ):
                 raise bad("malformed seat (its name and kind are 1 to 40 characters of plain text)")
+            problem = key_problem(s["identity"])
+            if problem is not None:  # a key of small order "signs" what anyone likes (8.2)
+                raise bad(f"seat {len(infos)}'s identity is not a strict Ed25519 key: {problem}")
             infos.append(SeatInfo(s["name"], s["identity"], s["kind"]))
         if len({s.identity for s in infos}) != len(infos):
             raise bad("two seats share an identity")

@@ -236,6 +236,39 @@ def test_rogue_with_valid_payload_is_accepted() -> None:
     ]
 
 
+_P = 2**255 - 19
+#: Issue 41: the neutral point as an identity, and the one signature (R = B, S = 1) that "signs"
+#: every message under it, a Noise static key included.
+NEUTRAL = (1).to_bytes(32, "little")
+FORGED = (4 * pow(5, _P - 2, _P) % _P).to_bytes(32, "little") + (1).to_bytes(32, "little")
+NOT_STRICT = {
+    "the neutral point": (NEUTRAL, "it is a point of small order"),
+    "order 2": ((_P - 1).to_bytes(32, "little"), "it is a point of small order"),
+    "the neutral point, negative zero": (
+        (1 | 1 << 255).to_bytes(32, "little"),
+        "its encoding is not canonical",
+    ),
+    "a y of no point": ((2).to_bytes(32, "little"), "it is not a point of the curve"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_STRICT))
+@pytest.mark.parametrize("initiator", [True, False])
+def test_an_identity_that_is_not_a_strict_key_is_refused(case: str, initiator: bool) -> None:
+    key, words = NOT_STRICT[case]
+    payload = msgpack.packb({"id": key, "sig": FORGED}, use_bin_type=True)
+    victim = SecureChannel(ALICE, initiator)
+    rogue = HandshakeState(initiator=not initiator, prologue=DEFAULT_PROLOGUE)
+    if initiator:
+        rogue.read_message(FrameDecoder().feed(victim.initiate())[0])
+    else:
+        victim.receive_data(encode_frame(rogue.write_message()))
+        rogue.read_message(FrameDecoder().feed(victim.data_to_send())[0])
+    with pytest.raises(RemoteProtocolError, match="'id' is not a strict Ed25519 key: " + words):
+        victim.receive_data(encode_frame(rogue.write_message(payload)))
+    assert victim.closed and victim.remote_identity is None
+
+
 def test_relayed_identity_payload_is_refused() -> None:
     """A man in the middle relays Bob's genuine payload: it is bound to Bob's Noise key, not his."""
     bob = SecureChannel(BOB, False)

@@ -10,6 +10,7 @@ import msgpack
 import pytest
 
 from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.identity import Identity
 from fairdeal.core.session.envelope import FORMAT_VERSION, decode_envelope
 from fairdeal.core.session.header import MAX_NAME, MAX_SEATS, MAX_TEXT, PROTOCOL, Header
 
@@ -109,7 +110,11 @@ def test_an_envelope_of_another_version_says_so_whatever_its_layout() -> None:
 
 # -- the header ----------------------------------------------------------------------------------------
 def _seat(i: int, **change: Any) -> dict[str, Any]:
-    return {"name": f"P{i}", "identity": bytes([i + 1]) * 32, "kind": "human", **change}
+    # Real keys: a header takes only strict ones (test_strict_identities.py).
+    return {"name": f"P{i}", "identity": _KEYS[i], "kind": "human", **change}
+
+
+_KEYS = [Identity.from_seed(bytes([i + 1]) * 32).public_key for i in range(MAX_SEATS + 1)]
 
 
 def _body(**change: Any) -> dict[str, Any]:
