@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -24,34 +25,74 @@ from .console import UI
 from .main import cli, friendly_errors, load_registry
 from .render import named, table_lines
 
-#: Exit status of verify and replay for a file that is not a fairdeal log at all.
+#: Exit status of verify and replay for a file that is not a fairdeal log at all (for verify's MORE:
+#: neither a log nor evidence kept beside one).
 NOT_A_LOG = 3
+#: Exit status of verify and replay for a file that cannot be read at all: missing, unreadable, a
+#: folder. Not 2 ("undecided": the log was read and settles nothing) nor 3 (the file was read).
+CANNOT_READ = 4
+NOT_EVIDENCE = "is neither a fairdeal log nor evidence kept beside one"
+_MORE_HINT = "MORE are other players' logs of this game, or the LOG.evidence.json a seat kept."
 
 
-def _read(path: Path) -> bytes:
+def _stop(status: int, reason: str, as_json: bool, hint: str = "") -> NoReturn:
+    """Say why verify or replay cannot go on, in one line (``--json``: the report's object), and exit."""
+    if as_json:
+        click.echo(json.dumps({"verdict": None, "error": reason}))
+    else:
+        click.echo(f"fairdeal: {reason}", err=True)
+        if hint:
+            click.echo(f"  {hint}", err=True)
+    sys.exit(status)
+
+
+def _read(path: Path, as_json: bool = False) -> bytes:
+    """The bytes of the file at ``path``; exit status 4 when it cannot be read."""
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+        _stop(CANNOT_READ, f"cannot read {path}: {exc.strerror or exc}", as_json)
 
 
 def _read_log(path: Path, as_json: bool = False) -> bytes:
     """The bytes of a log; a file that is not one is an error of its own (exit status 3)."""
-    data = _read(path)
+    data = _read(path, as_json)
     if not is_log(data):
-        reason = f"{path} is {NOT_A_LOG_WORDS}"
-        if as_json:
-            click.echo(json.dumps({"verdict": None, "error": reason}))
-        else:
-            click.echo(f"fairdeal: {reason}", err=True)
-            click.echo("  A game's log is the .fdlog file named at the end of the game.", err=True)
-        sys.exit(NOT_A_LOG)
+        hint = "A game's log is the .fdlog file named at the end of the game."
+        _stop(NOT_A_LOG, f"{path} is {NOT_A_LOG_WORDS}", as_json, hint)
     return data
 
 
+def _read_other(path: Path, as_json: bool) -> bytes:
+    """Another log of the game, or evidence a seat kept (a JSON object), as verify_log reads it.
+
+    Evidence is parsed here, where its depth is caught, and handed on as flat JSON holding only
+    what verify_log takes from it (``entries`` and ``relayed_instead``, text): JSON nested past
+    Python's recursion limit raises RecursionError, not ValueError, in ``json.loads``.
+    """
+    data = _read(path, as_json)
+    if is_log(data):
+        return data
+    try:
+        kept = json.loads(data)
+    except RecursionError:
+        _stop(NOT_A_LOG, f"{path} {NOT_EVIDENCE} (its JSON nests too deeply)", as_json, _MORE_HINT)
+    except ValueError:
+        kept = None
+    if not isinstance(kept, dict):
+        _stop(NOT_A_LOG, f"{path} {NOT_EVIDENCE}", as_json, _MORE_HINT)
+    listed = kept.get("entries")
+    flat: dict[str, Any] = {
+        "entries": [h for h in listed if isinstance(h, str)] if isinstance(listed, list) else []
+    }
+    if isinstance(kept.get("relayed_instead"), str):
+        flat["relayed_instead"] = kept["relayed_instead"]
+    return json.dumps(flat).encode()
+
+
 @cli.command()
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("more", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("more", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @friendly_errors
 def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
@@ -64,8 +105,9 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
 
     Exit status: 0 fair; 1 cheating found (the seat whose signature proves it and
     the entry are named), or the log is damaged or was altered (nobody is named);
-    2 cannot be decided (the log is cut short, the game was aborted); 3 the file is
-    not a fairdeal log.
+    2 cannot be decided (the log is cut short, the game was aborted); 3 a file is
+    not a fairdeal log (MORE: neither a log nor evidence); 4 a file cannot be read
+    (missing, unreadable, a folder).
     Every game you play leaves its log in your data folder; the end of the game
     prints its path.
 
@@ -76,7 +118,7 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
       fairdeal verify mine.fdlog theirs.fdlog  two players' logs of one game
     """
     data = _read_log(log, as_json)
-    others = [_read(p) for p in more]
+    others = [_read_other(p, as_json) for p in more]
     reg = load_registry()
     report = verify_log(data, reg.game, others)
     if as_json:
@@ -118,7 +160,7 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=click.Path(path_type=Path))
 @click.option(
     "--step/--no-step", default=None, help="Wait for Enter after each move (default: on a terminal)."
 )
@@ -136,7 +178,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     with the verdict "fairdeal verify" gives. With --reveal, after a finished game whose
     final reveal opened every card a seat saw, every hand is shown too.
 
-    Exit status: as for verify (0 fair, 1 cheating, 2 undecided, 3 not a log).
+    Exit status: as for verify (0 fair, 1 cheating, 2 undecided, 3 not a log, 4 unreadable).
 
     \b
     Examples:

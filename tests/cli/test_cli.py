@@ -117,8 +117,87 @@ def test_unknown_command_line_flag() -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-def test_missing_log() -> None:
-    _one_line_error(run("verify", "/nonexistent/game.fdlog"), "cannot read")
+def test_a_file_that_cannot_be_read_has_a_status_of_its_own(tmp_path: Path) -> None:
+    """Missing or unreadable input is not "undecided" (2) nor "not a log" (3): it is 4."""
+    missing = "/nonexistent/game.fdlog"
+    for args in (("verify", missing), ("replay", missing), ("verify", str(tmp_path))):
+        result = run(*args)
+        assert result.exit_code == 4, result.output
+        assert "Traceback" not in result.output
+        assert (
+            result.output.startswith(f"fairdeal: cannot read {args[1]}: ") and result.output.count("\n") == 1
+        )
+    report = run("verify", missing, "--json")
+    assert report.exit_code == 4 and json.loads(report.output)["verdict"] is None
+    assert "cannot read" in json.loads(report.output)["error"]
+
+
+def test_another_log_that_cannot_be_read(game_log: Path) -> None:
+    result = run("verify", str(game_log), "/nonexistent/theirs.fdlog")
+    assert result.exit_code == 4, result.output
+    assert result.output == "fairdeal: cannot read /nonexistent/theirs.fdlog: No such file or directory\n"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"entries": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        b'{"reason": ' + b'{"a": ' * 50_000 + b"1" + b"}" * 50_001,
+    ],
+    ids=["a deep list", "deep entries", "a deep object"],
+)
+def test_evidence_nested_too_deeply_is_a_clear_error(game_log: Path, tmp_path: Path, content: bytes) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_bytes(content)
+    result = run("verify", str(game_log), str(deep))
+    assert result.exit_code == 3, result.output  # not "cheating" (1)
+    assert "Traceback" not in result.output
+    assert result.output.startswith(
+        f"fairdeal: {deep} is neither a fairdeal log nor evidence kept beside one "
+        "(its JSON nests too deeply)\n  MORE are"
+    )
+
+
+@pytest.mark.parametrize("content", [b"hello", b"", b"[1, 2]", b'"FDLOG1"', b"\xff\xfe"])
+def test_another_file_that_is_neither_a_log_nor_evidence(
+    game_log: Path, tmp_path: Path, content: bytes
+) -> None:
+    junk = tmp_path / "junk"
+    junk.write_bytes(content)
+    result = run("verify", str(game_log), str(junk))
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"fairdeal: {junk} is neither a fairdeal log nor evidence kept beside one\n  MORE are"
+    )
+    assert "Traceback" not in result.output
+
+
+def test_evidence_is_read_as_before(game_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify_log finds in the evidence the CLI hands it the very entries it finds in the file."""
+    from fairdeal.cli import logs
+    from fairdeal.core.session.logfile import parse_log
+    from fairdeal.core.session.verify import entries_of, verify_log
+
+    entries = parse_log(game_log.read_bytes()).entries
+    kept = tmp_path / "kept.json"
+    evidence = {
+        "reason": [[["x"]]],
+        "log": "l",
+        "entries": [entries[1].hex(), 5, [[entries[2].hex()]], "zz", entries[3].hex()],
+        "relayed_instead": entries[4].hex(),
+    }
+    kept.write_text(json.dumps(evidence))
+    handed: list[bytes] = []
+
+    def spy(data: bytes, resolve: object, others: list[bytes]) -> object:
+        handed.extend(others)
+        return verify_log(data, resolve, others)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(logs, "verify_log", spy)
+    assert run("verify", str(game_log), str(kept), str(game_log)).exit_code == 0
+    assert entries_of(handed[0]) == entries_of(kept.read_bytes()) == [entries[1], entries[3], entries[4]]
+    assert handed[1] == game_log.read_bytes()
 
 
 # -- playing ---------------------------------------------------------------------------------------------
