@@ -8,13 +8,19 @@ lock left by a process that crashed is simply taken: the lock file still names t
 and the caller is told (``SeatLock.took_over``) to say so. A process that ends normally removes
 the file (:meth:`SeatLock.release`).
 
+The lock file is opened as a secret is read (:mod:`fairdeal._private`): never through a symbolic
+link, without blocking, and only if it is a regular file; anything else there (a FIFO, a folder,
+a link) is refused in one line, and left as it is.
+
 Where there is no ``fcntl`` (Windows), seats are not locked.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from pathlib import Path
 from typing import Final
 
@@ -22,6 +28,14 @@ from fairdeal.core.errors import ConfigError
 
 SUFFIX: Final = ".lock"
 _TRIES: Final = 5
+#: Never through a link, never blocking (a FIFO, a device), not inherited by a child process.
+_FLAGS: Final = (
+    os.O_RDWR
+    | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 try:
     import fcntl
@@ -73,16 +87,52 @@ class SeatLock:
         self._fd = -1
 
 
+class NotALockFile(ConfigError):
+    """Something other than a regular file is where a seat's lock file goes."""
+
+    hint = "Move it away and try again: fairdeal keeps a small file of its own there."
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
+
+
+def _open(path: Path, log: Path) -> int:
+    """A descriptor of the lock file at ``path`` (made if there is none): never through a link,
+    never blocking, and only of a regular file; NotALockFile or ConfigError otherwise."""
+    try:
+        fd = os.open(path, _FLAGS, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            raise NotALockFile(f"the lock file {path} is a symbolic link: it is not followed") from None
+        if exc.errno == errno.EISDIR:
+            raise NotALockFile(f"the lock file {path} is not a regular file (a folder)") from None
+        raise ConfigError(f"cannot lock {log} for this process: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise ConfigError(f"cannot lock {log} for this process: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotALockFile(f"the lock file {path} is not a regular file ({_kind(mode)})")
+    return fd
+
+
 def lock_seat(log: Path) -> SeatLock:
-    """Take the lock of the seat of ``log`` for this process; :class:`SeatBusy` when another holds it."""
+    """Take the lock of the seat of ``log`` for this process; :class:`SeatBusy` when another holds it,
+    :class:`NotALockFile` when something else than a regular file is at ``LOG.lock``."""
     path = lock_path(log)
     if fcntl is None:  # pragma: no cover
         return SeatLock(path, -1, None)
     for _ in range(_TRIES):
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except OSError as exc:
-            raise ConfigError(f"cannot lock {log} for this process: {exc.strerror or exc}") from None
+        fd = _open(path, log)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -93,7 +143,7 @@ def lock_seat(log: Path) -> SeatLock:
             os.close(fd)
             raise ConfigError(f"cannot lock {log} for this process: {exc.strerror or exc}") from None
         try:
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
+            same = os.path.samestat(os.fstat(fd), os.lstat(path))
         except OSError:
             same = False
         if not same:  # the holder removed the file as it ended: lock the one that is there now
@@ -106,4 +156,4 @@ def lock_seat(log: Path) -> SeatLock:
     raise ConfigError(f"cannot lock {log} for this process: its lock file keeps changing")
 
 
-__all__ = ["SUFFIX", "SeatBusy", "SeatLock", "lock_path", "lock_seat"]
+__all__ = ["SUFFIX", "NotALockFile", "SeatBusy", "SeatLock", "lock_path", "lock_seat"]
