@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from fairdeal.core.session import Event
 from fairdeal.core.session.header import Header
@@ -43,12 +44,40 @@ def _waiting(lobby: wire.Lobby) -> str:
     return "Every seat is taken." if n == 0 else f"Waiting for {n} more player{'s' if n > 1 else ''}..."
 
 
+#: A new file, never through a link, its owner's alone from the start (the umask only takes away).
+_PRIVATE_NEW: Final = (
+    os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` in one step (a reader sees the old file or the new one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` in one step (a reader sees the old file or the new one), as a file
+    only its owner can read or write (mode 0600 from its creation): it holds an invite code, whose
+    secret lets anyone in. What a crashed run left at the temporary name is removed first."""
+    with contextlib.suppress(FileExistsError):  # a file in the folder's place: said as "Not a directory"
+        path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, _PRIVATE_NEW, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_invite_file(path: Path, code: str, write: Callable[[Path, str], None]) -> str | None:
+    """Write the invite ``code`` to ``path`` with ``write``; None when done, else why not (the code is
+    on the screen all the same, so a file that cannot be written is said, not fatal)."""
+    try:
+        write(path, code + "\n")
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 class LineReport:
@@ -86,8 +115,9 @@ class LineReport:
                 say("Invite code (give it to the other players; they type  fairdeal join CODE):")
                 self.ui.say(f"  {code}", "bold", wrap=False)
                 if self.invite_file is not None:
-                    write_atomically(self.invite_file, code + "\n")
-                    self.ui.say(f"  (also written to {self.invite_file})", wrap=False)
+                    why = write_invite_file(self.invite_file, code, write_atomically)
+                    where = f"could not write it to {self.invite_file}: {why}" if why else None
+                    self.ui.say(f"  ({where or f'also written to {self.invite_file}'})", wrap=False)
                 ways = [str(e) for e in invite.direct]
                 if invite.relay is not None:
                     ways.append(f"through relay {invite.relay}")
@@ -207,4 +237,4 @@ class LineReport:
         self._ticker.start()
 
 
-__all__ = ["LineReport", "lobby_lines", "write_atomically"]
+__all__ = ["LineReport", "lobby_lines", "write_atomically", "write_invite_file"]

@@ -22,6 +22,7 @@ from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 
 from ..adjourning import Adjourning
+from ..netlines import write_invite_file
 from ..networds import said
 from ..render import option_text
 from ..waiting import Absences, not_started
@@ -214,8 +215,12 @@ class NetShow:
             f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.",
         ]
         if self.invite_file is not None and self.write_file is not None:
-            self.write_file(self.invite_file, code + "\n")
-            self.head.append(f"(The code is also in {self.invite_file}.)")
+            why = write_invite_file(self.invite_file, code, self.write_file)
+            self.head.append(
+                f"(Could not write the code to {self.invite_file}: {why}.)"
+                if why
+                else f"(The code is also in {self.invite_file}.)"
+            )
         self._lobby(table, ["Nobody has joined yet."])
         table.waiting_text = "waiting for the players to join"
 
