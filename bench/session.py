@@ -15,6 +15,14 @@ ratio, the plain dealer's CPU, entries and log size.
 
 The same seed makes different games on the two trees (their shuffles differ), so the
 figures are means over several games; the machine is shared and noisy.
+
+Each tree's built-in games are loaded from the entry points that tree's own pyproject.toml
+declares (read with git for a revision), not from the installed distribution's metadata: that
+names this tree's game classes, which an older revision's registry does not take (it found
+"installed games: none"). Other installed plugins (the example game) come from the install.
+It needs a git clone that holds the revisions (or ``--no-baseline``) and the ``test`` extra
+(PyNaCl: the baseline computes through it), as ``./test.sh`` installs it; without them it says
+so in one line.
 Targets: a whole game with proofs at most 1.2 times the baseline's CPU, for Spite & Malice,
 Écarté and Snatch! alike; a Spite & Malice game under 2 s of CPU, an Écarté game to 5 under
 1 s. ``--also REV`` plays the same seeds on a third tree, alternating with the others: a
@@ -28,7 +36,9 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import time
+import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -44,20 +54,69 @@ GAMES: dict[str, tuple[int, dict[str, object]]] = {
 TARGETS = {"spite-malice": 2.0, "ecarte": 1.0}
 RATIO_TARGET = {"spite-malice": 1.2, "ecarte": 1.2, "snatch": 1.2}
 HERE = Path(__file__).resolve()
+ROOT = HERE.parent.parent
+GROUP = "fairdeal"
+
+
+class Trouble(SystemExit):
+    """What this benchmark needs and does not have: one line on stderr, exit status 1."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"bench/session.py: {reason}")
+
+
+def _pyproject_of(rev: str) -> str:
+    """The pyproject.toml of revision ``rev``, read with git; Trouble if git cannot give it."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{rev}:pyproject.toml"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise Trouble(f"it needs git, to check out revision {rev[:12]} (or pass --no-baseline)") from None
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["git failed"])[-1]
+        raise Trouble(
+            f"git cannot check out revision {rev[:12]} ({why}): it needs a git clone of fairdeal "
+            "that holds it (or pass --no-baseline)"
+        )
+    return done.stdout
+
+
+def tree_plugins(rev: str | None) -> dict[str, str]:
+    """The built-in games' entry points (name -> ``module:object``) that the tree at revision
+    ``rev`` declares in its pyproject.toml; ``rev`` None is this tree."""
+    text = (ROOT / "pyproject.toml").read_text() if rev is None else _pyproject_of(rev)
+    return dict(tomllib.loads(text)["project"]["entry-points"][GROUP])
+
+
+def load_games(plugins: dict[str, str]) -> Any:
+    """The registry of the tree this process runs on: ``plugins``, its own built-in games, and
+    the plugins other distributions installed (the example game)."""
+    from importlib import metadata
+
+    from fairdeal import registry
+
+    own = [metadata.EntryPoint(name, value, GROUP) for name, value in plugins.items()]
+    others = [
+        ep for ep in metadata.entry_points(group=GROUP) if ep.dist is None or ep.dist.name != "fairdeal"
+    ]
+    return registry.load(entry_points=own + [ep for ep in others if ep.name not in plugins])
 
 
 # -- the worker: one game, in its own process, on whichever tree PYTHONPATH gives -----------------------
-def worker(name: str, seed: int, breakdown: bool) -> dict[str, Any]:
+def worker(name: str, seed: int, breakdown: bool, plugins: dict[str, str]) -> dict[str, Any]:
     from _baseline import which_tree
 
-    from fairdeal import registry
     from fairdeal.core.dealer import PlainDealer
     from fairdeal.core.rng import SeededRng
     from fairdeal.core.runner import play_game
     from fairdeal.testing import play_with_protocol
 
     players, options = GAMES[name]
-    reg = registry.load()
+    reg = load_games(plugins)
     game, bot = reg.game(name), reg.bot(name)
     spent: defaultdict[str, float] = defaultdict(float)
     with timed(spent) if breakdown else nullcontext():
@@ -155,9 +214,7 @@ def _wrap(
 
 # -- the driver --------------------------------------------------------------------------------------
 def main() -> None:
-    from _baseline import BASELINE, baseline_tree, run_worker
-
-    from fairdeal import registry
+    from _baseline import BASELINE
 
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=5, help="seeded games per game type")
@@ -169,18 +226,56 @@ def main() -> None:
     )
     ap.add_argument("--breakdown", action="store_true", help="where the CPU goes, on this tree")
     ap.add_argument("--worker", nargs=2, metavar=("GAME", "SEED"), help=argparse.SUPPRESS)
+    ap.add_argument("--plugins", default="{}", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker[0], int(args.worker[1]), args.breakdown)))
+        game, seed = args.worker
+        print(json.dumps(worker(game, int(seed), args.breakdown, json.loads(args.plugins))))
         return
-    installed = registry.load().games
+    drive(args)
+
+
+class Tree:
+    """A tree the games are played on: this one (``path`` None) or a revision checked out."""
+
+    def __init__(self, label: str, rev: str | None) -> None:
+        self.label, self.rev = label, rev
+        self.plugins = tree_plugins(rev)
+        self.path: Path | None = None
+
+    def play(self, name: str, seed: int, *flags: str) -> dict[str, Any]:
+        """One game in a worker process on this tree; Trouble, in one line, if the worker fails."""
+        from _baseline import run_worker
+
+        args = ["--worker", name, str(seed), "--plugins", json.dumps(self.plugins), *flags]
+        try:
+            return run_worker(HERE, args, tree=self.path)
+        except RuntimeError as exc:
+            last = (str(exc).strip().splitlines() or ["no output"])[-1]
+            need = " (it needs the test extra: pip install -e '.[test]')" if "No module named" in last else ""
+            raise Trouble(f"{name} (seed {seed}) failed on {self.label}: {last}{need}") from None
+
+
+def drive(args: argparse.Namespace) -> None:
+    """Play every game on this tree and the revisions asked for, and print the table."""
+    from _baseline import baseline_tree
+
+    here = Tree("this tree", None)
+    base = None if args.no_baseline else Tree(f"the baseline {args.against[:12]}", args.against)
+    also = None if args.also is None else Tree(args.also, args.also)
+    installed = load_games(here.plugins).games
     names = [n for n in GAMES if n in installed and (args.only is None or n == args.only)]
-    base = nullcontext(None) if args.no_baseline else baseline_tree(args.against)
-    also = nullcontext(None) if args.also is None else baseline_tree(args.also)
-    with base as old, also as other:
-        if old is not None:
+    if not names:
+        raise Trouble(f"no game to measure: {args.only!r} is not one of {', '.join(sorted(installed))}")
+    with (
+        nullcontext(None) if base is None else baseline_tree(args.against) as old,
+        nullcontext(None) if also is None else baseline_tree(args.also) as other,
+    ):
+        if base is not None:
+            base.path = old
             print(f"baseline: {args.against[:12]} (checked out in {old})")
-        if other is not None:
+        if also is not None:
+            also.path = other
             print(f"also: {args.also} (checked out in {other}), on the line below each game's")
         head = (
             f"{'game':<14}{'seats':>6}{'CPU/game':>10}{'baseline':>10}{'ratio':>7}{'plain':>9}"
@@ -192,17 +287,15 @@ def main() -> None:
             new, before, others = [], [], []
             flag = ["--breakdown"] if args.breakdown else []
             for seed in range(1, args.games + 1):
-                new.append(run_worker(HERE, ["--worker", name, str(seed), *flag]))
-                if old is not None:
-                    before.append(run_worker(HERE, ["--worker", name, str(seed)], tree=old))
-                if other is not None:
-                    others.append(run_worker(HERE, ["--worker", name, str(seed)], tree=other))
-            assert all(str(old) in r["tree"] for r in before) and all(
-                str(HERE.parent.parent) in r["tree"] for r in new
-            )
+                new.append(here.play(name, seed, *flag))
+                if base is not None:
+                    before.append(base.play(name, seed))
+                if also is not None:
+                    others.append(also.play(name, seed))
+            assert all(str(old) in r["tree"] for r in before) and all(str(ROOT) in r["tree"] for r in new)
             assert all(str(other) in r["tree"] for r in others)
             report(name, new, before)
-            if other is not None:
+            if also is not None:
                 report(f"  {args.also[:12]}", others, before, GAMES[name][0])
             if args.breakdown:
                 breakdown(new)
