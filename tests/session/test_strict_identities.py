@@ -98,3 +98,18 @@ def test_a_log_with_a_neutral_joiner_is_cheating_by_the_host(monkeypatch: pytest
     [finding] = report.findings
     assert (finding.seat, finding.entry) == (0, 0)
     assert "seat 1's identity" in finding.reason and "small order" in finding.reason
+
+
+def test_a_header_whose_host_is_the_neutral_point_is_signed_by_nobody() -> None:
+    """A host key of small order makes no signature: the header is damaged (check 2 of 8.4)."""
+    from fairdeal.core.session.envelope import FORMAT_VERSION, GENESIS, Envelope
+    from fairdeal.core.session.header import HEADER
+    from fairdeal.core.session.logfile import MAGIC, record
+
+    host = _Neutral(Ed25519PrivateKey.generate())
+    body = _body(Identity.from_seed(b"j" * 32).public_key)
+    body["seats"][0]["identity"] = NEUTRAL
+    entry = Envelope(FORMAT_VERSION, bytes(16), 0, HEADER, body).signed(host).place(0, GENESIS, host).encode()
+    report = verify_log(MAGIC + record(entry), registry.load().game)
+    assert report.verdict == "damaged"
+    assert "not signed and placed by the host it names" in report.findings[0].reason
