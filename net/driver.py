@@ -126,6 +126,14 @@ def _left(gone: Gone) -> str:
     return f"left the game ({gone.reason})" if gone.reason else "left the game"
 
 
+def stalled(session: Session) -> str:
+    """Why a game that is not over cannot go on when no seat owes an entry (the session refuses any,
+    an abort too): the drivers stop with it as their error."""
+    if len(session.departed) == session.header.players:
+        return "every seat has left the game: nobody is left to sign its end"
+    return "the game cannot go on: no seat owes an entry and the game is not over"
+
+
 async def _produce(session: Session, agent: Agent) -> bytes | None:
     """The entry this seat must write now, if any (its obligation may be one of several)."""
     data = session.due()
@@ -159,7 +167,8 @@ async def run_guest(
     built again; with ``resend_at`` (the host's count of entries when this seat came back)
     it is sent again, byte for byte, once that many entries are in and it was not among
     them. ``before_send`` sees every entry before it leaves (a seat keeps its decisions, to
-    send them again after a crash).
+    send them again after a crash). A game that is not over while no seat owes an entry (every
+    seat left it, say) ends when the host hangs up, with :func:`stalled` as the error.
     """
     out = SeatOutcome(session)
     while not session.finished:
@@ -177,7 +186,14 @@ async def run_guest(
                 await link.send_entry(data)
                 session.sent(data)  # it must come back as written (or the host aborts)
                 continue
-        entry = await link.receive_entry()
+        stuck = not session.owing()  # nobody may write: only the host's hanging up can come
+        try:
+            entry = await link.receive_entry()
+        except PeerGone:
+            if not stuck:
+                raise
+            out.error = stalled(session)
+            return out
         events = session.receive(entry, peer="host")
         out.events.extend(events)
         if observe is not None:
@@ -207,7 +223,9 @@ async def run_host(
     game with an ``abort`` blaming its seat (every seat still owing, for a timeout; an
     entry signed for an obligation the log holds another entry of that seat's for carries
     that entry as evidence); a failure of this program ends it with an ``abort`` blaming
-    nobody. Either way the log holds every accepted entry and says how the game ended.
+    nobody. Either way the log holds every accepted entry and says how the game ended. A game
+    that is not over while no seat owes an entry cannot be ended by any entry (the session
+    refuses them all): the host hangs up every link and returns with :func:`stalled` as the error.
     When every player agrees to adjourn, it returns with ``adjourned`` set and no entry
     written.
     """
@@ -371,6 +389,10 @@ async def run_host(
                 failure = await own_entry(first_entry)
             while failure is None and not session.finished and not out.adjourned:
                 owing = session.owing()
+                if not owing:  # not over, yet nobody may write (not even an abort): nothing can come
+                    out.error = stalled(session)
+                    await roster.hang_up(out.error)
+                    break
                 first = owing[0]
                 mine = next((w for w in owing if w.seat == session.seat), None)
                 item: Item
@@ -417,5 +439,6 @@ __all__ = [
     "Timeouts",
     "run_guest",
     "run_host",
+    "stalled",
     "think",
 ]

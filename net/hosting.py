@@ -33,7 +33,7 @@ from .addresses import direct_hints
 from .attendance import Attendance
 from .chat import ChatRoom
 from .doors import DoorBell, keep_doors
-from .driver import SeatOutcome, run_host
+from .driver import SeatOutcome, run_host, stalled
 from .entrylog import EntryLog
 from .errors import NetError
 from .events import (
@@ -197,8 +197,11 @@ def _announcer(plan: HostPlan, tell: Report, invite: Invite, code: str, port: in
 
 
 def _ended(session: Session) -> str:
-    """What the host says as it stops: the game ended (an abort), or it leaves a game not over."""
-    return "the game has ended" if session.finished else HOST_LEFT
+    """What the host says as it stops: the game ended (an abort), nobody may write any more (every
+    seat left it), or it leaves a game not over."""
+    if session.finished:
+        return "the game has ended"
+    return stalled(session) if not session.owing() else HOST_LEFT
 
 
 async def _play_host(

@@ -124,6 +124,14 @@ def _close(link: Link, reason: str) -> None:
         fail(reason)
 
 
+async def _hang_up(link: Link, reason: str) -> None:
+    aclose = getattr(link, "aclose", None)
+    if aclose is None:
+        return
+    with contextlib.suppress(*_BROKEN):
+        await (aclose(reason) if isinstance(link, Heartbeat) else aclose())
+
+
 class Roster:
     """The host's guest links by seat, its watchers, and the backlog of entries (see the module)."""
 
@@ -332,6 +340,13 @@ class Roster:
                 self.links.pop(item.seat, None)  # it has all it needs (or is not held)
         elif isinstance(item, Expired):
             self.away.pop(item.seat, None)
+
+    async def hang_up(self, reason: str) -> None:
+        """Close every guest's and watcher's link, in-memory ones too, saying ``reason`` where a link
+        says goodbye in words: nothing more will come."""
+        async with trio.open_nursery() as nursery:
+            for link in [*self.links.values(), *self.watchers]:
+                nursery.start_soon(_hang_up, link, reason)
 
     def close_all(self, reason: str) -> None:
         for link in [*self.links.values(), *self.watchers]:

@@ -6,7 +6,10 @@ from fairdeal import registry
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import FAIR, verify_log
+from fairdeal.net.driver import stalled
 from fairdeal.testing import play_with_protocol
+
+from .ending import check_clean_end
 
 
 def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -> None:
@@ -20,3 +23,17 @@ def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -
     assert (last.seat, last.kind) == (0, "move")  # this seed's game ends on the host's move (then the ends)
     assert all(o.error is None and o.session.finished and o.session.aborted is None for o in played.outcomes)
     assert verify_log(played.log, reg.game).verdict == FAIR
+
+
+def test_a_game_every_seat_left_ends_cleanly_where_nobody_may_write() -> None:
+    """Snatch! takes out every seat of this four-seat game at once (each paid with its whole pile):
+    every seat leaves, the final reveal is complete, and nobody is left to sign the end. The host's
+    driver looked for the first seat owing (there was none) and crashed. The session refuses any
+    entry then, an abort too: every driver stops, saying why, and every seat holds the same log
+    (or, once the session takes such a game as over, it finishes fair)."""
+    reg = registry.load()
+    game = reg.game("snatch")
+    played = play_with_protocol(game, 4, 7)
+    assert played.session.departed == frozenset(range(4))
+    check_clean_end(played, game)
+    assert "nobody is left to sign" in stalled(played.session)
