@@ -30,7 +30,7 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Session
 
 from ._links import Link, PeerGone
-from .roster import AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale
+from .roster import SENT_AGAIN, AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale
 
 #: What an agent returns to resign instead of moving.
 RESIGN = None
@@ -288,7 +288,9 @@ async def run_host(
             return True
         if isinstance(item, Heard) and session.seq > 0:
             late = stale(roster, session.header, item.seat, item.data)
-            return late is not None and late[0] == "again"
+            if late is not None and late[0] == "again":  # whatever its placement: one more check
+                roster.ignored(item.link, SENT_AGAIN)
+                return True
         return False
 
     async def write_or_hear(deciding: bool) -> tuple[str | None, Item | None]:

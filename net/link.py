@@ -17,7 +17,9 @@ None): the host does not time the steps it owes while it is quiet, and when it i
 again, after a gap longer than that, it is present anew from then.
 
 Any failure — the peer closed, went silent, sent a malformed or unexpected message, sent
-too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`) — closes the
+too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`; an entry the host
+ignores is found by the driver, by what its author wrote, and counted through
+:meth:`NetLink.ignored`) — closes the
 link for good with a reason (:attr:`NetLink.error`); entries received
 before it are still delivered, then :meth:`receive_entry` raises :class:`PeerGone`
 with that reason. Nothing a peer sends can make these tasks raise.
@@ -25,7 +27,6 @@ with that reason. Nothing a peer sends can make these tasks raise.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,7 +147,6 @@ class NetLink:
         self.flood = Flood()
         #: Called with the one line saying so when the link is dropped for that.
         self.on_flood: Callable[[str], None] | None = None
-        self._entry_digests: set[bytes] = set()  # every entry the peer sent on this link (host end)
         self._pongs_due = 0
         self.stats = LinkStats()
         self.error: str | None = None
@@ -315,14 +315,6 @@ class NetLink:
         if isinstance(msg, wire.Entry):
             if not self._game_started:
                 raise RemoteProtocolError("sent a log entry before the game started", peer=self.peer)
-            if self.role == "host":
-                # The same bytes twice on one link are never needed (an entry is sent again only on a
-                # new link, after a drop): refused here, before anything decodes them.
-                digest = hashlib.sha256(msg.data).digest()
-                if digest in self._entry_digests:
-                    self._useless("copies of an entry it had sent already")
-                    return
-                self._entry_digests.add(digest)
             if _fault.armed() and self.role == "host":
                 _fault.reached("heard", _kind(msg.data))
             self._entries_in.send_nowait(msg.data)
@@ -333,29 +325,32 @@ class NetLink:
                 self._pong_queued = True
                 self.send(wire.Pong(msg.n))
             else:
-                self._useless("pings while the answer to one was queued")
+                self.ignored("pings while the answer to one was queued")
         elif isinstance(msg, wire.Pong):
             if self._pongs_due > 0:  # any message shows the peer is alive
                 self._pongs_due -= 1
             else:
-                self._useless("pongs to no ping")
+                self.ignored("pongs to no ping")
         elif isinstance(msg, wire.Bye):
             self.left, self.said = True, msg.reason
             self.fail(f"{self.peer} left: {msg.reason}")
         elif isinstance(msg, wire.Chat):
             if self.on_chat is None or self.on_chat(msg) is False:
-                self._useless("chat lines that were refused")
+                self.ignored("chat lines that were refused")
         elif isinstance(msg, wire.Adjourn) and self._game_started:
             if self.on_adjourn is None or self.on_adjourn(msg) is False:
-                self._useless("votes that changed nothing")
+                self.ignored("votes that changed nothing")
         elif isinstance(msg, wire.Lobby | wire.Away | wire.Back | wire.Adjourned) and self.role == "guest":
             if self.on_control is not None:
                 self.on_control(msg)
         else:
             raise RemoteProtocolError(f"unexpected {_tag(msg)} message", peer=self.peer)
 
-    def _useless(self, what: str) -> None:
-        """The peer sent a message of no use: counted; past the limit, the link is dropped."""
+    def ignored(self, what: str) -> None:
+        """The peer sent a message of no use (``what`` names its kind): counted; past the limit, the
+        link is dropped. The host's driver counts here the entries it ignores (through the roster)."""
+        if self.error is not None:
+            return  # closed already (what it sent before is still being settled): said once
         if self.flood.strike(what):
             reason = self.flood.words(self.peer)
             self.fail(reason)

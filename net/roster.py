@@ -35,6 +35,8 @@ from fairdeal.core.session.header import Header
 from ._links import Heartbeat, Link, PeerGone
 
 NO_GRACE: Final = 0.0
+SENT_AGAIN: Final = "copies of an entry it had sent already"
+AFTER_END: Final = "entries after the end of the game"
 _BROKEN = (PeerGone, FairdealError, trio.BrokenResourceError, trio.ClosedResourceError)
 
 
@@ -217,6 +219,13 @@ class Roster:
             with contextlib.suppress(*_BROKEN):
                 await link.send_entry(data)
 
+    def ignored(self, link: Link | None, what: str) -> None:
+        """The host ignored an entry that came on ``link`` (``what`` names its kind): counted against
+        the link's flood budget, where the link keeps one (past it, the link is dropped)."""
+        count = getattr(link, "ignored", None)
+        if count is not None:
+            count(what)
+
     def close(self) -> None:
         """Nobody is taken back or let in any more (the game is over, or adjourned)."""
         self.closed = True
@@ -340,6 +349,8 @@ class Roster:
                 self.links.pop(item.seat, None)  # it has all it needs (or is not held)
         elif isinstance(item, Expired):
             self.away.pop(item.seat, None)
+        elif isinstance(item, Heard):
+            self.ignored(item.link, AFTER_END)
 
     async def hang_up(self, reason: str) -> None:
         """Close every guest's and watcher's link, in-memory ones too, saying ``reason`` where a link
@@ -380,6 +391,8 @@ def stale(roster: Roster, header: Header, seat: int, data: bytes) -> tuple[str, 
 
 
 __all__ = [
+    "AFTER_END",
+    "SENT_AGAIN",
     "AdjournAgreed",
     "Back",
     "Expired",

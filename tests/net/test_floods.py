@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from fairdeal.net.flood import LIMIT
 from fairdeal.net.follow import Follower
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import Keepalive, NetLink
+from fairdeal.net.roster import AFTER_END
 from fairdeal.net.stream import secure_connect
 from fairdeal.testing import seat_sessions
 
@@ -53,6 +55,12 @@ class Flooder(NetLink):
             self.flooded = True
             for _ in range(COPIES):  # its own pass, byte for byte, again and again
                 self.send(wire.Entry(data))
+        elif self.kind == "placed" and decode_envelope(data).kind == "deck.shuffle":
+            self.flooded = True
+            env = decode_envelope(data)
+            for n in range(1, COPIES + 1):  # its own pass as written, placed elsewhere: other bytes each time
+                where = replace(env, seq=n, prev=n.to_bytes(32, "big"), placed=bytes([n % 256]) * 64)
+                self.send(wire.Entry(where.encode()))
         elif self.kind == "chat":
             self.flooded = True
             for n in range(1, COPIES + 1):  # lines in its own name whose signatures are wrong
@@ -84,6 +92,12 @@ async def _flood(invite: Invite, kind: str) -> str:
             await n.start(link.run)
             with contextlib.suppress(PeerGone):
                 await run_guest(session, agent, link, None)
+            if kind == "late" and session.finished:
+                link.flooded = True
+                for k in range(COPIES):  # entries after the end, each other bytes, instead of goodbye
+                    with contextlib.suppress(PeerGone):
+                        link.send(wire.Entry(k.to_bytes(4, "big")))
+                await link.closed.wait()
             n.cancel_scope.cancel()
     assert link.flooded
     return link.error or ""
@@ -91,6 +105,7 @@ async def _flood(invite: Invite, kind: str) -> str:
 
 WORDS = {
     "entry": "copies of an entry it had sent already",
+    "placed": "copies of an entry it had sent already",
     "chat": "chat lines that were refused",
     "votes": "votes that changed nothing",
 }
@@ -111,6 +126,20 @@ def test_a_guest_that_floods_the_host_is_dropped_with_one_line(tmp_path: Path, k
     assert "the host" in error or "closed" in error or "left" in error, error  # the host hung up on it
     result = peer.result()
     assert result["aborted"]["blame"] == 1, result
+
+
+def test_a_guest_that_sends_entries_after_the_end_is_dropped_with_one_line(tmp_path: Path) -> None:
+    """After the end the host lingers until every guest says goodbye; what a guest sends meanwhile
+    is ignored, and counted: a guest that sends entries instead of its goodbye is dropped."""
+    peer, code = host(tmp_path, "snatch", "--grace", "1")
+    error = trio.run(_flood, decode_invite(code), "late")
+    assert peer.wait() == 0, peer.err
+    said = flat(peer.out + "\n" + peer.err)
+    dropped = [line for line in (peer.out + "\n" + peer.err).splitlines() if "Dropped Mallory" in line]
+    assert len(dropped) == 1, said
+    assert f"sent {LIMIT + 1} messages that were ignored or refused ({LIMIT + 1} {AFTER_END})" in said, said
+    assert "closed" in error or "lost" in error, error
+    assert peer.result()["verdict"] == "fair"
 
 
 @pytest.mark.parametrize("what", ["pong", "ping"])
