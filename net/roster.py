@@ -112,12 +112,14 @@ class RosterEvents(Protocol):
 
 
 class _Away:
-    """A seat held away until ``deadline``; ``resuming``: not back since the game was resumed."""
+    """A seat held away until ``deadline``; ``resuming``: not back since the game was resumed;
+    ``over`` is set when the seat is back (what waits for the deadline stops then)."""
 
-    __slots__ = ("deadline", "reason", "resuming")
+    __slots__ = ("deadline", "over", "reason", "resuming")
 
     def __init__(self, deadline: float, reason: str, resuming: bool = False) -> None:
         self.deadline, self.reason, self.resuming = deadline, reason, resuming
+        self.over = trio.Event()
 
 
 def _close(link: Link, reason: str) -> None:
@@ -191,7 +193,8 @@ class Roster:
             self._send.send_nowait(Heard(seat, link, data))
 
     async def _expire(self, seat: int, away: _Away) -> None:
-        await trio.sleep_until(away.deadline)
+        with trio.move_on_at(away.deadline):
+            await away.over.wait()  # back before the deadline: no task is left for this absence
         if self.away.get(seat) is away:
             self._send.send_nowait(Expired(seat, away.reason))
 
@@ -301,10 +304,11 @@ class Roster:
         if self.closed:
             return "the game is over"
         self.links[seat] = link  # in the same step as the catch-up's last check: nothing missed
-        was_away = self.away.pop(seat, None) is not None
+        away = self.away.pop(seat, None)
         if self._nursery is not None:  # else it is heard when the roster runs again
             self._nursery.start_soon(self._pump, seat, link)
-        if was_away:
+        if away is not None:
+            away.over.set()
             self._send.send_nowait(Back(seat))
             if self.observer is not None:
                 self.observer.back(seat)
