@@ -84,8 +84,9 @@ class Dealer(ABC):
         """A joint random choice in ``range(n)`` that no seat can bias."""
 
     @abstractmethod
-    def leave(self, seat: int) -> None:
-        """``seat`` leaves the game for good; the others go on without it."""
+    def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
+        """``seat`` leaves the game for good; the others go on without it. Its secret opens every card
+        ever opened to it: return the cards of ``shown`` (tokens it saw, still on the table)."""
 
     @abstractmethod
     def audit(self) -> Verdict:
@@ -146,8 +147,9 @@ class PlainDealer(Dealer):
     def random(self, n: int) -> int:
         return below(self._rng, n)
 
-    def leave(self, seat: int) -> None:
+    def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
         self._left.add(seat)
+        return {t: self._cards[t] for t in shown}
 
     def audit(self) -> Verdict:
         return Verdict.ok("plain dealer: nothing to audit")

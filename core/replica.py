@@ -57,10 +57,16 @@ class Replica(Generic[S]):
         tokens: Sequence[int],
         viewer: int | None,
         cards: Mapping[int, Card] | None = None,
+        *,
+        custody: bool = True,
     ) -> Replica[S]:
-        """Set up the game on a freshly shuffled deck (``cards``: what the viewer knows of it)."""
+        """Set up the game on a freshly shuffled deck (``cards``: what the viewer knows of it).
+
+        ``custody``: a card in a hand is handed over to the hand's owner whenever another seat
+        alone can open it (:attr:`Table.custody`; False only to replay a game of log protocol 3)."""
         zones = list(game.zones_for(config))
         table = Table(zones, config.players, viewer, game.deck_for(config))
+        table.custody = custody
         deck_zone = game.deck_zone_for(config)
         if table.specs[deck_zone].visibility is not Visibility.HIDDEN:
             raise LocalProtocolError(f"{game.name}: the deck zone {deck_zone!r} must be HIDDEN")
@@ -107,18 +113,14 @@ class Replica(Generic[S]):
         self.state.table.replace_shuffled(request, fresh, cards if self.viewer == EVERYONE else None)
 
     def move_reveals(self, player: int, move: Move) -> list[int]:
-        """Tokens that ``move`` shows to everyone and only ``player`` can open (its own cards).
+        """Tokens that ``move`` shows to everyone and ``player`` alone can open (its own cards).
 
-        Only meaningful on the mover's own replica; the mover sends these reveals with
-        the move so that every seat can judge it at once.
+        The mover sends these reveals with the move so that every seat can judge it at once.
+        A card the move shows that another seat alone can open is opened by that seat after it.
         """
         trial = self.game.apply(self.state.copy(), player, move)
         table = trial.table
-        return [
-            r.token
-            for r in table.requirements()
-            if r.to is None and r.token in table.seen[player] and r.token not in table.public
-        ]
+        return [r.token for r in table.requirements() if r.to is None and table.opened_to(r.token) == player]
 
     def check_move(self, player: int, move: Move, *, remote: bool = True) -> None:
         """Raise if ``move`` is not legal for ``player`` as far as this replica can tell."""
@@ -143,7 +145,7 @@ class Replica(Generic[S]):
         return [
             r.token
             for r in table.requirements()
-            if r.to is None and table.knows(player, r.token) and table.card(r.token) is None
+            if r.to is None and table.opened_to(r.token) == player and table.card(r.token) is None
         ]
 
     def apply(self, player: int, move: Move, shown: Sequence[int] = ()) -> None:

@@ -137,4 +137,8 @@ def play_game(
             raise LocalProtocolError(f"unknown step {need!r}")
         for seat in sorted(game.departed(public.state) - departed):
             departed.add(seat)
-            dealer.leave(seat)
+            leaving = public.table.shown_by_leaving(seat)
+            cards = dealer.leave(seat, [r.token for r in leaving])
+            if leaving:
+                for r in replicas.values():
+                    r.learn(leaving, cards)

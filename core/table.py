@@ -9,14 +9,17 @@ Every zone has a visibility:
 * ``HIDDEN`` — face down: nobody learns anything, the owner included.
 
 A rules engine moves tokens (``deal``, ``move``), turns single cards face up
-(``flip``) and asks for reshuffles (``shuffle_together``). It never decides what
+(``flip``), shows a card to one seat where it lies (``show``) and asks for reshuffles
+(``shuffle_together``). It never decides what
 a card *is*: after each engine call the core reads :meth:`Table.requirements`
 and :meth:`Table.pending_shuffles`, has the dealer perform them and records the
 outcome with :meth:`Table.learn` and :meth:`Table.replace_shuffled`. Only then
 may the engine read the new cards (``card`` returns None for unknown ones).
 
-Knowledge sets (``public``, ``seen``) are identical in every viewer's copy; only
-``cards`` differs: it holds exactly the identities this viewer may know.
+Knowledge sets (``public``, ``seen``) and the seat each card was last opened to alone
+(:meth:`Table.opened_to`) are identical in every viewer's copy; only ``cards`` differs: it
+holds exactly the identities this viewer may know. A seat that has seen a card keeps knowing
+it wherever it goes, until it is reshuffled.
 """
 
 from __future__ import annotations
@@ -94,9 +97,12 @@ class Table:
     __slots__ = (
         "_cards",
         "_dirty",
+        "_opened",
+        "_shows",
         "_shuffles",
         "_where",
         "_zones",
+        "custody",
         "deck",
         "faceup",
         "players",
@@ -124,6 +130,14 @@ class Table:
         self.faceup: set[int] = set()
         self._dirty: set[int] = set()
         self._shuffles: list[ShuffleRequest] = []
+        #: token -> the seat it was last opened to alone: the one seat that can open it by itself
+        #: (the same for every viewer). A private card lying in another seat's hand is opened to
+        #: that seat again (handed over), so that a hand's cards are always its owner's to show.
+        self._opened: dict[int, int] = {}
+        self._shows: list[tuple[int, int]] = []  # (token, seat): cards to show one seat where they lie
+        #: Whether cards in a hand are handed over to its owner (log protocol 4 on), or only opened
+        #: to it once (a game of log protocol 3, replayed as it was played).
+        self.custody = True
         #: Every card of the game, as dealt (the same for every viewer): what a seat's unseen cards
         #: are drawn from when worlds are sampled (:mod:`fairdeal.core.worlds`).
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -145,6 +159,9 @@ class Table:
         t.faceup = set(self.faceup)
         t._dirty = set(self._dirty)
         t._shuffles = list(self._shuffles)
+        t._opened = dict(self._opened)
+        t._shows = list(self._shows)
+        t.custody = self.custody
         t.deck = self.deck
         t.ruled_out = self.ruled_out
         return t
@@ -206,6 +223,11 @@ class Table:
     def is_public(self, token: int) -> bool:
         return token in self.public
 
+    def opened_to(self, token: int) -> int | None:
+        """The seat ``token`` was last opened to alone (None: never, or it is public): the one seat
+        that can open it to everyone by itself. It is the owner of a hand the card lies in."""
+        return None if token in self.public else self._opened.get(token)
+
     def knows(self, seat: int | None, token: int) -> bool:
         """Whether ``seat`` (None: everybody) legitimately knows ``token``."""
         if token in self.public:
@@ -260,6 +282,16 @@ class Table:
         self.faceup.add(token)
         self._dirty.add(token)
 
+    def show(self, token: int, seat: int) -> None:
+        """Show ``token`` to ``seat`` alone where it lies (a peek, "show me"): ``seat`` will learn it
+        and keep knowing it; nobody else learns anything."""
+        if token not in self._where:
+            raise LocalProtocolError(f"token {token} is not on the table")
+        if not 0 <= seat < self.players:
+            raise LocalProtocolError(f"no seat {seat}")
+        self._shows.append((token, seat))
+        self._dirty.add(token)
+
     def turn_up(self, *zones: str) -> None:
         """Turn every card of ``zones`` face up where it lies (hands shown at the end, to be counted)."""
         for zone in zones:
@@ -301,29 +333,55 @@ class Table:
         return t
 
     # -- what the core must do next ---------------------------------------------------------------
+    def shown_by_leaving(self, seat: int) -> list[Reveal]:
+        """What a seat that leaves the game shows everyone: every card it has seen that is still on the
+        table and not public. (Its secret key, which the others need to go on without it, opens every
+        card ever opened to it, wherever the card went since.)"""
+        return [Reveal(t, None) for t in sorted(self.seen[seat]) if t in self._where and t not in self.public]
+
     def requirements(self) -> list[Reveal]:
-        """Reveals owed by the visibility of where cards now lie, in token order."""
+        """Reveals owed by the visibility of where cards now lie and by what was shown, in token order."""
         if not self._dirty:
             return []
         out: list[Reveal] = []
+        showing = self._showing()
         done = []
         for t in sorted(self._dirty):
-            zone = self._where.get(t)
-            need: Reveal | None = None
-            if zone is not None and t not in self.public:
-                spec = self.specs[zone]
-                if spec.visibility is Visibility.PUBLIC or t in self.faceup:
-                    need = Reveal(t, None)
-                elif spec.visibility is Visibility.OWNER:
-                    assert spec.owner is not None
-                    if t not in self.seen[spec.owner]:
-                        need = Reveal(t, spec.owner)
+            need = showing.get(t) or self._need(t)
             if need is None:
                 done.append(t)
             else:
                 out.append(need)
         self._dirty.difference_update(done)  # nothing more can be owed for these until they move
         return out
+
+    def _showing(self) -> dict[int, Reveal]:
+        """The next show owed of each token (one a batch: a token is opened to one seat at a time);
+        a show whose seat already knows the card owes nothing and is dropped."""
+        pending: list[tuple[int, int]] = []
+        first: dict[int, Reveal] = {}
+        for t, seat in self._shows:
+            if t not in self._where or t in self.public or t in self.seen[seat]:
+                continue
+            pending.append((t, seat))
+            first.setdefault(t, Reveal(t, seat))
+        self._shows = pending
+        return first
+
+    def _need(self, t: int) -> Reveal | None:
+        """What the zone ``t`` lies in owes: everybody learns a face-up card, a hand's owner a card in
+        its hand (handed over to it when another seat alone can open it)."""
+        zone = self._where.get(t)
+        if zone is None or t in self.public:
+            return None
+        spec = self.specs[zone]
+        if spec.visibility is Visibility.PUBLIC or t in self.faceup:
+            return Reveal(t, None)
+        if spec.visibility is Visibility.OWNER:
+            assert spec.owner is not None
+            mine = self._opened.get(t) == spec.owner if self.custody else t in self.seen[spec.owner]
+            return None if mine else Reveal(t, spec.owner)
+        return None
 
     def pending_shuffles(self) -> list[ShuffleRequest]:
         return list(self._shuffles)
@@ -339,8 +397,13 @@ class Table:
             raise LocalProtocolError(f"token {t} is not on the table")
         if reveal.to is None:
             self.public.add(t)
+            self._opened.pop(t, None)
         else:
             self.seen[reveal.to].add(t)
+            self._opened[t] = reveal.to
+            if self._shows:
+                self._shows = [s for s in self._shows if s != (t, reveal.to)]
+            self._dirty.add(t)  # where it lies may owe more: a shown card goes back to its hand's owner
         if card is not None:
             self._cards[t] = card
 
@@ -361,8 +424,12 @@ class Table:
             self.public.discard(t)
             self.faceup.discard(t)
             self._dirty.discard(t)
+            self._opened.pop(t, None)
             for s in self.seen:
                 s.discard(t)
+        if self._shows:
+            dead = set(request.tokens)
+            self._shows = [s for s in self._shows if s[0] not in dead]
         z.clear()
         self._shuffles.pop(0)
         if self.ruled_out:  # what was shown of the old tokens says nothing of the fresh ones
@@ -385,6 +452,8 @@ class Table:
             and self.public == other.public
             and self.seen == other.seen
             and self.faceup == other.faceup
+            and self._opened == other._opened
+            and self._shows == other._shows
             and self._shuffles == other._shuffles
             and self.viewer == other.viewer
         )

@@ -7,9 +7,10 @@ public encryptions ``(G, M + H)``; every seat in turn re-randomises and permutes
 proves in zero knowledge that it did exactly that, and every peer checks the proof when
 the pass arrives. A card is opened with decryption shares ``x_j·c1``, each with a
 Chaum–Pedersen proof: a private card by every other seat's share (its owner finishes
-alone), a public one by every share not yet published. At the end, the final reveal
-opens to everyone every card that only one seat saw, so the game can be replayed with
-every card any seat knew.
+alone), a public one by every share not yet published; a card that one seat alone can open
+goes to another seat by a hand-over (re-masked for it, proven the same card). At the end,
+the final reveal opens to everyone every card that only one seat saw, so the game can be
+replayed with every card any seat knew.
 
 Use: every seat (and any observer) runs a :class:`DeckSeat`, makes the same local calls
 (``start``, ``reshuffle``, ``request``, ``begin_random``, ``begin_leave``,
@@ -25,6 +26,7 @@ from ._common import Obligation
 from ._dealer import CryptoDealer
 from ._messages import (
     FinalReveal,
+    Handover,
     KeyShare,
     Leave,
     Message,
@@ -37,16 +39,19 @@ from ._messages import (
 from ._seat import DeckSeat
 from ._shuffle_proof import ShuffleProof
 from ._shuffles import RoundRecord
-from ._wire import KINDS, MAX_DECK, MAX_PLAYERS, decode, encode
+from ._wire import KINDS, MAX_DECK, MAX_PLAYERS, PROTOCOL, PROTOCOLS, decode, encode
 
 __all__ = [
     "KINDS",
     "MAX_DECK",
     "MAX_PLAYERS",
+    "PROTOCOL",
+    "PROTOCOLS",
     "CheckedProofs",
     "CryptoDealer",
     "DeckSeat",
     "FinalReveal",
+    "Handover",
     "KeyShare",
     "Leave",
     "Message",

@@ -37,6 +37,9 @@ class Context:
     me: Me | None = None
     #: Proofs already checked by another seat of this process (local play); None: check all.
     checked: CheckedProofs | None = None
+    #: The log protocol of the game (docs/protocol.md): from 4 on, a card one seat alone can
+    #: open is handed over to the next seat rather than opened with that seat's share.
+    protocol: int = 4
 
     @property
     def seat(self) -> int | None:
@@ -73,6 +76,19 @@ class Stream:
 
     def fork(self, label: str) -> Stream:
         return Stream(hashlib.sha256(self._key + b"/" + label.encode()).digest())
+
+
+PUBLIC = "public"  # the purpose bound into a share that opens a card to everyone
+
+
+def purpose(to: int | None) -> str:
+    """The purpose a share's proof is bound to: ``public``, or ``to seat N``."""
+    return PUBLIC if to is None else f"to seat {to}"
+
+
+def share_context(game_id: bytes, seat: int, token: int, ct: bytes, to: int | None) -> bytes:
+    """What a share's proof is bound to (docs/protocol.md 10.4)."""
+    return g.frame(b"share", game_id, seat, token, ct, purpose(to))
 
 
 def draw_scalar(stream: Stream) -> bytes:

@@ -97,11 +97,22 @@ class CryptoDealer(Dealer):
         assert result is not None
         return result
 
-    def leave(self, seat: int) -> None:
+    def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
         if not 0 <= seat < self.players:
             raise LocalProtocolError(f"no seat {seat}")
         self._all(lambda s: s.begin_leave(seat))
         self._pump()
+        out: dict[int, Card] = {}
+        for t in shown:
+            seen = {s.card(t) for s in self._active()}
+            if len(seen) != 1 or None in seen:
+                raise RemoteProtocolError(
+                    f"token {t} does not open to one card of the deck as seat {seat} leaves"
+                )
+            card = seen.pop()
+            assert card is not None
+            out[t] = card
+        return out
 
     def audit(self) -> Verdict:
         if self._verdict is None:

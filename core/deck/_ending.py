@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from ..dealer import Finding, Verdict
 from ..errors import LocalProtocolError, RemoteProtocolError
-from ._common import Context, Obligation
+from ._common import Context, Obligation, purpose
 from ._keys import KeyRing
 from ._messages import FinalReveal, Leave
-from ._reveals import Reveals, purpose
+from ._reveals import Reveals
 from ._shuffles import Shuffles
 from ._wire import KIND_LEAVE
 
@@ -68,8 +68,9 @@ class Ending:
         keys.check_secret(s, m.secret)
         keys.left[s] = m.secret
         self.leaving = None
-        # A seat leaves only when nothing is owed (begin_leave): no share of it is pending,
-        # and no private reveal to it is half done that its public secret would open to all.
+        # A seat leaves only when nothing is owed (begin_leave): no share of it is pending, and no
+        # private reveal to it is half done. Every card it alone could open is now open to all
+        # (Reveals.opened_by_leaving): what it alone saw is shown, as a departing player's hand.
 
     # ---- the final reveal ----------------------------------------------------------------------
 
@@ -83,7 +84,9 @@ class Ending:
         me = self.ctx.need_me()
         if not self.final:
             raise LocalProtocolError("the final reveal has not begun")
-        return FinalReveal(me.seat, reveals.build(deck, keys))
+        shares, handovers = reveals.build(deck, keys)
+        assert not handovers, "the final reveal hands nothing over"
+        return FinalReveal(me.seat, shares)
 
     def receive_final(self, m: FinalReveal, reveals: Reveals, deck: Shuffles, keys: KeyRing) -> None:
         s = m.seat

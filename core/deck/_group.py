@@ -47,6 +47,8 @@ TAG_SHUFFLE_STATEMENT = b"fairdeal/deck/shuffle-statement/v2"
 TAG_SHUFFLE_U = b"fairdeal/deck/shuffle-u/v2"
 TAG_SHUFFLE_CHALLENGE = b"fairdeal/deck/shuffle-challenge/v2"
 TAG_SHUFFLE_NONCE = b"fairdeal/deck/shuffle-nonce/v2"
+# A hand-over (``_handover``): a card's ciphertext re-masked for its next holder.
+TAG_HANDOVER = b"fairdeal/deck/handover/v1"
 
 Part = bytes | int | str
 
@@ -277,3 +279,44 @@ def dleq_verify(context: bytes, h: bytes, c1: bytes, d: bytes, e: bytes, z: byte
     except (GroupError, ec.Infinity):
         return False
     return _dleq_challenge(context, h, c1, d, ec.encode(a), ec.encode(b)) == e
+
+
+# --- One secret exponent over several bases (a hand-over's re-mask) ---------------------------
+
+
+def _same_log_challenge(
+    context: bytes, bases: list[bytes], images: list[bytes], commits: list[bytes]
+) -> bytes:
+    return hash_scalar(TAG_HANDOVER, context, *bases, *images, *commits)
+
+
+def same_log_prove(
+    context: bytes, s: bytes, bases: list[bytes], images: list[bytes], seed: bytes
+) -> tuple[bytes, bytes]:
+    """Proof ``(e, z)`` that ``images[i] = s·bases[i]`` for every i, one ``s`` for all.
+
+    The Chaum–Pedersen proof with as many bases as needed: commitments ``A_i = k·bases[i]``,
+    ``e = hash(context, bases, images, A)``, ``z = k + e·s``.
+    """
+    k = nonce(seed, b"same-log", context, *bases)
+    commits = [mul(k, b) for b in bases]
+    e = _same_log_challenge(context, bases, images, commits)
+    return e, sc_add(k, sc_mul(e, s))
+
+
+def same_log_verify(context: bytes, bases: list[bytes], images: list[bytes], e: bytes, z: bytes) -> bool:
+    """Check :func:`same_log_prove`'s proof: ``e``, ``z`` in [1, L); every base and image a point;
+    no recomputed commitment ``z·B_i − e·Y_i`` the identity."""
+    if not (is_scalar(e) and is_scalar(z)) or not bases or len(bases) != len(images):
+        return False
+    ei, zi = to_int(e), to_int(z)
+    if ei == 0 or zi == 0:
+        return False
+    try:
+        commits = [
+            ec.encode(ec.total([ec.mul_public(zi, point(b)), ec.neg(ec.mul_public(ei, point(y)))]))
+            for b, y in zip(bases, images, strict=True)
+        ]
+    except (GroupError, ec.Infinity):
+        return False
+    return _same_log_challenge(context, bases, images, commits) == e

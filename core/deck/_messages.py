@@ -59,11 +59,32 @@ class ShareProof:
 
 
 @dataclass(frozen=True, slots=True)
+class Handover:
+    """The seat that alone can open ``token`` hands it over to seat ``to`` (log protocol 4).
+
+    ``ciphertext`` is the token's old ciphertext re-masked, ``(c1 + s·G, c2 + s·H)`` for a secret
+    ``s``; ``masks`` are ``s·H_i`` for every other active seat i (in seat order), so that their
+    shares of the old ciphertext, already published, open the new one too; ``challenge`` and
+    ``response`` prove that one ``s`` is behind all of them. ``share`` is the sender's own share
+    of the new ciphertext, with its Chaum–Pedersen proof. Seat ``to``'s share is the one missing.
+    """
+
+    token: int
+    to: int
+    ciphertext: bytes
+    masks: tuple[bytes, ...]
+    challenge: bytes
+    response: bytes
+    share: ShareProof
+
+
+@dataclass(frozen=True, slots=True)
 class Shares:
-    """Every share a seat sends at once (one batch, or the card it plays)."""
+    """Every share and hand-over a seat sends at once (one batch, or the card it plays)."""
 
     seat: int
     shares: tuple[ShareProof, ...]
+    handovers: tuple[Handover, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

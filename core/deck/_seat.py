@@ -23,6 +23,7 @@ from ..dealer import Reveal, Verdict
 from ..errors import LocalProtocolError, RemoteProtocolError
 from ..rng import Rng
 from . import _group as g
+from . import _handover as handover
 from ._checked import CheckedProofs
 from ._common import Context, Me, Obligation
 from ._ending import Ending
@@ -42,6 +43,7 @@ from ._random import RandomChoices
 from ._reveals import Reveals
 from ._shuffles import RoundRecord, Shuffles
 from ._wire import (
+    HANDOVER_PROTOCOL,
     KIND_FINAL,
     KIND_KEY,
     KIND_LEAVE,
@@ -49,6 +51,8 @@ from ._wire import (
     KIND_RANDOM_REVEAL,
     KIND_SHARES,
     KIND_SHUFFLE,
+    PROTOCOL,
+    PROTOCOLS,
 )
 
 #: The kinds of obligation that several seats may meet at once, in any order.
@@ -78,29 +82,36 @@ class DeckSeat:
     __slots__ = ("_deck", "_end", "_keys", "_random", "_reveals", "ctx")
 
     def __init__(
-        self, game_id: bytes, seat: int, players: int, rng: Rng, checked: CheckedProofs | None = None
+        self,
+        game_id: bytes,
+        seat: int,
+        players: int,
+        rng: Rng,
+        checked: CheckedProofs | None = None,
+        protocol: int = PROTOCOL,
     ) -> None:
-        """Seat ``seat`` of ``players``; ``checked``: shared with the other seats of this process only.
+        """Seat ``seat`` of ``players``; ``checked``: shared with the other seats of this process only;
+        ``protocol``: the game's log protocol (one this code reads, :data:`PROTOCOLS`).
 
         With ``checked`` (local play, every seat in one process), a proof another seat of the
         process has already checked is not checked again (see :mod:`._checked`).
         """
-        _check(game_id, seat, players)
+        _check(game_id, seat, players, protocol)
         x = None
         while x is None:
             x = g.scalar_from_bytes_or_none(rng.bytes(64))
-        self._build(Context(game_id, players, Me(seat, x, rng.bytes(32), g.base(x)), checked))
+        self._build(Context(game_id, players, Me(seat, x, rng.bytes(32), g.base(x)), checked, protocol))
 
     @classmethod
-    def observer(cls, game_id: bytes, players: int) -> DeckSeat:
+    def observer(cls, game_id: bytes, players: int, protocol: int = PROTOCOL) -> DeckSeat:
         """A follower of the log with no seat and no secret (``fairdeal verify``).
 
-        It checks every message as a seat does (every shuffle proof and share proof), and
-        learns the publicly revealed cards. It can send nothing.
+        It checks every message as a seat does (every shuffle proof, share proof and hand-over),
+        and learns the publicly revealed cards. It can send nothing.
         """
-        _check(game_id, None, players)
+        _check(game_id, None, players, protocol)
         new = object.__new__(cls)
-        new._build(Context(game_id, players))
+        new._build(Context(game_id, players, protocol=protocol))
         return new
 
     def _build(self, ctx: Context) -> None:
@@ -123,6 +134,11 @@ class DeckSeat:
     @property
     def players(self) -> int:
         return self.ctx.players
+
+    @property
+    def protocol(self) -> int:
+        """The game's log protocol."""
+        return self.ctx.protocol
 
     def __repr__(self) -> str:
         return (
@@ -189,7 +205,7 @@ class DeckSeat:
         A public card must be known here as that card. Old tokens die at once.
         """
         self._need_idle()
-        busy = sorted({t for t, _ in self._reveals.owed} & set(tokens))
+        busy = sorted(self._reveals.busy_tokens() & set(tokens))
         if busy:
             raise LocalProtocolError(f"shares are still owed for token {busy[0]}")
         keys = self._keys
@@ -228,12 +244,27 @@ class DeckSeat:
         """Tokens whose share ``seat`` (default: this seat; none for an observer) still owes."""
         return self._reveals.owed_by(self.seat if seat is None else seat)
 
+    def owed_handovers(self, seat: int | None = None) -> list[int]:
+        """Tokens that ``seat`` (default: this seat) still owes the hand-over of."""
+        return self._reveals.handed_by(self.seat if seat is None else seat)
+
     def shares_message(self, tokens: Sequence[int] | None = None) -> Shares:
-        """This seat's owed shares: all of them, or those of ``tokens``."""
+        """This seat's owed shares and hand-overs: all of them, or the shares of ``tokens``."""
         me = self._need_active()
         if self._end.final:
             raise LocalProtocolError("the final reveal has started: its shares go in a final reveal")
-        return Shares(me.seat, self._reveals.build(self._deck, self._keys, tokens))
+        shares, handovers = self._reveals.build(self._deck, self._keys, tokens)
+        return Shares(me.seat, shares, handovers)
+
+    def missing_shares(self, token: int) -> list[int]:
+        """The active seats whose share of ``token``'s current ciphertext the log does not give: the
+        seats that must still take part for the card to open (one: the seat that alone can)."""
+        return self._reveals.missing(token, self._keys)
+
+    def handover_mask(self, token: int, ciphertext: bytes, to: int) -> bytes:
+        """The secret mask this seat draws to hand ``token`` (``ciphertext``) over to ``to``: this
+        seat's own secret, for the conformance kit's check of what each seat can decrypt."""
+        return handover.mask(self.ctx.need_me(), self.game_id, token, ciphertext, to)
 
     def card(self, token: int) -> Card | None:
         """The card behind ``token`` if this seat has decrypted it."""
@@ -279,7 +310,7 @@ class DeckSeat:
         from its own copy of the rules; a peer's message never starts it.
         """
         self._need_idle()
-        if self._reveals.owed:
+        if self._reveals.busy:
             raise LocalProtocolError("shares are still owed")
         self._end.begin_leave(seat, self._keys)
 
@@ -296,7 +327,7 @@ class DeckSeat:
         built here and none is accepted from a peer.
         """
         self._need_idle()
-        if self._reveals.owed:
+        if self._reveals.busy:
             raise LocalProtocolError("shares are still owed")
         self._end.begin_final(self._reveals, self._deck, self._keys)
 
@@ -404,18 +435,23 @@ class DeckSeat:
         elif isinstance(msg, ShufflePass):
             self._deck.receive(msg, self._keys.need_joint(), self._keys.left)
         elif isinstance(msg, Shares):
-            self._reveals.receive(s, msg.shares, self._deck, self._keys)
+            if msg.handovers and self.ctx.protocol < HANDOVER_PROTOCOL:
+                raise RemoteProtocolError("a hand-over in a game of log protocol 3", seat=s)
+            self._reveals.receive(s, msg.shares, self._deck, self._keys, msg.handovers)
         elif isinstance(msg, RandomCommit):
             self._random.receive_commit(msg)
         elif isinstance(msg, RandomReveal):
             self._random.receive_reveal(msg)
         elif isinstance(msg, Leave):
             self._end.receive_leave(msg, self._keys)
+            self._reveals.opened_by_leaving(self._deck, self._keys)
         else:
             self._end.receive_final(msg, self._reveals, self._deck, self._keys)
 
 
-def _check(game_id: bytes, seat: int | None, players: int) -> None:
+def _check(game_id: bytes, seat: int | None, players: int, protocol: int) -> None:
+    if protocol not in PROTOCOLS:
+        raise LocalProtocolError(f"log protocol {protocol} is not one this fairdeal reads")
     if not isinstance(game_id, bytes) or not 1 <= len(game_id) <= 256:
         raise LocalProtocolError("a game id is 1 to 256 bytes")
     if not 2 <= players <= MAX_PLAYERS:

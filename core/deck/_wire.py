@@ -16,6 +16,7 @@ from ._group import CT_BYTES, POINT_BYTES, SCALAR_BYTES, is_scalar
 from ._limits import MAX_CHOICE, MAX_DECK, MAX_INDEX, MAX_PLAYERS, MAX_ROUNDS
 from ._messages import (
     FinalReveal,
+    Handover,
     InputRef,
     KeyShare,
     Leave,
@@ -29,6 +30,7 @@ from ._messages import (
 from ._shuffle_proof import decode_proof, encode_proof
 
 __all__ = [
+    "HANDOVER_PROTOCOL",
     "KINDS",
     "KIND_FINAL",
     "KIND_KEY",
@@ -42,6 +44,8 @@ __all__ = [
     "MAX_INDEX",
     "MAX_PLAYERS",
     "MAX_ROUNDS",
+    "PROTOCOL",
+    "PROTOCOLS",
     "decode",
     "encode",
 ]
@@ -57,13 +61,39 @@ KIND_RANDOM_REVEAL = "deck.random-reveal"
 KIND_LEAVE = "deck.leave"
 KIND_FINAL = "deck.final-reveal"
 
+#: The log protocol this code writes, and the first in which a card one seat alone can open is
+#: handed over to another seat (``deck.shares`` then carries ``handovers``; before, the seat
+#: published its own share, which opened the card to every reader of the log).
+PROTOCOL = 4
+HANDOVER_PROTOCOL = 4
+#: The log protocols this code reads.
+PROTOCOLS = frozenset({3, 4})
+
 
 def _rows(shares: tuple[ShareProof, ...]) -> list[list[Any]]:
     return [[s.token, s.to, s.share, s.challenge, s.response] for s in shares]
 
 
-def encode(msg: Message) -> tuple[str, dict[str, Any]]:
-    """The wire kind and body of ``msg`` (the sender seat travels in the envelope)."""
+def _handover_rows(handovers: tuple[Handover, ...]) -> list[list[Any]]:
+    return [
+        [
+            h.token,
+            h.to,
+            h.ciphertext,
+            list(h.masks),
+            h.challenge,
+            h.response,
+            h.share.share,
+            h.share.challenge,
+            h.share.response,
+        ]
+        for h in handovers
+    ]
+
+
+def encode(msg: Message, protocol: int = PROTOCOL) -> tuple[str, dict[str, Any]]:
+    """The wire kind and body of ``msg`` (the sender seat travels in the envelope), in the form of
+    log protocol ``protocol``."""
     if isinstance(msg, KeyShare):
         return KIND_KEY, {"public": msg.public, "e": msg.challenge, "z": msg.response}
     if isinstance(msg, ShufflePass):
@@ -76,7 +106,11 @@ def encode(msg: Message) -> tuple[str, dict[str, Any]]:
         }
         return KIND_SHUFFLE, body
     if isinstance(msg, Shares):
-        return KIND_SHARES, {"shares": _rows(msg.shares)}
+        if protocol < HANDOVER_PROTOCOL:
+            if msg.handovers:
+                raise ValueError(f"log protocol {protocol} has no hand-overs")
+            return KIND_SHARES, {"shares": _rows(msg.shares)}
+        return KIND_SHARES, {"shares": _rows(msg.shares), "handovers": _handover_rows(msg.handovers)}
     if isinstance(msg, RandomCommit):
         return KIND_RANDOM_COMMIT, {"index": msg.index, "n": msg.n, "commitment": msg.commitment}
     if isinstance(msg, RandomReveal):
@@ -91,9 +125,10 @@ def encode(msg: Message) -> tuple[str, dict[str, Any]]:
 class _Reader:
     """Strict field checks that blame ``seat``."""
 
-    def __init__(self, kind: str, seat: int) -> None:
+    def __init__(self, kind: str, seat: int, protocol: int = PROTOCOL) -> None:
         self.kind = kind
         self.seat = seat
+        self.protocol = protocol
 
     def fail(self, reason: str) -> RemoteProtocolError:
         return RemoteProtocolError(f"malformed {self.kind} message: {reason}", seat=self.seat)
@@ -127,10 +162,12 @@ class _Reader:
         return v
 
     def shares(self, body: object) -> tuple[ShareProof, ...]:
-        f = self.fields(body, ("shares",))
+        return self.share_rows(self.fields(body, ("shares",))["shares"], 1)
+
+    def share_rows(self, rows: object, least: int) -> tuple[ShareProof, ...]:
         out = []
         seen: set[int] = set()
-        for item in self.seq(f["shares"], 1, MAX_DECK, "shares"):
+        for item in self.seq(rows, least, MAX_DECK, "shares"):
             row = self.seq(item, 5, 5, "share")
             token = self.integer(row[0], MAX_INDEX, "token")
             if token in seen:
@@ -184,7 +221,40 @@ def _inputs(r: _Reader, v: object, n: int) -> tuple[InputRef, ...]:
 
 
 def _shares(r: _Reader, body: object) -> Message:
-    return Shares(r.seat, r.shares(body))
+    if r.protocol < HANDOVER_PROTOCOL:
+        return Shares(r.seat, r.shares(body))
+    f = r.fields(body, ("shares", "handovers"))
+    shares = r.share_rows(f["shares"], 0)
+    handovers = tuple(_handover(r, row) for row in r.seq(f["handovers"], 0, MAX_DECK, "handovers"))
+    if not shares and not handovers:
+        raise r.fail("it holds no share and no hand-over")
+    tokens = [s.token for s in shares] + [h.token for h in handovers]
+    if len(set(tokens)) != len(tokens):
+        raise r.fail("a token appears twice")
+    return Shares(r.seat, shares, handovers)
+
+
+def _handover(r: _Reader, item: object) -> Handover:
+    row = r.seq(item, 9, 9, "hand-over")
+    token = r.integer(row[0], MAX_INDEX, "token")
+    to = r.integer(row[1], MAX_PLAYERS, "hand-over's seat")
+    masks = tuple(r.blob(m, POINT_BYTES, "mask") for m in r.seq(row[3], 0, MAX_PLAYERS, "masks"))
+    share = ShareProof(
+        token,
+        r.blob(row[6], POINT_BYTES, "share"),
+        r.scalar(row[7], "share proof e"),
+        r.scalar(row[8], "share proof z"),
+        to,
+    )
+    return Handover(
+        token,
+        to,
+        r.blob(row[2], CT_BYTES, "ciphertext"),
+        masks,
+        r.scalar(row[4], "hand-over proof e"),
+        r.scalar(row[5], "hand-over proof z"),
+        share,
+    )
 
 
 def _random_commit(r: _Reader, body: object) -> Message:
@@ -228,11 +298,12 @@ _DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
 KINDS: frozenset[str] = frozenset(_DECODERS)
 
 
-def decode(kind: str, seat: int, body: object) -> Message:
-    """Parse a message that ``seat`` sent; any malformation raises ``RemoteProtocolError``."""
+def decode(kind: str, seat: int, body: object, protocol: int = PROTOCOL) -> Message:
+    """Parse a message that ``seat`` sent in a log of protocol ``protocol``; any malformation raises
+    ``RemoteProtocolError``."""
     if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
         raise RemoteProtocolError(f"no such seat: {seat!r}", seat=None)
     decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
     if decoder is None:
         raise RemoteProtocolError(f"unknown deck message kind {kind!r}", seat=seat)
-    return decoder(_Reader(kind, seat), body)
+    return decoder(_Reader(kind, seat, protocol), body)

@@ -12,7 +12,11 @@ from ..options import OptionValue
 from ..text import distinct_names, shows_as_is
 from .envelope import GAME_ID_BYTES
 
-PROTOCOL = 3
+#: The log protocol this fairdeal writes (docs/protocol.md), and those it reads: a log of protocol
+#: 3 is checked by that protocol's rules (a card one seat alone could open was opened to the next
+#: seat with its share, not handed over).
+PROTOCOL = 4
+PROTOCOLS = frozenset({3, 4})
 # The header's fields and a seat's, in the order the log holds them (docs/protocol.md 9.1).
 FIELDS = ("protocol", "game", "plugin", "distribution", "version", "options", "seats", "extra")
 SEAT_FIELDS = ("name", "identity", "kind")
@@ -82,8 +86,9 @@ class Header:
 
         if not isinstance(body, dict) or list(body) != list(FIELDS):
             raise bad(f"the fields must be exactly {', '.join(FIELDS)}, in that order")
-        if body["protocol"] != PROTOCOL:
-            raise bad(f"unsupported protocol {body['protocol']!r}")
+        protocol = body["protocol"]
+        if type(protocol) is not int or protocol not in PROTOCOLS:
+            raise bad(f"unsupported protocol {protocol!r}")
         for key in ("game", "plugin", "distribution", "version"):
             if not shows_as_is(body[key], MAX_TEXT):
                 raise bad(f"{key} must be 1 to {MAX_TEXT} characters of plain text")
@@ -142,6 +147,6 @@ class Header:
             body["version"],
             dict(options),
             tuple(infos),
-            PROTOCOL,
+            protocol,
             dict(extra),
         )

@@ -158,6 +158,15 @@ class Session:
             raise LocalProtocolError("no deck yet")
         return self._c.deck
 
+    def revealing(self) -> tuple[Reveal, ...]:
+        """The reveals under way: cards being opened, which every seat they open to learns once
+        all the shares and hand-overs of the batch are in; from the end of the game on, the final
+        reveal's (every card some seat saw, opened to all; no view learns them)."""
+        c = self._c
+        if c.deck is not None and c.deck.final_reveal_begun:
+            return tuple(Reveal(t, None) for t in c.deck.final_tokens())
+        return tuple(c.activity[1]) if c.activity is not None and c.activity[0] == "reveal" else ()
+
     def view(self) -> GameState | None:
         """This seat's view of the game (a copy), or None before the deal."""
         r = self._c.replica
@@ -265,7 +274,7 @@ class Session:
         msg = self._c.deck.due_message()
         if msg is None:
             return None
-        kind, body = encode_deck(msg)
+        kind, body = encode_deck(msg, self.header.protocol)
         return self._envelope(kind, body)
 
     def make_move(self, move: Move) -> bytes:
@@ -285,7 +294,7 @@ class Session:
         if shown:
             trial = c.deck.copy()
             trial.request([Reveal(t, None) for t in shown])
-            shares = encode_deck(trial.shares_message(shown))[1]
+            shares = encode_deck(trial.shares_message(shown), self.header.protocol)[1]
         return self._envelope(MOVE, {"move": move.to_wire(), "shares": shares})
 
     def resign(self) -> bytes:
@@ -469,10 +478,10 @@ class Session:
                 raise RemoteProtocolError("the header gives this seat another identity", seat=HOST)
         c.header = header
         if self.seat is None:
-            c.deck = DeckSeat.observer(header.game_id, header.players)
+            c.deck = DeckSeat.observer(header.game_id, header.players, header.protocol)
         else:
             rng = self._rng.fork(f"deck-{self.seat}")
-            c.deck = DeckSeat(header.game_id, self.seat, header.players, rng, self._checked)
+            c.deck = DeckSeat(header.game_id, self.seat, header.players, rng, self._checked, header.protocol)
         c.phase = "keys"
 
     def _expect_turn(self, c: _Core, env: Envelope) -> Decide:
@@ -492,12 +501,15 @@ class Session:
         assert c.replica is not None and c.deck is not None
         shown: list[int] = []
         if body["shares"] is not None:
-            msg = decode_deck("deck.shares", env.seat, body["shares"])
+            assert c.header is not None
+            msg = decode_deck("deck.shares", env.seat, body["shares"], c.header.protocol)
             assert isinstance(msg, Shares)
+            if msg.handovers:
+                raise RemoteProtocolError("a move carries no hand-over", seat=env.seat)
             shown = [s.token for s in msg.shares]
             table = c.replica.table
             for t in shown:
-                if not table.knows(env.seat, t) or table.is_public(t) or table.zone_of(t) is None:
+                if table.opened_to(t) != env.seat or table.zone_of(t) is None:
                     raise RemoteProtocolError(
                         f"a move may reveal only the mover's own cards (token {t})", seat=env.seat
                     )
@@ -519,7 +531,7 @@ class Session:
                 f"the rules of {self.game.name} cannot judge the move '{move}'", seat=env.seat
             ) from None
         for r in c.replica.table.requirements():
-            if r.to is None and c.replica.table.knows(env.seat, r.token):
+            if r.to is None and c.replica.table.opened_to(r.token) == env.seat:
                 raise RemoteProtocolError(
                     f"the move shows card {r.token} without revealing it", seat=env.seat
                 )
@@ -613,8 +625,8 @@ class Session:
             c.phase = "done"
 
     def _on_deck(self, c: _Core, env: Envelope) -> None:
-        assert c.deck is not None
-        c.deck.receive(decode_deck(env.kind, env.seat, env.body))  # checks again that it is owed
+        assert c.deck is not None and c.header is not None
+        c.deck.receive(decode_deck(env.kind, env.seat, env.body, c.header.protocol))  # checks it is owed
         if env.kind == "deck.leave":
             c.departed = c.departed | {env.seat}
 
@@ -648,7 +660,8 @@ class Session:
             elif c.phase == "shuffle":
                 if deck.waiting_on():
                     return
-                c.replica = Replica.start(self.game, config, deck.round_tokens(), self.seat)
+                custody = c.header.protocol >= 4
+                c.replica = Replica.start(self.game, config, deck.round_tokens(), self.seat, custody=custody)
                 c.note("start", tuple(deck.round_tokens()))
                 c.phase = "play"
             elif c.phase == "play":
@@ -713,12 +726,20 @@ class Session:
             return Verdict(False, tuple(findings), verdict.checked)
         return Verdict(True, (), f"{verdict.checked}; {REPLAYED}")
 
+    def _learn_opened_by_leaving(self, c: _Core, seat: int) -> None:
+        """The seat that left showed every card it has seen (its secret, now public, opens them):
+        every view learns those still on the table."""
+        assert c.replica is not None
+        shown = c.replica.table.shown_by_leaving(seat)
+        if shown:
+            self._learn(c, shown)
+
     def _finish_activity(self, c: _Core) -> None:
         assert c.deck is not None and c.replica is not None
         kind, value = c.activity
         c.activity = None
-        if kind == "leave":
-            pass  # the deck took its secret; c.departed has it
+        if kind == "leave":  # the deck took its secret; c.departed has it
+            self._learn_opened_by_leaving(c, value)
         elif kind == "reveal":
             self._learn(c, value)
         elif kind == "shuffle":

@@ -29,7 +29,7 @@ from ..rules import Game, Result
 from ._knowledge import REPLAYED
 from .envelope import FORMAT_VERSION, Envelope, decode_envelope
 from .faults import DamagedEntry, header_host_key
-from .header import HOST, PROTOCOL, Header
+from .header import HOST, PROTOCOLS, Header
 from .logfile import MAGIC, parse_log
 from .session import Session
 
@@ -95,8 +95,9 @@ def _other_protocol(entry: bytes) -> str | None:
             )
         return None
     protocol = body.get("protocol") if isinstance(body, dict) else None
-    if type(protocol) is int and protocol != PROTOCOL:
-        return f"the log was written with protocol {protocol}; this fairdeal checks protocol {PROTOCOL}"
+    if type(protocol) is int and protocol not in PROTOCOLS:
+        known = " and ".join(str(p) for p in sorted(PROTOCOLS))
+        return f"the log was written with protocol {protocol}; this fairdeal checks protocols {known}"
     return None
 
 

@@ -264,7 +264,7 @@ def test_forged_share_and_bad_proof_are_refused(kit: Any) -> None:
     # a proof made for another seat's key
     t2, _ = dealt(kit)
     t2.refused_everywhere(replace(t2.seats[2].shares_message(), seat=1), 1, "does not verify")
-    t.refused_everywhere(replace(honest, shares=()), 2, "list of 1 to")
+    t.refused_everywhere(replace(honest, shares=()), 2, "no share and no hand-over")
     t.refused_everywhere(replace(honest, shares=()), 2, "empty", direct=True)
     t.refused_everywhere(replace(honest, shares=(a, a)), 2, "twice")
     t.refused_everywhere(replace(honest, shares=(a, a)), 2, "twice", direct=True)
@@ -434,7 +434,7 @@ def test_a_bad_final_reveal_is_refused(kit: Any) -> None:
     # a card nobody saw is not opened: it would take every seat's share
     rogue = t.seats[0].copy()
     rogue._reveals.owed[(tokens[0], 0)] = (None,)
-    stock = replace(honest, shares=(*rogue._reveals.build(rogue._deck, rogue._keys, [tokens[0]]),))
+    stock = replace(honest, shares=(*rogue._reveals.build(rogue._deck, rogue._keys, [tokens[0]])[0],))
     t.refused_everywhere(stock, 0, f"share for token {tokens[0]} is not owed")
     t.refused_everywhere(Shares(0, honest.shares), 0, "deck.shares out of turn")
     t.refused_everywhere(FinalReveal(1, honest.shares), 1, "out of turn")
@@ -480,7 +480,7 @@ def test_a_card_asked_for_twice_is_opened_in_the_order_asked(kit: Any) -> None:
     ahead = t.seats[owing].copy()
     ahead._reveals.owed[(card, owing)] = (None,)  # its public share, built before the private one
     public_first = replace(t.seats[owing].due_message(), shares=tuple(
-        ahead._reveals.build(ahead._deck, ahead._keys, [card])))  # fmt: skip
+        ahead._reveals.build(ahead._deck, ahead._keys, [card])[0]))  # fmt: skip
     t.refused_everywhere(public_first, owing, f"share for token {card} is for", "but it is owed")
     t.pump()
     assert all(s.card(card) is not None for s in t.seats)

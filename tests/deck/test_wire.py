@@ -10,6 +10,7 @@ import pytest
 from fairdeal.core.deck import (
     KINDS,
     FinalReveal,
+    Handover,
     KeyShare,
     Leave,
     Message,
@@ -34,6 +35,7 @@ SAMPLES: list[Message] = [
     KeyShare(1, P, S, S),
     ShufflePass(2, 0, (P + P, P + P), PROOF),
     Shares(0, (ShareProof(3, P, S, S), ShareProof(9, P, S, S, 2))),
+    Shares(1, (), (Handover(4, 0, P + P, (P, P), S, S, ShareProof(4, P, S, S, 0)),)),
     RandomCommit(1, 4, b"c" * 32, 52),
     RandomReveal(1, 4, b"v" * 32),
     Leave(2, S),
@@ -103,20 +105,55 @@ def test_shuffle_fields_are_strict() -> None:
 
 
 def test_shares_fields_are_strict() -> None:
-    refused("deck.shares", {"shares": []}, word="shares")
-    refused("deck.shares", {"shares": [[3, None, P, S, S], [3, None, P, S, S]]}, word="twice")
-    refused("deck.shares", {"shares": [[3, None, P, S]]}, word="share")
-    refused("deck.shares", {"shares": [[3, P, S, S]]}, word="share")  # the purpose is missing
-    refused("deck.shares", {"shares": [[3, None, P, S, NONCANONICAL]]}, word="canonical")
-    refused("deck.shares", {"shares": [[3, None, P + b"x", S, S]]}, word="33 bytes")
-    refused("deck.shares", {"shares": [[-3, None, P, S, S]]}, word="token")
-    refused("deck.shares", {"shares": [[3, 10, P, S, S]]}, word="purpose")
-    refused("deck.shares", {"shares": [[3, "everyone", P, S, S]]}, word="purpose")
-    refused("deck.shares", {"shares": [[3, True, P, S, S]]}, word="purpose")
+    def shares(*rows: Any) -> dict[str, Any]:
+        return {"shares": list(rows), "handovers": []}
+
+    refused("deck.shares", shares(), word="no share and no hand-over")
+    refused("deck.shares", shares([3, None, P, S, S], [3, None, P, S, S]), word="twice")
+    refused("deck.shares", shares([3, None, P, S]), word="share")
+    refused("deck.shares", shares([3, P, S, S]), word="share")  # the purpose is missing
+    refused("deck.shares", shares([3, None, P, S, NONCANONICAL]), word="canonical")
+    refused("deck.shares", shares([3, None, P + b"x", S, S]), word="33 bytes")
+    refused("deck.shares", shares([-3, None, P, S, S]), word="token")
+    refused("deck.shares", shares([3, 10, P, S, S]), word="purpose")
+    refused("deck.shares", shares([3, "everyone", P, S, S]), word="purpose")
+    refused("deck.shares", shares([3, True, P, S, S]), word="purpose")
+    refused("deck.shares", {"shares": [[3, None, P, S, S]]}, word="handovers")  # log protocol 3's form
+
+
+def test_handovers_are_strict() -> None:
+    row = [3, 1, P + P, [P], S, S, P, S, S]
+    assert decode("deck.shares", 2, {"shares": [], "handovers": [row]}) == Shares(
+        2, (), (Handover(3, 1, P + P, (P,), S, S, ShareProof(3, P, S, S, 1)),)
+    )
+
+    def refused_row(bad: list[Any], word: str) -> None:
+        refused("deck.shares", {"shares": [], "handovers": [bad]}, word=word)
+
+    refused_row(row[:8], "hand-over")
+    refused_row([3, None, *row[2:]], "hand-over's seat")
+    refused_row([3, 1, P, *row[3:]], "66 bytes")
+    refused_row([3, 1, P + P, P, *row[4:]], "masks")
+    refused_row([3, 1, P + P, [P + b"x"], *row[4:]], "33 bytes")
+    refused_row([3, 1, P + P, [P], NONCANONICAL, *row[5:]], "canonical")
+    refused_row([*row[:8], NONCANONICAL], "canonical")
+    refused("deck.shares", {"shares": [[3, None, P, S, S]], "handovers": [row]}, word="twice")
+    refused("deck.shares", {"shares": [], "handovers": [row, row]}, word="twice")
+
+
+def test_log_protocol_3_reads_and_writes_shares_without_handovers() -> None:
+    body = {"shares": [[3, None, P, S, S]]}
+    msg = decode("deck.shares", 2, body, protocol=3)
+    assert msg == Shares(2, (ShareProof(3, P, S, S, None),))
+    assert encode(msg, 3) == ("deck.shares", body)
+    with pytest.raises(RemoteProtocolError):
+        decode("deck.shares", 2, {"shares": [[3, None, P, S, S]], "handovers": []}, protocol=3)
+    with pytest.raises(ValueError):
+        encode(Shares(2, (), (Handover(3, 1, P + P, (P,), S, S, ShareProof(3, P, S, S, 1)),)), 3)
 
 
 def test_leave_and_final_reveal_are_strict() -> None:
-    _, body = encode(SAMPLES[5])
+    _, body = encode(SAMPLES[6])
     refused("deck.leave", {**body, "secret": NONCANONICAL}, word="canonical")
     refused("deck.leave", {**body, "openings": []}, word="fields")  # the old form
     refused("deck.final-reveal", {"shares": []}, word="shares")

@@ -194,9 +194,10 @@ def test_turned_cards_are_public_reveals_and_nothing_else_is_ever_shown(players:
     turned = 0
 
     class Recording(PlainDealer):
-        def leave(self, seat: int) -> None:
+        def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
             left.append(seat)
-            super().leave(seat)
+            assert not shown, "nobody sees a Snatch! card before it is turned"
+            return super().leave(seat, shown)
 
     def observe(ev: Event, replicas: dict[int | None, Replica]) -> None:
         nonlocal turned

@@ -114,7 +114,7 @@ def test_a_move_may_reveal_only_the_movers_own_cards(ecarte: Any) -> None:
         share_context(deck.game_id, mover, hidden, ct, None), me.x, me.public, ct[:33], share, me.seed
     )
     move = s.legal_moves()[0]
-    body = {"move": move.to_wire(), "shares": {"shares": [[hidden, None, share, e, z]]}}
+    body = {"move": move.to_wire(), "shares": {"shares": [[hidden, None, share, e, z]], "handovers": []}}
     _refused(
         t, t.forge(mover, "move", body), mover, f"may reveal only the mover's own cards (token {hidden})"
     )
@@ -257,7 +257,7 @@ def test_a_move_may_not_reveal_a_card_already_face_up(ecarte: Any) -> None:
         share_context(deck.game_id, mover, public, ct, None), me.x, me.public, ct[:33], share, me.seed
     )
     move = s.legal_moves()[0]
-    body = {"move": move.to_wire(), "shares": {"shares": [[public, None, share, e, z]]}}
+    body = {"move": move.to_wire(), "shares": {"shares": [[public, None, share, e, z]], "handovers": []}}
     _refused(
         t, t.forge(mover, "move", body), mover, f"may reveal only the mover's own cards (token {public})"
     )
