@@ -65,15 +65,17 @@ def seat_sessions(
     names: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
     make_session: Any = None,
+    protocol: int | None = None,
 ) -> SeatedGame:
     """The header of a game for ``players`` seats and a session per seat (seat 0 hosts).
 
     Identities, the game id and every seat's secrets derive from ``seed``: the same seed
     gives the same game. ``make_session(game, seat, identity, rng)`` builds a seat's session
-    (default :class:`~fairdeal.core.session.session.Session`).
+    (default :class:`~fairdeal.core.session.session.Session`). ``protocol``: the log protocol
+    (default: the one this fairdeal writes).
     """
     from fairdeal.core.identity import Identity
-    from fairdeal.core.session.header import Header, SeatInfo
+    from fairdeal.core.session.header import PROTOCOL, Header, SeatInfo
     from fairdeal.core.session.session import Session
 
     config = game.config(players, dict(options or {}))
@@ -89,6 +91,7 @@ def seat_sessions(
         "0",
         dict(config.options),
         tuple(SeatInfo(names[i], ids[i].public_key, kinds[i]) for i in range(players)),
+        PROTOCOL if protocol is None else protocol,
     )
     make = make_session or Session
     sessions = [make(game, i, ids[i], master.fork(f"seat-{i}")) for i in range(players)]
