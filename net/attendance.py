@@ -27,6 +27,7 @@ from .events import (
     WatcherLeft,
 )
 from .link import NetLink
+from .lobbyterms import Admit
 from .plans import (
     HostPlan,
 )
@@ -95,14 +96,17 @@ class Attendance:
             link.on_chat = self.room.from_link(seat)
         link.on_adjourn = lambda msg, seat=seat: self.hear(seat, msg)
 
-    async def late(self, msg: wire.Rejoin | wire.Watch, identity: bytes, link: NetLink) -> str | None:
+    async def late(
+        self, msg: wire.Rejoin | wire.Watch, identity: bytes, link: NetLink, admit: Admit
+    ) -> str | None:
+        """Take a seat back, or a watcher in (its catch-up as ``admit`` allows); why not, if not."""
         roster = self.roster
         if roster is None or self.session.seq == 0:
             return "the game is starting: try again in a moment"
         grace = int(roster.grace)
         if isinstance(msg, wire.Watch):
             why = await roster.watch(
-                link, msg.entries, msg.last, greet=lambda n: link.send(wire.Sync(n, grace))
+                link, msg.entries, msg.last, greet=lambda n: link.send(wire.Sync(n, grace)), admit=admit
             )
             if why is None:
                 self._after_sync(link, None)

@@ -16,7 +16,9 @@ the others):
 
 Once the game runs, a seat that comes back or a watcher sends ``rejoin`` or ``watch``
 instead of ``hello``: after the same checks (protocol, session id) its link is started
-and handed to :attr:`Lobby.on_late`, which takes it or says why not.
+and handed to :attr:`Lobby.on_late`, which takes it or says why not; a watcher's catch-up
+starts only within the budgets of :class:`~fairdeal.net.watchgate.WatchGate` (its identity's,
+its address's and the host's in all), which the lobby keeps for the whole game.
 
 At most ``LobbyLimits.pending`` connections are admitted at once. When one more arrives,
 the connection that made the least progress gives way to it: one that has not sent its
@@ -58,8 +60,10 @@ from .lobbyterms import (
     Offer,
     Source,
     TableOffer,
+    busy,
 )
 from .stream import PeerClosed, SecureStream, secure_connect
+from .watchgate import WatchGate
 
 REFUSE_SEND_LIMIT: Final = 2.0
 
@@ -110,6 +114,7 @@ class Lobby:
         self._early_watchers: set[str] = set()  # fingerprints of watchers told to wait for the start
         self._changed = trio.Event()
         self._drops = Drops(self.report, self.limits)
+        self._catch_ups = WatchGate(self.limits.catch_ups)
         self._links: trio.Nursery | None = None
         self._accepting: trio.Nursery | None = None
         #: Who takes seats coming back and watchers once the game runs (None: nobody yet).
@@ -370,8 +375,14 @@ class Lobby:
         )
         assert self._links is not None
         await self._links.start(link.run)
+        identity = secure.peer_identity
+
+        def admit(cost: int) -> str | None:
+            wait = self._catch_ups.admit(identity, address, cost)
+            return None if wait is None else busy(wait)
+
         try:
-            why = await self.on_late(msg, secure.peer_identity, link)
+            why = await self.on_late(msg, identity, link, admit)
         except Exception:  # the host process never crashes on a peer's account
             why = "an unexpected error in this program"
         if why is not None:

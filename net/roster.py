@@ -152,6 +152,7 @@ class Roster:
         self.grace = grace
         self.max_watchers = watchers
         self.backlog: list[bytes] = []
+        self._bytes = [0]  # the bytes of the backlog's first n entries, at n
         #: (seat, anchor) -> (sequence number, what it signed) of every entry in the backlog.
         self.written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
         for data in backlog or ():
@@ -212,6 +213,11 @@ class Roster:
         env = decode_envelope(data)
         self.written[(env.seat, env.anchor)] = (len(self.backlog), env.writing())
         self.backlog.append(data)
+        self._bytes.append(self._bytes[-1] + len(data))
+
+    def catch_up_bytes(self, entries: int) -> int:
+        """The bytes of the entries after the first ``entries`` (what a catch-up from there sends)."""
+        return self._bytes[-1] - self._bytes[min(entries, len(self.backlog))]
 
     async def publish(self, data: bytes) -> None:
         """Append an accepted entry and send it to every guest and watcher that is here."""
@@ -315,14 +321,22 @@ class Roster:
         return None
 
     async def watch(
-        self, link: Link, entries: int, last: bytes, greet: Callable[[int], None] | None = None
+        self,
+        link: Link,
+        entries: int,
+        last: bytes,
+        greet: Callable[[int], None] | None = None,
+        admit: Callable[[int], str | None] | None = None,
     ) -> str | None:
-        """Let a watcher follow the game from its ``entries`` on; a refusal when it may not."""
+        """Let a watcher follow the game from its ``entries`` on; a refusal when it may not. ``admit``
+        is asked last, with the bytes of the catch-up: its refusal stands too."""
         if self.max_watchers <= 0:
             return "this table takes no watchers"
         if len(self.watchers) >= self.max_watchers:
             return f"this table has its {self.max_watchers} watchers already"
         why = self.refusal(entries, last)
+        if why is None and admit is not None:
+            why = admit(self.catch_up_bytes(entries))
         if why is not None:
             return why
         await self._catch_up(link, entries, greet)

@@ -24,7 +24,7 @@ from .events import (
 )
 from .follow import Follower, refusal_text
 from .guarded import GuardedSession
-from .lobbyterms import NOT_YET_WATCHED
+from .lobbyterms import NOT_YET_WATCHED, busy_for
 from .plans import (
     NetOutcome,
     WatchPlan,
@@ -89,19 +89,23 @@ async def _reach(
     plan: WatchPlan, connector: Connector, tell: Report
 ) -> tuple[SecureStream, wire.Sync, str, str]:
     """Reach the host as a watcher; while the game has not started, ask again every
-    ``plan.start_poll`` seconds, for ``plan.start_wait`` at most (then the refusal stands)."""
+    ``plan.start_poll`` seconds, and while the host is busy catching up other watchers, when it
+    says; for ``plan.start_wait`` at most (then the refusal stands)."""
     deadline = trio.current_time() + plan.start_wait
     told = False
     while True:
         try:
             return await rejoin(connector, None, 0, wire.NO_ENTRY)
         except Refusal as exc:
-            if NOT_YET_WATCHED not in str(exc) or trio.current_time() + plan.start_poll > deadline:
+            busy = busy_for(str(exc))
+            wait = plan.start_poll if busy is None else busy
+            early = NOT_YET_WATCHED in str(exc)
+            if not (early or busy is not None) or trio.current_time() + wait > deadline:
                 raise
-        if not told:
+        if early and not told:
             tell(NotStartedYet.now(plan.start_poll, plan.start_wait))
             told = True
-        await trio.sleep(plan.start_poll)
+        await trio.sleep(wait)
 
 
 __all__ = ["watch_game"]
