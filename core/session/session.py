@@ -39,7 +39,7 @@ from ._chain import Chain
 from ._knowledge import REPLAYED, knowing_every_card
 from .envelope import FORMAT_VERSION, GENESIS, Envelope, decode_envelope
 from .events import Aborted, Audited, EntryAccepted, Event, GameOver, MoveMade, Waiting
-from .faults import AlteredEntry, DamagedEntry
+from .faults import AlteredEntry, DamagedEntry, HostCheated
 from .header import HEADER, HOST, Header
 
 MOVE = "move"
@@ -111,6 +111,11 @@ class Session:
         self._written: dict[tuple[int, bytes], tuple[int, bytes]] = {}
         #: The hash and the host's placement signature of every accepted entry, and the checks of the next.
         self._chain = Chain(checked)
+        #: (seat, sequence number) -> the kinds of entry ``seat`` owed answering that entry: an entry
+        #: its author wrote where it was owed, placed elsewhere, is the host's doing (docs/protocol.md 8.4).
+        self._owed_at: dict[tuple[int, int], frozenset[str]] = {}
+        #: The entry that ended the log (an abort, or the last end), once there is one.
+        self._ended_at: int | None = None
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
         #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
@@ -151,6 +156,11 @@ class Session:
     @property
     def departed(self) -> frozenset[int]:
         return self._c.departed
+
+    @property
+    def signed_end(self) -> frozenset[int]:
+        """The seats whose signed end of the game (their result) is in the log."""
+        return self._c.ended
 
     @property
     def deck(self) -> DeckSeat:
@@ -389,7 +399,11 @@ class Session:
         if c.header is not None and env.kind == HEADER:
             raise RemoteProtocolError("a second header", seat=env.seat)
         self._chain.anchor(c.header, header, env, data, peer)
-        self._check_owed(self._c, env)
+        try:
+            self._check_owed(self._c, env)
+        except RemoteProtocolError:
+            self._misplaced(env, data, peer)
+            raise
         mine = env.seat == self.seat
         c = self._c.fork()
         events: list[Event] = []
@@ -416,9 +430,48 @@ class Session:
         self._c = c
         self._chain.accept(c.last_hash, env.placed)
         self._written[(env.seat, env.anchor)] = (env.seq, env.writing())
+        for w in c.owed:
+            key = (w.seat, c.anchors.get(w.seat, c.seq - 1))
+            self._owed_at[key] = self._owed_at.get(key, frozenset()) | w.kinds
+        if c.phase in ("done", "aborted") and self._ended_at is None:
+            self._ended_at = env.seq
         if mine:
             self._outstanding = None
         return events
+
+    def _misplaced(self, env: Envelope, data: bytes, peer: str | None) -> None:
+        """Raise :class:`HostCheated` if ``env``, not owed where it sits, is an entry its author wrote
+        honestly where it was owed — the log already holds it as written, it answers a point before
+        the entry that ended the log, or its author owed an entry of its kind answering the very point
+        it answers — so that only the host, which placed it here, can be to blame. (Another entry for
+        a point where the log holds one of the author's is the author's equivocation, and stays the
+        author's.)"""
+        if env.seat == HOST or env.kind in (ABORT, HEADER):
+            return
+        held = self._written.get((env.seat, env.anchor))
+        if held is not None:
+            if held[1] == env.writing():
+                raise HostCheated(
+                    f"the host placed seat {env.seat}'s entry {held[0]} a second time, as entry {env.seq}",
+                    (data,),
+                    peer=peer,
+                )
+            return
+        ended = self._ended_at
+        if ended is not None and env.anchor_seq < ended:
+            raise HostCheated(
+                f"the host placed as entry {env.seq} seat {env.seat}'s {env.kind}, which answers entry "
+                f"{env.anchor_seq}, after entry {ended} ended the game",
+                (data,),
+                peer=peer,
+            )
+        if env.kind in self._owed_at.get((env.seat, env.anchor_seq), ()):
+            raise HostCheated(
+                f"the host placed as entry {env.seq} seat {env.seat}'s {env.kind}, owed after entry "
+                f"{env.anchor_seq}, where it is no longer owed",
+                (data,),
+                peer=peer,
+            )
 
     def _reanchor(self, c: _Core, author: int) -> None:
         """Note what is owed after this entry and the anchor each must carry.
@@ -698,6 +751,8 @@ class Session:
                     return
                 c.verdict = self._audit_verdict(c, config)
                 c.phase = END  # every seat still in the game signs the result
+                if not self._owed(c):  # nobody is left in the game to sign it
+                    c.phase = "done"
                 events.append(Audited(c.verdict))
                 return
             else:

@@ -202,12 +202,39 @@ def _verify_one(data: bytes, resolve: Callable[[str], Game[Any]]) -> tuple[Repor
         return Report(
             CHEATING, len(entries), header, observer.result, (Finding(a.blame, place, reason),), checked
         ), observer
+    if _decided(observer):
+        checked = (*checked, REPLAYED, *_unsigned(observer, parsed.problem))
+        return Report(FAIR, len(entries), header, observer.result, (), checked), observer
     missing = _missing(observer, parsed.problem)
-    if missing:
-        if observer.verdict is not None:
-            checked = (*checked, REPLAYED)
-        return Report(UNDECIDED, len(entries), header, observer.result, tuple(missing), checked), observer
-    return Report(FAIR, len(entries), header, observer.result, (), (*checked, REPLAYED)), observer
+    if observer.verdict is not None:
+        checked = (*checked, REPLAYED)
+    return Report(UNDECIDED, len(entries), header, observer.result, tuple(missing), checked), observer
+
+
+def _decided(observer: Session) -> bool:
+    """Whether the log settles the game: the final reveal complete and every move checked with every
+    card known (a fair audit), so the result the rules found stands. The seats' signed ends then add
+    nothing a verifier with the rules needs: a seat that does not sign (gone, or unwilling to sign a
+    loss) cannot undo it, nor can an abort after it."""
+    v = observer.verdict
+    return v is not None and v.fair and observer.result is not None
+
+
+def _unsigned(observer: Session, problem: str) -> tuple[str, ...]:
+    """What a decided log lacks: the seats still in the game that did not sign its end, and why."""
+    missing = [s for s in range(observer.header.players) if s not in observer.departed | observer.signed_end]
+    if not missing:
+        return ()
+    who = " and ".join(f"seat {s}" for s in missing)
+    a = observer.aborted
+    why = (
+        f"the host aborted: {a.reason}"
+        if a is not None
+        else "the log ends before" + (f" ({problem})" if problem else "")
+    )
+    return (
+        f"{who} did not sign the end of the game ({why}); the result stands, every card and move checked",
+    )
 
 
 def entries_of(blob: bytes) -> list[bytes]:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fairdeal.core.errors import RemoteProtocolError
+from fairdeal.core.session import HostCheated
 from fairdeal.core.session.envelope import decode_envelope, entry_hash
 
 
@@ -86,30 +87,46 @@ def test_shares_of_one_reveal_in_every_order_give_one_game(stepper: Any) -> None
     assert len(results) == 1  # the order of concurrent entries changes nothing of the game
 
 
-def test_an_entry_written_twice_or_late_or_by_a_seat_that_owes_nothing_is_refused(stepper: Any) -> None:
+def test_an_entry_the_host_places_twice_or_late_blames_the_host(stepper: Any) -> None:
     t = stepper("snatch", 4, {}, seed=2)
     t.run_until(lambda t: len(owing(t)) > 2 and all("shares" in w.what for w in owing(t)))
     built = written_at_once(t)
-    seats = sorted(built)
+    seats = sorted(built, key=lambda s: s == 0)  # a guest's first (the host's own are its anyway)
     first, second = seats[0], seats[1]
     t.deliver(placed(t, built[first]))
-    for s in t.everyone:  # the same entry again: its obligation is met
-        if s is t.seats[first]:
-            continue
-        with pytest.raises(RemoteProtocolError) as info:
+    for s in t.everyone:  # the same entry again, its author's own included: the host placed it twice
+        with pytest.raises(HostCheated) as info:
             s.receive(placed(t, built[first]))
-        assert info.value.seat == first and "out of turn" in info.value.reason
+        assert info.value.seat == 0 and "a second time" in info.value.reason
+        assert info.value.evidence == (placed(t, built[first]),)
     for seat in seats[1:]:
         t.deliver(placed(t, built[seat]))
-    # after the reveal is complete, a late copy is refused too
+    # after the reveal is complete, the copy of an entry the log holds is the host's doing too
     for s in t.everyone:
-        if s is t.seats[second]:
-            continue
-        with pytest.raises(RemoteProtocolError) as info:
+        with pytest.raises(HostCheated):
             s.receive(placed(t, built[second]))
-        assert info.value.seat == second
     t.finish()
     assert all(s.verdict is not None and s.verdict.fair for s in t.everyone)
+
+
+def test_an_entry_of_a_seat_that_owes_nothing_is_refused_naming_it(stepper: Any) -> None:
+    t = stepper("snatch", 4, {}, seed=2)
+    t.run_until(lambda t: len(owing(t)) > 2 and all("shares" in w.what for w in owing(t)))
+    built = written_at_once(t)
+    for seat in sorted(built):
+        t.deliver(placed(t, built[seat]))
+    # a second, different entry for a point where the log holds the seat's: its own equivocation
+    seat = max(built)
+    env = decode_envelope(built[seat])
+    row = list(env.body["shares"][0])
+    row[3] = bytes(31) + b"\x01"  # another proof: another writing for the same point of the log
+    other = replace(env, body={**env.body, "shares": [row, *env.body["shares"][1:]]}).signed(t.ids[seat])
+    for s in t.everyone:
+        if s is t.seats[seat]:
+            continue
+        with pytest.raises(RemoteProtocolError) as info:
+            s.receive(placed(t, other.encode()))
+        assert info.value.seat == seat and not isinstance(info.value, HostCheated)
 
 
 def test_an_entry_answering_another_point_of_the_log_is_refused(stepper: Any) -> None:

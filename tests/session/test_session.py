@@ -96,7 +96,14 @@ def test_flipping_any_byte_of_any_entry_is_found_and_blames_nobody(eights: Any, 
         assert report.findings[0].seat is None
 
 
-@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9, 0.999])
+def test_a_log_torn_in_its_last_end_is_decided_and_says_what_is_missing(eights: Any, two_player: Any) -> None:
+    log = two_player.log
+    report = verify_log(log[: int(len(log) * 0.999)], resolver(eights))
+    assert report.verdict == FAIR and report.exit_code == 0
+    assert "did not sign the end" in report.checked[-1] and "cut short" in report.checked[-1]
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9])
 def test_a_cut_log_is_undecided_and_checked_up_to_the_cut(
     eights: Any, two_player: Any, fraction: float
 ) -> None:
