@@ -17,7 +17,7 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import NOT_A_LOG as NOT_A_LOG_WORDS
 from fairdeal.core.session.logfile import is_log, parse_log
 from fairdeal.core.session.session import MOVE, Session
-from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, read_header, verify_log
+from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, OTHER_VERSION, read_header, verify_log
 from fairdeal.core.table import Visibility
 from fairdeal.storage import identity_path, load_identity
 
@@ -152,6 +152,8 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
         click.echo("CHEATING FOUND:")
     elif report.verdict == DAMAGED:
         click.echo("DAMAGED OR ALTERED (nobody is proven at fault):")
+    elif report.verdict == OTHER_VERSION:
+        click.echo("NOT CHECKED: another version of fairdeal wrote this log:")
     else:
         click.echo("UNDECIDED: the log cannot settle the game:")
     for f in report.findings:

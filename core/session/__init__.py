@@ -10,7 +10,7 @@ from .faults import AlteredEntry, DamagedEntry, HostCheated
 from .header import Header, SeatInfo
 from .logfile import MAGIC, ParsedLog, parse_log, record
 from .session import Session
-from .verify import CHEATING, DAMAGED, FAIR, UNDECIDED, Finding, Report, verify_log
+from .verify import CHEATING, DAMAGED, FAIR, OTHER_VERSION, UNDECIDED, Finding, Report, verify_log
 
 __all__ = [
     "CHEATING",
@@ -18,6 +18,7 @@ __all__ = [
     "FAIR",
     "FORMAT_VERSION",
     "MAGIC",
+    "OTHER_VERSION",
     "UNDECIDED",
     "Aborted",
     "AlteredEntry",

@@ -49,8 +49,9 @@ PLACEMENT_TAG = b"fairdeal/placement/v1\x00"
 
 
 def unpack(data: bytes, *, who: int | None = None, peer: str | None = None) -> Any:
-    """Strict msgpack decoding of an envelope: one object, bounded sizes."""
-    return strict_unpack(
+    """Strict msgpack decoding of an envelope: one object, bounded sizes, no float anywhere (a
+    float is no field's type; refused here, whatever its width, it is a damaged entry)."""
+    obj = strict_unpack(
         data,
         max_bytes=MAX_ENVELOPE_BYTES,
         max_str=MAX_ENVELOPE_BYTES,
@@ -60,6 +61,22 @@ def unpack(data: bytes, *, who: int | None = None, peer: str | None = None) -> A
         seat=who,
         peer=peer,
     )
+    if _holds_float(obj):
+        raise RemoteProtocolError("a float in an entry (no field of any entry is one)", seat=who, peer=peer)
+    return obj
+
+
+def _holds_float(obj: Any) -> bool:
+    todo = [obj]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, float):
+            return True
+        if isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+    return False
 
 
 def entry_hash_of(game_id: bytes, seq: int, prev: bytes, writing: bytes) -> bytes:

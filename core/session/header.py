@@ -107,8 +107,8 @@ class Header:
         if list(options) != sorted(options):
             raise bad("options must be sorted by name")
         seats = body["seats"]
-        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
-            raise bad(f"there must be 1 to {MAX_SEATS} seats")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= MAX_SEATS:
+            raise bad(f"there must be 2 to {MAX_SEATS} seats")
         infos: list[SeatInfo] = []
         for s in seats:
             if not (

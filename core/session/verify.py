@@ -34,7 +34,9 @@ from .logfile import MAGIC, parse_log
 from .session import Session
 
 FAIR, CHEATING, DAMAGED, UNDECIDED = "fair", "cheating", "damaged", "undecided"
-EXIT = {FAIR: 0, CHEATING: 1, DAMAGED: 1, UNDECIDED: 2}
+#: A log of an envelope format or log protocol this fairdeal does not read: nothing is checked.
+OTHER_VERSION = "other version"
+EXIT = {FAIR: 0, CHEATING: 1, DAMAGED: 1, UNDECIDED: 2, OTHER_VERSION: 3}
 #: What a damaged entry's finding says first.
 DAMAGE = "the log is damaged or altered here (no signature says by whom)"
 
@@ -140,7 +142,7 @@ def _verify_one(data: bytes, resolve: Callable[[str], Game[Any]]) -> tuple[Repor
         return Report(UNDECIDED, 0, findings=(Finding(None, None, problem),)), None
     other = _other_protocol(entries[0])
     if other is not None:
-        return Report(UNDECIDED, len(entries), findings=(Finding(None, 0, other),)), None
+        return Report(OTHER_VERSION, len(entries), findings=(Finding(None, 0, other),)), None
     try:
         header = read_header(entries[0])
     except DamagedEntry as exc:
@@ -221,20 +223,20 @@ def _decided(observer: Session) -> bool:
 
 
 def _unsigned(observer: Session, problem: str) -> tuple[str, ...]:
-    """What a decided log lacks: the seats still in the game that did not sign its end, and why."""
+    """What a decided log lacks or holds besides: the seats still in the game that did not sign its
+    end, and why; bytes after its last whole record."""
     missing = [s for s in range(observer.header.players) if s not in observer.departed | observer.signed_end]
-    if not missing:
-        return ()
-    who = " and ".join(f"seat {s}" for s in missing)
-    a = observer.aborted
-    why = (
-        f"the host aborted: {a.reason}"
-        if a is not None
-        else "the log ends before" + (f" ({problem})" if problem else "")
-    )
-    return (
-        f"{who} did not sign the end of the game ({why}); the result stands, every card and move checked",
-    )
+    notes = []
+    if missing:
+        who = " and ".join(f"seat {s}" for s in missing)
+        a = observer.aborted
+        why = f"the host aborted: {a.reason}" if a is not None else "the log ends before"
+        notes.append(
+            f"{who} did not sign the end of the game ({why}); the result stands, every card and move checked"
+        )
+    if problem:
+        notes.append(f"after the last whole entry: {problem}")
+    return tuple(notes)
 
 
 def entries_of(blob: bytes) -> list[bytes]:

@@ -72,31 +72,32 @@ def test_an_exactly_typed_header_is_accepted() -> None:
     assert session.header.options["trump_when_void"] is True
 
 
-def test_a_log_of_another_protocol_version_is_undecided_and_says_so() -> None:
+def test_a_log_of_another_protocol_version_is_not_checked_and_says_so() -> None:
     header = Header(
         b"g" * 16, "ecarte", "ecarte", "fairdeal", "0", FULL,
         (SeatInfo("Host", HOST.public_key), SeatInfo("Guest", GUEST.public_key)), protocol=1,
     )  # fmt: skip
     entry = _placed(header)
     report = verify_log(MAGIC + record(entry), lambda name: GAME)
-    assert report.verdict == "undecided"
+    assert report.verdict == "other version" and report.exit_code == 3
     assert "written with protocol 1" in report.findings[0].reason
+    assert "this fairdeal checks protocols 3 and 4" in report.findings[0].reason
     with pytest.raises(RemoteProtocolError, match="unsupported protocol 1"):
         Session(GAME, None).receive(entry)
 
 
-def test_a_log_of_the_first_envelope_format_is_undecided_and_says_so() -> None:
+def test_a_log_of_the_first_envelope_format_is_not_checked_and_says_so() -> None:
     # format 1 envelopes had 8 fields and no anchor
     old = msgpack.packb([1, b"g" * 16, 0, bytes(32), 0, "header", {}, bytes(64)], use_bin_type=True)
     report = verify_log(MAGIC + record(old), lambda name: GAME)
-    assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason
+    assert report.verdict == "other version" and "another version of fairdeal" in report.findings[0].reason
 
 
-def test_a_log_of_the_second_envelope_format_is_undecided_and_says_so() -> None:
+def test_a_log_of_the_second_envelope_format_is_not_checked_and_says_so() -> None:
     # format 2 envelopes had 9 fields: seq and prev unsigned by anyone, no placement signature
     old = msgpack.packb(
         [2, b"g" * 16, 0, bytes(32), bytes(32), 0, "header", {"protocol": 2}, bytes(64)], use_bin_type=True
     )
     report = verify_log(MAGIC + record(old), lambda name: GAME)
-    assert report.verdict == "undecided" and "another version of fairdeal" in report.findings[0].reason
+    assert report.verdict == "other version" and "another version of fairdeal" in report.findings[0].reason
     assert f"this one reads format {FORMAT_VERSION}" in report.findings[0].reason
