@@ -48,7 +48,7 @@ from ._schema import Blob, Check, Flag, Int, Options, Pattern, Records, Schema, 
 from .framing import MAX_APP_MESSAGE
 from .invite import SESSION_ID_BYTES
 
-PROTOCOL: Final = 5
+PROTOCOL: Final = 6
 MAX_MESSAGE: Final = MAX_APP_MESSAGE
 """Largest link message (the secure channel's limit)."""
 MAX_CONTROL: Final = 16 * 1024
