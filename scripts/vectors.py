@@ -56,7 +56,7 @@ def seeded(label: str, n: int = 32) -> bytes:
 # -- the deck's cryptography -----------------------------------------------------------------------------
 def deck_vectors() -> dict[str, Any]:
     from fairdeal.core.deck import _group as g
-    from fairdeal.core.deck._reveals import purpose
+    from fairdeal.core.deck._common import purpose
 
     game_id = seeded("game-id", 16)
     out: dict[str, Any] = {"game_id": hx(game_id)}
@@ -89,6 +89,7 @@ def deck_vectors() -> dict[str, Any]:
         )  # fmt: skip
     out["joint_key"] = hx(joint)
     out["share_proofs"] = shares
+    out["handovers"] = [_handover(game_id)]
     choices = []
     for index, n, seats in ((0, 2, (0, 1)), (5, 1000, (0, 2, 3))):
         values = [seeded(f"random-{index}-{s}") for s in seats]
@@ -104,6 +105,36 @@ def deck_vectors() -> dict[str, Any]:
     out["shuffle_generators"] = [{"index": k, "point": hx(_generator(k))} for k in range(4)]
     out["shuffle_proofs"] = [_shuffle_proof(game_id, joint)]
     return out
+
+
+def _handover(game_id: bytes) -> dict[str, Any]:
+    """Seat 1 of three, the one seat that can open token 9, hands it over to seat 2 (10.4.1): the
+    keys are the seats' own, the joint key their sum."""
+    from fairdeal.core.deck import _group as g
+    from fairdeal.core.deck._common import purpose
+
+    xs = [g.hash_scalar(b"test-vector-secret", seat) for seat in range(3)]
+    keys = [g.base(x) for x in xs]
+    joint = g.add_all(keys)
+    ct = g.encrypt(g.card_point(game_id, "7D#0"), g.hash_scalar(b"test-vector-t", 9), joint)
+    s = g.hash_scalar(b"test-vector-handover-mask")
+    seed = seeded("handover-nonce")
+    c1, c2 = ct[: g.POINT_BYTES], ct[g.POINT_BYTES :]
+    new = g.rerandomise(c1, c2, s, joint)
+    masks = [g.mul(s, keys[0])]
+    bases, images = [g.G, joint, keys[0]], [g.base(s), g.mul(s, joint), *masks]
+    context = g.frame(b"handover", game_id, 1, 9, ct, new, 2)
+    e, z = g.same_log_prove(context, s, bases, images, seed)
+    d = g.mul(xs[1], new[: g.POINT_BYTES])
+    share_context = g.frame(b"share", game_id, 1, 9, new, purpose(2))
+    se, sz = g.dleq_prove(share_context, xs[1], keys[1], new[: g.POINT_BYTES], d, seed)
+    return {
+        "seat": 1, "to": 2, "token": 9, "card": "7D#0", "secrets": [hx(x) for x in xs],
+        "keys": [hx(k) for k in keys], "joint_key": hx(joint), "ciphertext": hx(ct), "mask_secret": hx(s),
+        "nonce_seed": hx(seed), "new_ciphertext": hx(new), "masks": [hx(m) for m in masks],
+        "context": hx(context), "e": hx(e), "z": hx(z), "share": hx(d), "share_context": hx(share_context),
+        "share_e": hx(se), "share_z": hx(sz),
+    }  # fmt: skip
 
 
 def _generator(k: int) -> bytes:

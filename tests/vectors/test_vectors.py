@@ -59,7 +59,7 @@ def test_key_proofs(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", DECK["share_proofs"], ids=lambda c: f"token-{c['token']}")
 def test_share_proofs(case: dict[str, Any]) -> None:
-    from fairdeal.core.deck._reveals import purpose
+    from fairdeal.core.deck._common import purpose
 
     x, ct, d, e, z = (b(case[k]) for k in ("secret", "ciphertext", "share", "e", "z"))
     context = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(case["to"]))
@@ -69,6 +69,42 @@ def test_share_proofs(case: dict[str, Any]) -> None:
     assert g.dleq_verify(context, g.base(x), ct[:33], d, e, z)
     other = g.frame(b"share", GAME_ID, case["seat"], case["token"], ct, purpose(3))
     assert not g.dleq_verify(other, g.base(x), ct[:33], d, e, z)
+
+
+@pytest.mark.parametrize("case", DECK["handovers"], ids=lambda c: f"token-{c['token']}")
+def test_handovers(case: dict[str, Any]) -> None:
+    """The re-mask, its masks and proof, and the share of the new ciphertext (10.4.1); opened with
+    the masked seats' old shares carried over and the recipient's own share, it is the same card."""
+    xs, keys = [b(x) for x in case["secrets"]], [b(k) for k in case["keys"]]
+    joint, ct, new, s = (
+        b(case["joint_key"]),
+        b(case["ciphertext"]),
+        b(case["new_ciphertext"]),
+        b(case["mask_secret"]),
+    )
+    m, r = case["seat"], case["to"]
+    assert g.add_all(keys) == joint and g.rerandomise(ct[:33], ct[33:], s, joint) == new
+    masked = [i for i in range(3) if i not in (m, r)]
+    masks = [b(x) for x in case["masks"]]
+    assert masks == [g.mul(s, keys[i]) for i in masked]
+    context = g.frame(b"handover", GAME_ID, m, case["token"], ct, new, r)
+    assert context == b(case["context"])
+    bases = [g.G, joint, *(keys[i] for i in masked)]
+    images = [g.sub(new[:33], ct[:33]), g.sub(new[33:], ct[33:]), *masks]
+    e, z = b(case["e"]), b(case["z"])
+    assert g.same_log_prove(context, s, bases, images, b(case["nonce_seed"])) == (e, z)
+    assert g.same_log_verify(context, bases, images, e, z)
+    assert not g.same_log_verify(context, bases, [images[0], images[0], *masks], e, z)
+    share = b(case["share"])
+    assert share == g.mul(xs[m], new[:33])
+    assert g.dleq_verify(
+        b(case["share_context"]), keys[m], new[:33], share, b(case["share_e"]), b(case["share_z"])
+    )
+    # the recipient opens the card: masked seats' old shares plus their masks, the holder's new
+    # share, its own
+    carried = [g.add(g.mul(xs[i], ct[:33]), mask) for i, mask in zip(masked, masks, strict=True)]
+    opened = g.sub(new[33:], g.add_all([*carried, share, g.mul(xs[r], new[:33])]))
+    assert opened == g.card_point(GAME_ID, case["card"])
 
 
 @pytest.mark.parametrize("case", DECK["random_choices"], ids=lambda c: f"choice-{c['index']}")
