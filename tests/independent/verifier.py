@@ -1,33 +1,50 @@
 """An independent checker of fairdeal logs, written from ``docs/protocol.md`` alone.
 
-How it was written. Everything below comes from the text of ``docs/protocol.md`` (sections 8,
-9, 10 and 15) and from trial against real logs made with ``fairdeal play``; none of fairdeal's
-code was read or imported. It uses the standard library, msgpack, PyNaCl (Ed25519) and
-btclib-secp256k1 (the group library the document names: point parsing, sums and
-multiplications); hashing to the curve (RFC 9380, ``secp256k1_XMD:SHA-256_SSWU_RO_``) is
-written here from the RFC and checked against its appendix J.8.1 vectors. Where the document
+How it was written. Everything below comes from the text of ``docs/protocol.md`` (sections 5,
+8, 9, 10 and 15) and from trial against real logs made with ``fairdeal play`` and
+``fairdeal.testing``; none of fairdeal's code was read or imported. It uses the standard
+library, msgpack, PyNaCl (Ed25519) and btclib-secp256k1 (the group library the document names:
+point parsing, sums and multiplications); hashing to the curve (RFC 9380,
+``secp256k1_XMD:SHA-256_SSWU_RO_``) is written here from the RFC and checked against its
+appendix J.8.1 vectors, and so is the strict reading of an Ed25519 key (8.2). Where the document
 was silent or wrong, what a real log showed is what this file does, and each such finding was
 written into the document so that the two agree again.
 
+It reads log protocol 4 (hand-overs, 10.4.1) and log protocol 3 by its own rules (no
+hand-overs: a card one seat held was opened to the next with that seat's share), envelope
+format 3.
+
 What it checks, without the game's rules: the file's framing; every envelope's canonical
-encoding and fields; every author signature, every placement signature and the hash chain;
-every anchor (signed by the host, a point of this log, and a point the obligation can answer:
-the entry before it, or for obligations several seats owe at once the entry that made them
-owed); the header; every key proof and the joint key; every shuffle pass's input (round 0 the
-deck in the canonical order, each card its public encryption; a reshuffle's listed tokens and
-face-up cards) and its proof of shuffle; the order of the deck protocol's obligations (keys,
-passes in seat order, shares of a reveal once it is asked, random commitments then reveals,
-leaving, the final reveal, the ends); every decryption share's proof, the card every fully
-opened token decodes to, every random choice's commitments and result; the final reveal (every
-card a seat saw alone is opened to everyone); every seat's ``end``, all alike; and whether the
-log is complete. What it cannot check is what only the rules say: which reveal, reshuffle,
+encoding and fields (a float of either width, an extension type: the envelope does not decode);
+every author signature, every placement signature and the hash chain; every anchor (signed by
+the host, a point of this log, and a point the obligation can answer: the entry before it, or
+for obligations several seats owe at once the entry that made them owed); where the host put an
+entry (8.4, check 9a, its two clauses that need no rules: an entry placed twice, an entry placed
+after the abort or the last end that answers a point before it: seat 0 is to blame); the header
+(strict identity keys, 2..10 seats); every key proof and the joint key; every shuffle pass's
+input (round 0 the deck in the canonical order, each card its public encryption; a reshuffle's
+listed tokens and face-up cards) and its proof of shuffle; the order of the deck protocol's
+obligations (keys, passes in seat order, shares and hand-overs of a reveal once it is under way,
+random commitments then reveals, leaving, the final reveal, the ends); every decryption share's
+proof, every hand-over (its re-mask's proof, its share's proof, the shares it carries over), the
+card every token decodes to once every share of one of its ciphertexts is at hand (a seat that
+leaves opens every card it saw), every random choice's commitments and result; the final reveal
+(every card a seat saw alone is opened to everyone); every seat's ``end``, all alike; and whether
+the log is complete. What it cannot check is what only the rules say: which reveal, reshuffle,
 random choice or move comes next, whether a move was legal, and whether the ``end`` states the
-right result.
+right result; so a log whose ends are not all in is undecided here, even where ``fairdeal
+verify``, which has the rules, finds the game decided (8.4, "fair").
+
+"Printable" text (section 5) is judged by Unicode 14.0.0's categories. This file asks Python's
+``unicodedata`` for them, which is right where ``unicodedata.unidata_version`` is "14.0.0"
+(Python 3.11, as on the machine this was written on); on another Python a report says that its
+printable checks used another Unicode version. White space is the fixed set of section 5.
 
 Usage: ``python tests/independent/verifier.py [--json] LOG...``. For each file it prints the
-verdict (fair, cheating, damaged, undecided, not a log), the shuffle passes checked out of
-those the file holds, and what failed. Exit status as ``fairdeal verify``: 0 fair, 1 cheating
-or damaged, 2 undecided, 3 not a fairdeal log (the worst over all files).
+verdict (fair, cheating, damaged, undecided, not a log, other version, unreadable), the shuffle
+passes checked out of those the file holds, and what failed. Exit status as ``fairdeal
+verify``: 0 fair, 1 cheating or damaged, 2 undecided, 3 not a fairdeal log or one of another
+envelope format or log protocol, 4 a file that cannot be read (the worst over all files).
 """
 
 from __future__ import annotations
@@ -201,6 +218,7 @@ T_GEN = b"fairdeal/deck/shuffle-generator/v2"
 T_STATEMENT = b"fairdeal/deck/shuffle-statement/v2"
 T_U = b"fairdeal/deck/shuffle-u/v2"
 T_CHALLENGE = b"fairdeal/deck/shuffle-challenge/v2"
+T_HANDOVER = b"fairdeal/deck/handover/v1"
 DST_CARD = b"fairdeal/deck/card/v2 secp256k1_XMD:SHA-256_SSWU_RO_"
 DST_GEN = b"fairdeal/deck/shuffle-generator/v2 secp256k1_XMD:SHA-256_SSWU_RO_"
 
@@ -256,6 +274,33 @@ def check_share_proof(
     if a is None or b is None:
         return False
     return hash_scalar(T_DLEQ, context, h_s, c1, d, a, b) == e
+
+
+def check_handover_proof(
+    game_id: bytes,
+    holder: int,
+    token: int,
+    to: int,
+    ct: bytes,
+    new_ct: bytes,
+    joint: bytes,
+    masked_keys: list[bytes],
+    masks: list[bytes],
+    e: int,
+    z: int,
+) -> bool:
+    """10.4.1: one s behind c1' − c1 = s·G, c2' − c2 = s·H and every mask T_i = s·H_i."""
+    y0 = add([new_ct[:33], neg(ct[:33])])
+    y1 = add([new_ct[33:], neg(ct[33:])])
+    if y0 is None or y1 is None:
+        return False
+    bases = [G, joint, *masked_keys]
+    ys = [y0, y1, *masks]
+    commitments = [msm([(b, z), (y, L - e)]) for b, y in zip(bases, ys, strict=True)]
+    if any(a is None for a in commitments):
+        return False
+    context = frame(b"handover", game_id, holder, token, ct, new_ct, to)
+    return hash_scalar(T_HANDOVER, context, *bases, *ys, *commitments) == e  # type: ignore[arg-type]
 
 
 def check_shuffle_proof(
@@ -340,12 +385,25 @@ class Refused(Exception):
         self.seat = seat
 
 
+# Section 5: white space is this fixed set, whatever a Python's own str.isspace says.
+WHITE_SPACE = frozenset(
+    [chr(c) for c in range(0x09, 0x0E)]
+    + [chr(c) for c in range(0x1C, 0x20)]
+    + ["\u0020", "\u0085", "\u00a0", "\u1680"]
+    + [chr(c) for c in range(0x2000, 0x200B)]
+    + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+)
+# Section 5: the categories are Unicode 14.0.0's; Python's unicodedata is that version on 3.11.
+UNICODE_VERSION = "14.0.0"
+
+
 def printable(text: Any, lo: int = 1, hi: int = 200) -> bool:
+    """Text of lo..hi characters, none of category C, Zl or Zp, no white space at either end."""
     if not isinstance(text, str) or not lo <= len(text) <= hi:
         return False
     if text == "":
         return True
-    if text != text.strip():
+    if text[0] in WHITE_SPACE or text[-1] in WHITE_SPACE:
         return False
     return all(
         unicodedata.category(ch)[0] != "C" and unicodedata.category(ch) not in ("Zl", "Zp") for ch in text
@@ -450,6 +508,44 @@ def placement(game_id: bytes, seq: int, h: bytes) -> bytes:
     return b"fairdeal/placement/v1\x00" + game_id + struct.pack(">I", seq) + h
 
 
+_ED_P = 2**255 - 19
+_ED_D = -121665 * pow(121666, -1, _ED_P) % _ED_P
+_ED_I = pow(2, (_ED_P - 1) // 4, _ED_P)  # a square root of −1
+
+
+def _ed_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The (complete) addition law of edwards25519, −x² + y² = 1 + d·x²·y², in affine form."""
+    (x1, y1), (x2, y2) = a, b
+    t = _ED_D * x1 * x2 * y1 * y2 % _ED_P
+    x3 = (x1 * y2 + y1 * x2) * pow(1 + t, -1, _ED_P) % _ED_P
+    y3 = (y1 * y2 + x1 * x2) * pow(1 - t, -1, _ED_P) % _ED_P
+    return x3, y3
+
+
+def strict_key(key: Any) -> bool:
+    """8.2 (a): a canonical encoding (y < p, no "negative zero") of a point not of small order."""
+    if not isinstance(key, bytes) or len(key) != 32:
+        return False
+    y = int.from_bytes(key, "little") & (2**255 - 1)
+    sign = key[31] >> 7
+    if y >= _ED_P:
+        return False
+    u, v = (y * y - 1) % _ED_P, (_ED_D * y * y + 1) % _ED_P
+    x = u * pow(v, 3, _ED_P) * pow(u * pow(v, 7, _ED_P), (_ED_P - 5) // 8, _ED_P) % _ED_P
+    if v * x * x % _ED_P == (-u) % _ED_P:
+        x = x * _ED_I % _ED_P
+    if v * x * x % _ED_P != u:
+        return False  # no point has this y
+    if x == 0 and sign:
+        return False  # "negative zero"
+    if (x & 1) != sign:
+        x = _ED_P - x
+    point = (x, y)
+    for _ in range(3):
+        point = _ed_add(point, point)
+    return point != (0, 1)  # [8]A is the identity exactly when A is of small order
+
+
 def ed25519_ok(key: bytes, msg: bytes, sig: bytes) -> bool:
     try:
         VerifyKey(key).verify(msg, sig)
@@ -519,11 +615,13 @@ class Report:
     passes_checked: int = 0
     rounds_complete: int = 0
     shares_checked: int = 0
+    handovers_checked: int = 0
     cards_decoded: int = 0
     choices: list[int] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
     complete: bool = False
     game: str = ""
+    protocol: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -542,18 +640,23 @@ class Verifier:
         self.joint: bytes | None = None
         self.left: dict[int, int] = {}
         self.last_by_seat: dict[int, int] = {}
-        self.ct: dict[int, bytes] = {}
+        self.protocol = 0
+        self.ct: dict[int, bytes] = {}  # token -> its current ciphertext
+        self.old: dict[int, list[tuple[bytes, dict[int, bytes]]]] = {}  # the ones a hand-over replaced
         self.live: set[int] = set()
         self.next_token = 0
         self.rounds_done = 0
         self.round: Round | None = None
         self.card_points: dict[bytes, str] = {}
         self.name_points: dict[str, bytes] = {}
-        self.shares: dict[int, dict[int, bytes]] = {}
+        self.shares: dict[int, dict[int, bytes]] = {}  # token -> seat -> its share of ct[token]
         self.private_to: dict[int, set[int]] = {}  # token -> seats it was opened to alone
         self.card: dict[int, str] = {}
         self.opened_publicly: set[int] = set()  # tokens with a share of purpose public
         self.pending: dict[tuple[int, int | None], set[int]] = {}  # reveal -> seats still owing
+        self.reveal_anchor = 0  # the point the reveals under way answer
+        self.writings: dict[bytes, int] = {}  # W -> the entry that holds it
+        self.ended_at = 0  # the abort, or the last end
         self.choices_done = 0
         self.choice: Choice | None = None
         self.final_begun = False
@@ -568,15 +671,20 @@ class Verifier:
     def fail(self, reason: str, seat: int) -> Refused:
         return Refused("cheating", reason, seat)
 
-    def share_of(self, token: int, seat: int) -> bytes | None:
-        if seat in self.shares.get(token, {}):
-            return self.shares[token][seat]
-        if seat in self.left:
-            return msm([(self.ct[token][:33], self.left[seat])])
-        return None
+    def ciphertexts(self, token: int) -> list[tuple[bytes, dict[int, bytes]]]:
+        """Every ciphertext token had, with the shares of it the log gives; the current one last."""
+        return [*self.old.get(token, []), (self.ct[token], self.shares.setdefault(token, {}))]
+
+    def lacking(self, token: int) -> list[int]:
+        """The active seats without their share of the token's current ciphertext."""
+        return [s for s in self.active() if s not in self.shares.get(token, {})]
+
+    def opens(self, shares: dict[int, bytes]) -> bool:
+        return all(s in shares or s in self.left for s in range(self.players))
 
     def known(self, token: int) -> bool:
-        return all(s in self.shares.get(token, {}) or s in self.left for s in range(self.players))
+        """Known to everyone: every share of one of its ciphertexts is at hand (10.4, 10.6)."""
+        return token in self.ct and any(self.opens(sh) for _, sh in self.ciphertexts(token))
 
     def nothing_owed(self) -> bool:
         return (
@@ -588,16 +696,25 @@ class Verifier:
         )
 
     def final_owed(self) -> dict[int, set[int]]:
-        """Token -> seats that owe its share in the final reveal (10.6)."""
+        """Token -> seats that owe its share in the final reveal (10.6).
+
+        Every token opened to one seat and not known to everyone (a seat that left opened every
+        card it saw, 10.6): each active seat without its share of the current ciphertext owes.
+        """
         out: dict[int, set[int]] = {}
         for t, seats in self.private_to.items():
             if seats and not self.known(t):
-                out[t] = {s for s in self.active() if s not in self.shares.get(t, {})}
+                out[t] = set(self.lacking(t))
         return out
 
     # -- reading -------------------------------------------------------------------------------
 
     def run(self, data: bytes) -> None:
+        if unicodedata.unidata_version != UNICODE_VERSION:
+            self.r.not_checked.append(
+                f"printable text was judged by Unicode {unicodedata.unidata_version}, "
+                f"not {UNICODE_VERSION} as section 5 says"
+            )
         if not data.startswith(b"FDLOG1\n"):
             self.r.verdict = "not a log"
             self.r.reason = "not a fairdeal log"
@@ -669,9 +786,8 @@ class Verifier:
     # -- one entry (8.4's checks, in order) ----------------------------------------------------
 
     def entry(self, i: int, raw: bytes) -> None:
-        if self.over:
-            # Anything after an abort or the last end is refused; whom to blame is the placement's.
-            pass
+        if i == 0:
+            self.other_version(raw)
         try:
             env = decode_envelope(raw)
         except Exception as exc:
@@ -703,11 +819,56 @@ class Verifier:
             )
         self.hashes.append(h)
         self.envs.append(env)
-        if self.over:
-            raise self.fail(f"entry {i}: an entry after the game was over", env.seat)
+        self.placement_check(env)
         self.check_anchor(env)
         self.apply(env)
         self.last_by_seat[env.seat] = env.seq
+
+    def placement_check(self, env: Envelope) -> None:
+        """Check 9a of 8.4, the two clauses that need no rules: where the host put the entry.
+
+        An entry that is owed where it is placed is neither; an entry of the same writing as one
+        the log holds is never owed (its seat owes one entry per point) and neither is anything
+        after the entry that ended the game, so these come first. What the author answered after
+        the game ended (the abort or the last end, or later) is its own doing (check 9b).
+        """
+        i, w = env.seq, env.writing
+        if w in self.writings:
+            raise self.fail(
+                f"entry {i}: the host placed seat {env.seat}'s entry {self.writings[w]} again "
+                "(the same writing W): where an entry sits is the host's",
+                0,
+            )
+        self.writings[w] = i
+        if self.over:
+            ended = self.envs[self.ended_at]
+            what = "abort" if ended.kind == "abort" else "last end"
+            if env.anchor_seq < self.ended_at:
+                raise self.fail(
+                    f"entry {i}: the host placed seat {env.seat}'s entry, which answers entry "
+                    f"{env.anchor_seq}, after the {what} (entry {self.ended_at})",
+                    0,
+                )
+            raise self.fail(
+                f"entry {i}: seat {env.seat} answered the {what} (entry {self.ended_at}) or later, "
+                "after which nothing is owed",
+                env.seat,
+            )
+
+    def other_version(self, raw: bytes) -> None:
+        """A log of another envelope format or log protocol is not read (exit 3, 8.4)."""
+        try:
+            obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        except Exception:
+            return
+        if not isinstance(obj, list) or len(obj) != 12:
+            return
+        version, body = obj[0], obj[4]
+        if type(version) is int and version != 3:
+            raise Refused("other version", f"envelope format {version}: this verifier reads format 3")
+        protocol = body.get("protocol") if isinstance(body, dict) else None
+        if type(protocol) is int and protocol not in (3, 4):
+            raise Refused("other version", f"log protocol {protocol}: this verifier reads protocols 3 and 4")
 
     def header(self, env: Envelope) -> None:
         body = env.body
@@ -717,6 +878,9 @@ class Verifier:
         key = seat0.get("identity") if isinstance(seat0, dict) else None
         if not isinstance(key, bytes) or len(key) != 32:
             raise Refused("damaged", "entry 0 is not a header naming the host's key")
+        if not strict_key(key):
+            # 8.2: under a key that is not strict there is no signature at all (check 2).
+            raise Refused("damaged", "entry 0: the host's key is not a strict Ed25519 key: nothing is signed")
         self.host_key, self.game_id = seat0["identity"], env.game_id
         h = entry_hash(env.game_id, env)
         if not ed25519_ok(self.host_key, env.signed, env.sig):
@@ -734,14 +898,15 @@ class Verifier:
         self.players = len(body["seats"])
         self.identities = [s["identity"] for s in body["seats"]]
         self.r.game = body["game"]
+        self.protocol = self.r.protocol = body["protocol"]
 
     @staticmethod
     def header_fields(body: dict[str, Any]) -> str | None:
         order = ["protocol", "game", "plugin", "distribution", "version", "options", "seats", "extra"]
         if list(body) != order:
             return "does not have exactly the fields of 9.1 in their order"
-        if body["protocol"] != 3 or type(body["protocol"]) is not int:
-            return f"is of log protocol {body['protocol']!r}, not 3"
+        if type(body["protocol"]) is not int or body["protocol"] not in (3, 4):
+            return f"is of log protocol {body['protocol']!r}, not 3 or 4"
         for k in ("game", "plugin", "distribution", "version"):
             if not printable(body[k]):
                 return f"field {k} is not printable text of 1..200"
@@ -756,15 +921,15 @@ class Verifier:
             return "extra is not a sorted map of at most 16"
         if not all(printable(k, 1, 40) and printable(v, 0, 200) for k, v in extra.items()):
             return "extra is malformed"
-        if not 1 <= len(seats) <= 10:
-            return "does not have 1..10 seats"
+        if not 2 <= len(seats) <= 10:
+            return "does not have 2..10 seats"
         for s in seats:
             if not isinstance(s, dict) or list(s) != ["name", "identity", "kind"]:
                 return "has a seat that is not a map of name, identity, kind"
             if not printable(s["name"], 1, 40) or not printable(s["kind"], 1, 40):
                 return "has a seat whose name or kind is not printable"
-            if not isinstance(s["identity"], bytes) or len(s["identity"]) != 32:
-                return "has a seat whose identity is not 32 bytes"
+            if not strict_key(s["identity"]):
+                return "has a seat whose identity is not a strict Ed25519 key (8.2)"
         if len({s["identity"] for s in seats}) != len(seats):
             return "has two seats with one identity"
         return None
@@ -918,9 +1083,12 @@ class Verifier:
                 raise self.fail(f"entry {seq}: token {t} is not live, or listed twice", seat)
             seen.add(t)
             if name is None:
-                if t in self.opened_publicly and self.known(t):
+                # Protocol 4: every card known to everyone is listed with its name, opened by public
+                # shares or by a seat that left (10.6). Protocol 3: one opened by public shares (a
+                # card handed on there put every share in the log with private purposes).
+                if self.known(t) and (self.protocol >= 4 or t in self.opened_publicly):
                     raise self.fail(
-                        f"entry {seq}: token {t}, opened to everyone, is listed without its card", seat
+                        f"entry {seq}: token {t}, known to everyone, is listed without its card", seat
                     )
                 out.append(self.ct[t])
             elif self.card.get(t) == name:
@@ -933,25 +1101,38 @@ class Verifier:
         return out
 
     def check_rows(self, env: Envelope, rows: Any, public_only: bool) -> list[tuple[int, int | None]]:
-        """Check every share row's form and proof and record it; return the reveals it serves."""
+        """Check every share row's form and proof and record it; return the reveals it serves.
+
+        ``rows`` is a list already (its length is the caller's to check); tokens are distinct
+        over the whole body (the caller's too).
+        """
         seat, seq = env.seat, env.seq
-        if not isinstance(rows, list) or not 1 <= len(rows) <= 1024:
-            raise self.fail(f"entry {seq}: not 1..1024 share rows", seat)
-        tokens = set()
         served = []
         points: dict[int, bytes] = {}
         for row in rows:
             if not isinstance(row, list) or len(row) != 5:
                 raise self.fail(f"entry {seq}: a share row that is not [token, to, share, e, z]", seat)
             t, to, d, e_b, z_b = row
-            if type(t) is not int or t not in self.ct or t in tokens:
-                raise self.fail(f"entry {seq}: token {t!r} does not exist, or is listed twice", seat)
-            tokens.add(t)
+            if type(t) is not int or t not in self.ct:
+                raise self.fail(f"entry {seq}: token {t!r} does not exist", seat)
             bad_to = public_only or type(to) is not int or not 0 <= to < self.players or to == seat
             if to is not None and bad_to:
                 raise self.fail(f"entry {seq}: share of token {t} opens to {to!r}", seat)
             if seat in self.shares.get(t, {}):
-                raise self.fail(f"entry {seq}: seat {seat} already published its share of token {t}", seat)
+                raise self.fail(
+                    f"entry {seq}: seat {seat} already has its share of token {t}'s ciphertext in the log",
+                    seat,
+                )
+            if to is not None and (t, to) not in self.pending and self.protocol >= 4:
+                # 10.4: shares open a card to one seat only when nobody can read it; a card that
+                # one seat alone can open is handed over by it (10.4.1), never opened by its share.
+                lacking = self.lacking(t)
+                if lacking != self.active():
+                    raise self.fail(
+                        f"entry {seq}: seat {seat} opens token {t} to seat {to} with shares, but only "
+                        f"seat(s) {lacking} lack theirs: such a card is handed over (10.4)",
+                        seat,
+                    )
             e, z = scalar(e_b), scalar(z_b)
             if not valid_point(d) or e is None or z is None:
                 raise self.fail(f"entry {seq}: share of token {t}: no point, or a scalar out of range", seat)
@@ -973,27 +1154,95 @@ class Verifier:
             self.decode(t, env)
         return served
 
+    def check_handovers(self, env: Envelope, rows: list[Any]) -> list[tuple[int, int]]:
+        """Check every hand-over row (10.4.1) and apply it; return the (token, to) it serves."""
+        m, seq = env.seat, env.seq
+        done: list[tuple[int, int]] = []
+        for row in rows:
+            if not isinstance(row, list) or len(row) != 9:
+                raise self.fail(
+                    f"entry {seq}: a hand-over row that is not [token, to, ciphertext, masks, e, z, "
+                    "share, share_e, share_z]",
+                    m,
+                )
+            t, r, new_ct, masks, e_b, z_b, d, se_b, sz_b = row
+            if type(t) is not int or t not in self.live:
+                raise self.fail(f"entry {seq}: a hand-over of token {t!r}, which is not live", m)
+            if type(r) is not int or r == m or r not in self.active():
+                raise self.fail(f"entry {seq}: a hand-over of token {t} to {r!r}, not another active seat", m)
+            lacking = self.lacking(t)
+            if lacking != [m]:
+                raise self.fail(
+                    f"entry {seq}: seat {m} hands token {t} over, but the seat(s) without their share "
+                    f"of its ciphertext are {lacking}: only the one seat that alone can open it may",
+                    m,
+                )
+            masked = [i for i in self.active() if i not in (m, r)]
+            if not isinstance(masks, list) or len(masks) != len(masked):
+                raise self.fail(
+                    f"entry {seq}: the hand-over of token {t} has no list of {len(masked)} masks "
+                    f"(seats {masked})",
+                    m,
+                )
+            halves_ok = isinstance(new_ct, bytes) and len(new_ct) == 66
+            halves_ok = halves_ok and valid_point(new_ct[:33]) and valid_point(new_ct[33:])
+            if not halves_ok or not all(valid_point(x) for x in masks) or not valid_point(d):
+                raise self.fail(f"entry {seq}: the hand-over of token {t}: a point that is not valid", m)
+            e, z, se, sz = scalar(e_b), scalar(z_b), scalar(se_b), scalar(sz_b)
+            if e is None or z is None or se is None or sz is None:
+                raise self.fail(f"entry {seq}: the hand-over of token {t}: a scalar out of range", m)
+            old_ct, old_shares = self.ct[t], self.shares.setdefault(t, {})
+            assert self.joint is not None
+            masked_keys = [self.keys[i] for i in masked]
+            if not check_handover_proof(
+                self.game_id, m, t, r, old_ct, new_ct, self.joint, masked_keys, masks, e, z
+            ):
+                raise self.fail(
+                    f"entry {seq}: seat {m}'s hand-over proof of token {t} to seat {r} is false", m
+                )
+            purpose = f"to seat {r}"
+            if not check_share_proof(self.game_id, m, t, new_ct, purpose, self.keys[m], d, se, sz):
+                raise self.fail(
+                    f"entry {seq}: seat {m}'s share of token {t}'s new ciphertext ({purpose}) is false", m
+                )
+            carried: dict[int, bytes] = {m: d}
+            for i, mask in zip(masked, masks, strict=True):
+                share = add([old_shares[i], mask])
+                if share is None:
+                    raise self.fail(
+                        f"entry {seq}: the hand-over of token {t} carries seat {i}'s share to nothing", m
+                    )
+                carried[i] = share
+            self.old.setdefault(t, []).append((old_ct, old_shares))
+            self.ct[t], self.shares[t] = new_ct, carried
+            self.private_to.setdefault(t, set()).add(r)
+            self.r.handovers_checked += 1
+            done.append((t, r))
+        return done
+
     def decode(self, t: int, env: Envelope) -> None:
-        if t in self.card or not self.known(t):
+        """Once every share of one of t's ciphertexts is at hand, the card is known (10.4)."""
+        if t in self.card:
             return
-        ds = [self.share_of(t, s) for s in range(self.players)]
-        c2 = self.ct[t][33:]
-        m = add([c2, *(neg(d) for d in ds if d is not None)])
-        if m is None or m not in self.card_points:
-            raise self.fail(f"entry {env.seq}: token {t} opens to no card of the deck", env.seat)
-        self.card[t] = self.card_points[m]
-        self.r.cards_decoded += 1
+        for ct, shares in self.ciphertexts(t):
+            if not self.opens(shares):
+                continue
+            c1 = ct[:33]
+            ds = [shares[s] if s in shares else msm([(c1, self.left[s])]) for s in range(self.players)]
+            m = add([ct[33:], *(neg(d) for d in ds if d is not None)])
+            if m is None or m not in self.card_points:
+                raise self.fail(f"entry {env.seq}: token {t} opens to no card of the deck", env.seat)
+            self.card[t] = self.card_points[m]
+            self.r.cards_decoded += 1
+            return
 
     def update_pending(self, served: list[tuple[int, int | None]], seat: int) -> None:
+        """Section 15, a reveal under way: its first row says whom it opens t to; it is owed then by
+        every active seat without its share of ct[t] (but the recipient), until each has sent it."""
         for t, to in served:
             key = (t, to)
             if key not in self.pending:
-                if to is None:
-                    owing = {s for s in self.active() if s not in self.shares.get(t, {})}
-                else:
-                    owing = {s for s in self.active() if s != to}
-                    owing -= {s for s in owing if s in self.shares.get(t, {})}
-                self.pending[key] = owing
+                self.pending[key] = {s for s in self.lacking(t) if s != to}
             self.pending[key].discard(seat)
             if not self.pending[key]:
                 del self.pending[key]
@@ -1001,21 +1250,53 @@ class Verifier:
     def owing_seats(self) -> set[int]:
         return set().union(*self.pending.values()) if self.pending else set()
 
+    def shares_body(self, env: Envelope, body: Any, in_move: bool = False) -> tuple[list[Any], list[Any]]:
+        """A deck.shares body (9.4): its share rows and its hand-over rows, their sizes checked."""
+        seq, seat = env.seq, env.seat
+        names = ["shares", "handovers"] if self.protocol >= 4 else ["shares"]
+        if not isinstance(body, dict) or list(body) != names:
+            where = "a move's shares" if in_move else "a deck.shares body"
+            raise self.fail(f"entry {seq}: {where} is not a map of exactly {names}", seat)
+        rows, handovers = body["shares"], body.get("handovers", [])
+        if not isinstance(rows, list) or not isinstance(handovers, list):
+            raise self.fail(f"entry {seq}: shares and hand-overs that are not arrays", seat)
+        if len(rows) > 1024 or len(handovers) > 1024 or (not rows and not handovers):
+            raise self.fail(f"entry {seq}: no row at all, or over 1024 in an array", seat)
+        if in_move and handovers:
+            raise self.fail(f"entry {seq}: a move's shares with hand-overs", seat)
+        tokens = [row[0] for row in [*rows, *handovers] if isinstance(row, list) and row]
+        if len(tokens) != len(set(map(repr, tokens))):
+            raise self.fail(f"entry {seq}: a token twice in one body", seat)
+        return rows, handovers
+
     def on_shares(self, env: Envelope, seat: int, body: Any, seq: int) -> None:
-        b = self.fields(env, ["shares"])
+        rows, handovers = self.shares_body(env, body)
         if self.final_begun:
             raise self.fail(f"entry {seq}: deck.shares during the final reveal", seat)
         if self.round is not None or self.choice is not None:
             raise self.fail(f"entry {seq}: deck.shares while a shuffle or random choice is in progress", seat)
-        owing = self.owing_seats()
-        if owing and seat not in owing:
-            raise self.fail(f"entry {seq}: shares of seat {seat} while seats {sorted(owing)} owe", seat)
-        served = self.check_rows(env, b["shares"], public_only=False)
-        if owing:
-            # While a reveal is owed, an entry serves it (it may serve more reveals as well).
-            pending_tokens = {k for k, v in self.pending.items() if seat in v}
-            if not pending_tokens & set(served):
-                raise self.fail(f"entry {seq}: seat {seat}'s shares serve none of the reveals it owes", seat)
+        mine = {k for k, v in self.pending.items() if seat in v}
+        if self.pending and not mine and env.anchor_seq != self.reveal_anchor:
+            # Its own part of the same reveal (a hand-over, shares of other tokens) answers the
+            # point the reveal's first entry answered (8.2); anything else waits until it is done.
+            raise self.fail(
+                f"entry {seq}: deck.shares of seat {seat}, which owes none of the reveals under way "
+                f"(owed by seats {sorted(self.owing_seats())}), answering entry {env.anchor_seq}, "
+                f"not entry {self.reveal_anchor} as they do",
+                seat,
+            )
+        if not self.pending:
+            self.reveal_anchor = env.anchor_seq
+        served = self.check_rows(env, rows, public_only=False)
+        self.check_handovers(env, handovers)
+        missing = mine - set(served)
+        if missing:
+            # A seat sends all it owes of a reveal in one entry (9.4).
+            raise self.fail(
+                f"entry {seq}: seat {seat} leaves its share(s) of {sorted(missing, key=repr)} owed: "
+                "a seat sends all it owes of a reveal in one entry",
+                seat,
+            )
         self.update_pending(served, seat)
 
     def on_move(self, env: Envelope, seat: int, body: Any, seq: int) -> None:
@@ -1030,17 +1311,17 @@ class Verifier:
         if not ok:
             raise self.fail(f"entry {seq}: a move that is not [action, args]", seat)
         if b["shares"] is not None:
-            if not isinstance(b["shares"], dict) or list(b["shares"]) != ["shares"]:
-                raise self.fail(f"entry {seq}: a move's shares that are not a deck.shares body", seat)
-            rows = b["shares"]["shares"]
-            for row in rows if isinstance(rows, list) else []:
+            rows, _ = self.shares_body(env, b["shares"], in_move=True)
+            for row in rows:
                 t = row[0] if isinstance(row, list) and row else None
-                if type(t) is int and t in self.ct:
-                    others = [s for s in range(self.players) if s != seat]
-                    if not all(s in self.shares.get(t, {}) or s in self.left for s in others):
-                        raise self.fail(
-                            f"entry {seq}: the move reveals token {t}, which its mover did not know", seat
-                        )
+                # 9.2: a card that lies in a zone, is not public, and its mover alone can open.
+                mine = type(t) is int and t in self.live and not self.known(t) and self.lacking(t) == [seat]
+                if type(t) is int and t in self.ct and not mine:
+                    raise self.fail(
+                        f"entry {seq}: the move reveals token {t}, which is not a card its mover "
+                        "alone can open",
+                        seat,
+                    )
             served = self.check_rows(env, rows, public_only=True)
             self.update_pending(served, seat)
             if self.owing_seats():
@@ -1060,7 +1341,12 @@ class Verifier:
             self.final_begun = True
         owed = self.final_owed()
         rows = b["shares"]
-        for row in rows if isinstance(rows, list) else []:
+        if not isinstance(rows, list) or not 1 <= len(rows) <= 1024:
+            raise self.fail(f"entry {seq}: not 1..1024 share rows", seat)
+        tokens = [row[0] for row in rows if isinstance(row, list) and row]
+        if len(tokens) != len(set(map(repr, tokens))):
+            raise self.fail(f"entry {seq}: a token twice in one body", seat)
+        for row in rows:
             t = row[0] if isinstance(row, list) and row else None
             if t not in owed or seat not in owed[t]:
                 raise self.fail(
@@ -1122,7 +1408,8 @@ class Verifier:
         if x is None or mul_g(x) != self.keys[seat]:
             raise self.fail(f"entry {seq}: seat {seat}'s secret is not its key's", seat)
         self.left[seat] = x
-        for t in list(self.shares):
+        # 10.6: its secret opens every ciphertext whose other shares are in the log.
+        for t in list(self.ct):
             self.decode(t, env)
 
     def on_abort(self, env: Envelope, seat: int, body: Any, seq: int) -> None:
@@ -1140,7 +1427,7 @@ class Verifier:
             raise self.fail(f"entry {seq}: the abort's blame is not a list of distinct seats", 0)
         if not printable(reason, 0, 200):
             raise self.fail(f"entry {seq}: the abort's reason is not printable", 0)
-        self.over = True
+        self.over, self.ended_at = True, seq
         self.r.complete = True
         if "evidence" in body:
             why = self.evidence(body["evidence"], blame)
@@ -1191,7 +1478,7 @@ class Verifier:
             raise self.fail(f"entry {seq}: seat {seat}'s end differs from the others'", seat)
         self.ends[seat] = body
         if set(self.ends) == set(self.active()):
-            self.over = True
+            self.over, self.ended_at = True, seq
             self.r.complete = True
 
 
@@ -1213,13 +1500,22 @@ def verify_file(path: str) -> Report:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
-        report.verdict, report.reason = "not a log", str(exc)
+        # Missing, unreadable, a folder: nothing was checked (exit 4).
+        report.verdict, report.reason = "unreadable", f"cannot read {path}: {exc.strerror or exc}"
         return report
     Verifier(report).run(data)
     return report
 
 
-EXIT = {"fair": 0, "cheating": 1, "damaged": 1, "undecided": 2, "not a log": 3}
+EXIT = {
+    "fair": 0,
+    "cheating": 1,
+    "damaged": 1,
+    "undecided": 2,
+    "not a log": 3,
+    "other version": 3,
+    "unreadable": 4,
+}
 
 
 def main(argv: list[str]) -> int:
