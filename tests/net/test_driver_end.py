@@ -5,6 +5,7 @@ from __future__ import annotations
 from fairdeal import registry
 from fairdeal.core.session.envelope import decode_envelope
 from fairdeal.core.session.logfile import parse_log
+from fairdeal.core.session.session import Session
 from fairdeal.core.session.verify import FAIR, verify_log
 from fairdeal.net.driver import stalled
 from fairdeal.testing import play_with_protocol
@@ -25,15 +26,36 @@ def test_a_game_the_hosts_own_move_ends_is_not_aborted_by_its_guests_leaving() -
     assert verify_log(played.log, reg.game).verdict == FAIR
 
 
-def test_a_game_every_seat_left_ends_cleanly_where_nobody_may_write() -> None:
+def test_a_game_every_seat_left_ends_cleanly() -> None:
     """Snatch! takes out every seat of this four-seat game at once (each paid with its whole pile):
     every seat leaves, the final reveal is complete, and nobody is left to sign the end. The host's
-    driver looked for the first seat owing (there was none) and crashed. The session refuses any
-    entry then, an abort too: every driver stops, saying why, and every seat holds the same log
-    (or, once the session takes such a game as over, it finishes fair)."""
+    driver looked for the first seat owing (there was none) and crashed; the game is over there."""
     reg = registry.load()
     game = reg.game("snatch")
     played = play_with_protocol(game, 4, 7)
     assert played.session.departed == frozenset(range(4))
     check_clean_end(played, game)
-    assert "nobody is left to sign" in stalled(played.session)
+
+
+class NothingOwed(Session):
+    """A session that says, once every seat has left, that nothing is owed and the game is not over
+    (as the session said before it ended such a game): no entry, not even an abort, can follow."""
+
+    @property
+    def finished(self) -> bool:
+        return super().finished and len(self.departed) < self.header.players
+
+
+def test_the_drivers_stop_cleanly_where_the_session_says_nobody_may_write() -> None:
+    """Whatever the session says when no seat owes anything, the drivers neither crash nor wait for
+    ever: the host hangs up every link and every seat stops, saying why, with the same log."""
+    reg = registry.load()
+    game = reg.game("snatch")
+    played = play_with_protocol(game, 4, 7, make_session=NothingOwed)
+    host = played.session
+    assert host.owing() == () and not host.finished
+    assert "nobody is left to sign" in stalled(host)
+    for o in played.outcomes:
+        assert o.error == stalled(o.session)
+        assert (o.session.seq, o.session.last_hash) == (host.seq, host.last_hash)
+    assert verify_log(played.log, reg.game).verdict == FAIR  # the log holds the whole game
