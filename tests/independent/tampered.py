@@ -1,16 +1,21 @@
 """Tampered copies of real logs, and the verdicts of both verifiers side by side.
 
-``python tests/independent/tampered.py ECARTE_LOG SNATCH_LOG [OUT_DIR]`` writes every copy of
-``CASES`` and prints a table: the case, this verifier's verdict, ``fairdeal verify``'s. The
-first group alters the file in place (the host's placement signature then fails: damage); the
-second re-signs every entry after the alteration (``forge.resign``), so that the alteration is
-its author's and only the checks behind the signatures can find it.
+``python tests/independent/tampered.py ECARTE_LOG SNATCH_LOG TRAFFIC_LOG [OUT_DIR]`` writes every
+copy of ``CASES`` and prints a table: the case, this verifier's verdict, ``fairdeal verify``'s.
+TRAFFIC_LOG is a log of four seats of Traffic (``tests/foundation/traffic.py``, a test game
+whose moves hand cards over), e.g. ``fairdeal.testing.play_with_protocol(Traffic(), 4, 0).log``;
+``fairdeal verify`` is run where it knows that game (``traffic_plugin``). The first group alters
+the file in place (the host's placement signature then fails: damage); the second re-signs every
+entry after the alteration (``forge.resign``), so that the alteration is its author's and only
+the checks behind the signatures can find it; the third re-places an entry its author signed
+(``forge.place``), so that where it sits is the host's doing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -23,7 +28,29 @@ import msgpack
 import verifier
 from forge import Entry, first, flip
 
-Case = tuple[str, str, Callable[[bytes], bytes]]  # name, base log ("E" or "S"), alteration
+Case = tuple[str, str, Callable[[bytes], bytes]]  # name, base log ("E", "S" or "T"), alteration
+
+# Where the two verdicts differ by design: a verifier without the rules cannot tell that a game
+# is decided before every end is in (protocol.md 8.4, "fair"); fairdeal verify, with them, can.
+BY_DESIGN = {
+    "the last end cut": ("undecided", "fair"),
+    "torn last record": ("undecided", "fair"),
+    "re-signed: one end dropped": ("undecided", "fair"),
+    "re-signed: Snatch! a move changed (rules)": ("fair", "cheating"),
+}
+
+
+def traffic_plugin(folder: Path) -> dict[str, str]:
+    """An environment in which ``fairdeal verify`` knows Traffic, the test game of
+    ``tests/foundation/traffic.py``: a distribution's metadata in ``folder`` names it in the
+    ``fairdeal`` entry-point group (as its logs' headers say: plugin traffic, fairdeal-tests 0)."""
+    info = folder / "fairdeal_tests-0.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fairdeal-tests\nVersion: 0\n")
+    (info / "entry_points.txt").write_text("[fairdeal]\ntraffic = foundation.traffic:Traffic\n")
+    tests = Path(__file__).resolve().parent.parent
+    path = os.pathsep.join([str(folder), str(tests), os.environ.get("PYTHONPATH", "")])
+    return dict(os.environ, PYTHONPATH=path.rstrip(os.pathsep))
 
 
 def _in_place(change: Callable[[list[Entry]], None]) -> Callable[[bytes], bytes]:
@@ -189,6 +216,72 @@ def _abort(blame: list[int], evidence_by: int | None = None) -> Callable[[list[E
     return change
 
 
+def _handover(e: Entry) -> bool:
+    """A guest's deck.shares that hands one card over, with two masks or more, answering the entry
+    before it (nothing else answers that point)."""
+    if e[3] != "deck.shares" or e[2] == 0 or e[5] != e[9] - 1 or e[4]["shares"]:
+        return False
+    rows = e[4].get("handovers", [])
+    return len(rows) == 1 and len(rows[0][3]) >= 2
+
+
+def _handover_to_another(entries: list[Entry]) -> None:
+    e = entries[first(entries, _handover)]
+    row = e[4]["handovers"][0]
+    row[1] = next(s for s in range(1, 10) if s not in (e[2], row[1]))
+
+
+def _handover_by_another(entries: list[Entry]) -> None:
+    e = entries[first(entries, _handover)]
+    e[2] = next(s for s in range(1, 10) if s not in (e[2], e[4]["handovers"][0][1]))
+
+
+def _placed_twice(pick: Callable[[Entry], bool], start: int = 20) -> Callable[[bytes], bytes]:
+    """The host places a guest's entry a second time, right after itself: its author's writing is
+    untouched, only where it sits is new. The log ends there."""
+
+    def apply(data: bytes) -> bytes:
+        entries = forge.resign(forge.decode(data))
+        k = first(entries, pick, start=start)
+        return forge.encode(forge.place(entries[: k + 1], entries[k]))
+
+    return apply
+
+
+def _after_abort(pick: Callable[[Entry], bool], start: int = 20) -> Callable[[bytes], bytes]:
+    """The host aborts where a guest's entry was owed, then places that entry, as the guest wrote
+    it (answering a point before the abort), after its abort."""
+
+    def apply(data: bytes) -> bytes:
+        source = forge.decode(data)
+        full = forge.resign(source)
+        k = first(full, pick, start=start)
+        abort: Entry = [3, source[0][1], 0, "abort", {"blame": [], "reason": "testing"}, None]
+        abort += [b"", b"", b"", 0, b"", b""]
+        return forge.encode(forge.place(forge.resign([*source[:k], abort]), full[k]))
+
+    return apply
+
+
+def _second_end_after_the_end(data: bytes) -> bytes:
+    """Seat 1 signs a second, different end for the point its end answers, and the host places it
+    after the last end: placed late, but its author's equivocation (9.5), not the host's."""
+    entries = forge.resign(forge.decode(data))
+    other = list(entries[first(entries, _kind("end", 1))])
+    other[4] = dict(other[4], reason="another reason")
+    other[8] = forge.signing_keys()[1].sign(forge.signed(other)).signature
+    return forge.encode(forge.place(entries, other))
+
+
+def _guest(kind: str) -> Callable[[Entry], bool]:
+    return lambda e: e[3] == kind and e[2] != 0
+
+
+def _late_share(e: Entry) -> bool:
+    """A guest's deck.shares that answers an earlier point than the entry before it."""
+    return e[3] == "deck.shares" and e[2] != 0 and e[5] < e[9] - 1
+
+
 def _noncanonical(data: bytes) -> bytes:
     """Entry 5's round index written as a 2-byte int, signed and placed as such."""
     records = forge.read_records(forge.encode(forge.resign(forge.decode(data))))
@@ -336,6 +429,33 @@ CASES: list[Case] = [
         _resigned(_set([_kind("header"), 4, "seats", 1, "name"], "B\u202eot")),
     ),
     ("re-signed: a line separator in an end's reason", "E", _resigned(_end_reason)),
+    # -- hand-overs (log protocol 4), in a Traffic log of four seats: each alteration is its author's
+    ("re-signed: hand-over mask bit", "T", _resigned(_set([_handover, 4, "handovers", 0, 3, 0], flip))),
+    (
+        "re-signed: hand-over new ciphertext bit",
+        "T",
+        _resigned(_set([_handover, 4, "handovers", 0, 2], lambda b: flip(b, 40))),
+    ),
+    ("re-signed: hand-over share bit", "T", _resigned(_set([_handover, 4, "handovers", 0, 6], flip))),
+    (
+        "re-signed: hand-over share proof bit",
+        "T",
+        _resigned(_set([_handover, 4, "handovers", 0, 8], lambda b: flip(b, 31))),
+    ),
+    ("re-signed: hand-over to another seat", "T", _resigned(_handover_to_another)),
+    ("re-signed: hand-over masks swapped", "T", _resigned(_swap([_handover, 4, "handovers", 0, 3], 0, 1))),
+    (
+        "re-signed: hand-over proof z bit",
+        "T",
+        _resigned(_set([_handover, 4, "handovers", 0, 5], lambda b: flip(b, 31))),
+    ),
+    ("re-signed: a hand-over by a seat that is not the holder", "T", _resigned(_handover_by_another)),
+    # -- where the host put an entry (8.4, check 9a): seat 0 is to blame, not the author ----------
+    ("re-placed: a guest's move placed twice", "T", _placed_twice(_guest("move"))),
+    ("re-placed: a guest's concurrent shares placed twice", "E", _placed_twice(_late_share, start=9)),
+    ("re-placed: a guest's move placed after an abort", "T", _after_abort(_guest("move"))),
+    ("re-placed: a guest's concurrent shares placed after an abort", "E", _after_abort(_late_share, start=9)),
+    ("re-placed: a guest's second, different end after the last end", "E", _second_end_after_the_end),
     # -- valid alterations: both must accept ------------------------------------------------------
     ("re-signed: nothing changed", "E", _resigned(lambda e: None)),
     ("re-signed: two concurrent shares swapped", "E", _resigned(_swap_concurrent)),
@@ -348,16 +468,17 @@ CASES: list[Case] = [
 ]
 
 
-def fairdeal_verdict(fairdeal: str, path: Path) -> str:
+def fairdeal_verdict(fairdeal: str, path: Path, env: dict[str, str] | None = None) -> str:
     out = subprocess.run(
-        [fairdeal, "verify", "--json", str(path)], capture_output=True, text=True, check=False
+        [fairdeal, "verify", "--json", str(path)], capture_output=True, text=True, check=False, env=env
     )
-    if out.returncode == 3:
-        return "not a log"
     try:
         report = json.loads(out.stdout)
     except ValueError:
         return f"exit {out.returncode}"
+    if out.returncode in (3, 4):
+        label = {3: "not a log", 4: "unreadable"}[out.returncode]
+        return f"{report['verdict'] or label}: {report.get('error') or report['findings'][0]['reason']}"
     verdict = str(report["verdict"])
     if verdict == "cheating":
         finding = report["findings"][0]
@@ -366,10 +487,15 @@ def fairdeal_verdict(fairdeal: str, path: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    bases = {"E": Path(argv[0]).read_bytes(), "S": Path(argv[1]).read_bytes()}
-    outdir = Path(argv[2] if len(argv) > 2 else "tampered")
+    bases = {
+        "E": Path(argv[0]).read_bytes(),
+        "S": Path(argv[1]).read_bytes(),
+        "T": Path(argv[2]).read_bytes(),
+    }
+    outdir = Path(argv[3] if len(argv) > 3 else "tampered")
     outdir.mkdir(parents=True, exist_ok=True)
     fairdeal = str(Path(sys.executable).parent / "fairdeal")
+    env = traffic_plugin(outdir / "plugin")
     print("| # | copy | this verifier | fairdeal verify | same |")
     print("|---|---|---|---|---|")
     for n, (name, base, alter) in enumerate(CASES, 1):
@@ -381,8 +507,10 @@ def main(argv: list[str]) -> int:
             ours += f" (seat {mine.seat}, entry {mine.entry})"
         if mine.reason:
             ours += f": {mine.reason}"
-        theirs = fairdeal_verdict(fairdeal, path)
+        theirs = fairdeal_verdict(fairdeal, path, env)
         agree = "yes" if theirs.split(":")[0] == ours.split(":")[0] else "NO"
+        if BY_DESIGN.get(name) == (mine.verdict, theirs.split(":")[0].split(" (")[0]):
+            agree = "by design (8.4)"
         print(f"| {n} | {name} | {ours.replace('|', '/')} | {theirs.replace('|', '/')} | {agree} |")
     return 0
 

@@ -763,7 +763,11 @@ class Verifier:
         if not records:
             self.r.verdict, self.r.reason = "undecided", "the log is empty" + (f": {torn}" if torn else "")
             return
-        if torn:
+        if torn and self.over:
+            # Nothing follows the abort or the last end: bytes after them cannot undo the game (8.3).
+            note = f"bytes after the last record (entry {len(records) - 1}) are not read: {torn}"
+            self.r.reason = f"{self.r.reason}; {note}" if self.r.reason else note
+        elif torn:
             self.r.verdict, self.r.reason = "undecided", f"cut short after entry {len(records) - 1}: {torn}"
         elif not self.over:
             self.r.verdict = "undecided"
@@ -830,7 +834,8 @@ class Verifier:
         An entry that is owed where it is placed is neither; an entry of the same writing as one
         the log holds is never owed (its seat owes one entry per point) and neither is anything
         after the entry that ended the game, so these come first. What the author answered after
-        the game ended (the abort or the last end, or later) is its own doing (check 9b).
+        the game ended (the abort or the last end, or later) is its own doing (check 9b), and so
+        is a second, different entry for a point the log holds one of its author's for (9.5).
         """
         i, w = env.seq, env.writing
         if w in self.writings:
@@ -843,6 +848,19 @@ class Verifier:
         if self.over:
             ended = self.envs[self.ended_at]
             what = "abort" if ended.kind == "abort" else "last end"
+            twice = [
+                e.seq
+                for e in self.envs[1:i]
+                if e.seat == env.seat and e.anchor_seq == env.anchor_seq and e.writing != w
+            ]
+            if twice:
+                # The author signed a second, different entry for a point where the log holds one
+                # of its own: its equivocation (9.5), wherever the host put it.
+                raise self.fail(
+                    f"entry {i}: seat {env.seat} signed it and entry {twice[0]} for one point (entry "
+                    f"{env.anchor_seq}); the host placed it after the {what} (entry {self.ended_at})",
+                    env.seat,
+                )
             if env.anchor_seq < self.ended_at:
                 raise self.fail(
                     f"entry {i}: the host placed seat {env.seat}'s entry, which answers entry "
