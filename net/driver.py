@@ -31,6 +31,7 @@ from fairdeal.core.session.session import Session
 
 from ._links import Link, PeerGone
 from .roster import SENT_AGAIN, AdjournAgreed, Back, Expired, Gone, Heard, Item, Roster, stale
+from .steps import Steps
 
 #: What an agent returns to resign instead of moving.
 RESIGN = None
@@ -233,7 +234,7 @@ async def run_host(
     roster = links if isinstance(links, Roster) else Roster(links)
     out = SeatOutcome(session)
     held: dict[int, bytes] = {}  # ordered: entries that came before their seat's turn
-    since: dict[tuple[int, bytes], float] = {}  # (seat, anchor) owed -> when it became owed
+    steps = Steps(roster.grace)  # how long each seat has held the step it owes
 
     async def publish(data: bytes, events: list[Event]) -> None:
         out.events.extend(events)
@@ -279,12 +280,11 @@ async def run_host(
                 return True
             if roster.grace > 0 and not item.left:
                 roster.drop(item.seat, item.link, item.reason)
+                steps.went_away(item.seat, trio.current_time())
                 return True
             return False
-        if isinstance(item, Back):  # what it owes is timed again from now
-            now = trio.current_time()
-            for key in [k for k in since if k[0] == item.seat]:
-                since[key] = now
+        if isinstance(item, Back):  # its step has its time again, within the bounds of Steps
+            steps.came_back(item.seat, trio.current_time())
             return True
         if isinstance(item, Heard) and session.seq > 0:
             late = stale(roster, session.header, item.seat, item.data)
@@ -317,34 +317,39 @@ async def run_host(
                 thinking.start_soon(listen)
         return (result[0] if result else None), (heard[0] if heard else None)
 
-    def deadline(owing: Sequence[Waiting]) -> tuple[float, list[int]]:
-        """When to look again, and the guest seats to blame now for a step they owe.
+    def deadline(owing: Sequence[Waiting]) -> tuple[float, list[int], int | None]:
+        """When to look again, the guest seats to blame now for a step they owe, and a seat to blame
+        for being away too long in all while it owed one.
 
-        A step's time counts only while its seat is present: not while it is away (its grace
-        period runs instead), not while its link is quiet; back, or heard again after a quiet
-        gap, the seat has the step's full time again. A seat is blamed only once its link has
-        been heard after its time ran out with nothing of its waiting to be settled: a link that
-        died in the meantime is left to the heartbeat, which drops it, and the seat is away.
+        A step's time counts while its seat is not away, quiet or not; while it is away, its grace
+        period runs instead (:class:`~fairdeal.net.steps.Steps` bounds both). A seat is blamed for
+        its time only once its link has been heard after it ran out with nothing of its waiting to
+        be settled: a link that died in the meantime is left to the heartbeat, which drops it, and
+        the seat is away. An absence longer than the grace period is the roster's to end.
         """
         now = trio.current_time()
         wake = math.inf
         late: list[int] = []
         for w in owing:
-            if w.seat == session.seat or roster.is_away(w.seat):
+            if w.seat == session.seat:
                 continue
-            start = since.setdefault((w.seat, session.anchor(w.seat)), now)
+            seconds = timeouts.move if w.decision else timeouts.obligation
+            steps.owe(w.seat, session.anchor(w.seat), seconds, now)
+            if roster.is_away(w.seat):
+                ends, began = steps.grace_ends(w.seat, now), steps.absent_since(w.seat)
+                if ends <= now and began is not None and now - began < roster.grace:
+                    return now, [], w.seat
+                wake = min(wake, ends) if ends > now else wake
+                continue
             p = roster.presence(w.seat)
-            if p.since is None:  # quiet: not timed until it is heard again, or dropped
-                wake = min(wake, now + p.poll)
-                continue
-            end = max(start, p.since) + (timeouts.move if w.decision else timeouts.obligation)
+            end = steps.runs_out(w.seat, now)
             if end > now:
                 wake = min(wake, end)
             elif p.heard >= end and not p.pending:
                 late.append(w.seat)
             else:  # its time ran out: blamed once it is heard from, unless what it sent is waiting
                 wake = min(wake, now + p.poll)
-        return wake, sorted(set(late))
+        return wake, sorted(set(late)), None
 
     async def settle(item: Item) -> str | None:
         """Act on what the inbox brought: None to go on, "stop" when the game ended (or was
@@ -385,6 +390,8 @@ async def run_host(
         return None
 
     failure: str | None = None
+    for seat in roster.away:  # a resumed host holds its guests away from the start
+        steps.went_away(seat, trio.current_time())
     async with trio.open_nursery() as nursery:
         with roster.running(nursery):
             if session.seq == 0:
@@ -406,15 +413,20 @@ async def run_host(
                 elif ordered and first.seat in held:
                     item = Heard(first.seat, None, held.pop(first.seat))
                 else:
-                    wake, late = deadline(owing)
+                    wake, late, away = deadline(owing)
                     if late:
                         what = next(w.what for w in owing if w.seat == late[0])
                         await abort(late, f"timed out waiting for {what}")
                         break
+                    if away is not None:
+                        what = next(w.what for w in owing if w.seat == away)
+                        why = f"was away {roster.grace:g} s in all while the game waited for {what}"
+                        await abort(away, why)
+                        break
                     with trio.move_on_at(wake) as scope:
                         item = await roster.inbox.receive()
                     if scope.cancelled_caught:
-                        continue  # look again: a step's time ran out, or a seat's link is quiet
+                        continue  # look again: a step's time or a seat's grace ran out, or it may be heard
                 if session.finished:
                     break  # what came while the host's own entry ended the game changes nothing
                 verdict = await settle(item)

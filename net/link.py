@@ -13,8 +13,9 @@ Both ends ping, so a live peer is heard at least every ``interval`` seconds, and
 that dies without a word (Wi-Fi gone: no FIN, no RST) is noticed on both sides within
 ``silence`` seconds, not after TCP's minutes of retransmission. Between the two, a peer
 not heard for ``Keepalive.quiet`` seconds is *quiet* (:meth:`NetLink.present_since` is
-None): the host does not time the steps it owes while it is quiet, and when it is heard
-again, after a gap longer than that, it is present anew from then.
+None), and when it is heard again, after a gap longer than that, it is present anew from
+then; the host's timing of a step no longer pauses for it (:mod:`~fairdeal.net.steps`: a
+quiet seat's step runs on).
 
 Any failure — the peer closed, went silent, sent a malformed or unexpected message, sent
 too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`; an entry the host

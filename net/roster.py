@@ -86,18 +86,17 @@ Item = Heard | Gone | Back | Expired | AdjournAgreed
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """What the host knows of a seat's link for timing what the seat owes: ``since`` when it has been
-    heard steadily (None: it is quiet now, maybe gone), when it was last ``heard``, whether entries of
-    its wait to be settled (``pending``), and how often to look again while waiting on it (``poll``)."""
+    """What the host knows of a seat's link for timing what the seat owes: when it was last ``heard``,
+    whether entries of its wait to be settled (``pending``), and how often to look again while
+    waiting on it (``poll``)."""
 
-    since: float | None
     heard: float
     pending: bool
     poll: float
 
 
 #: A link with no heartbeat (in memory): always there, its entries in the inbox as they come.
-_ALWAYS = Presence(-math.inf, math.inf, False, math.inf)
+_ALWAYS = Presence(math.inf, False, math.inf)
 
 
 class RosterEvents(Protocol):
@@ -273,7 +272,7 @@ class Roster:
         if not isinstance(link, Heartbeat):
             return replace(_ALWAYS, pending=waiting)
         poll = max(0.05, link.ping_interval / 4)
-        return Presence(link.present_since(), link.heard_at, waiting or link.pending > 0, poll)
+        return Presence(link.heard_at, waiting or link.pending > 0, poll)
 
     def drop(self, seat: int, link: Link, reason: str) -> bool:
         """``link`` of ``seat`` closed. True when it was the seat's current link (now away)."""
