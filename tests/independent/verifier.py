@@ -1294,13 +1294,14 @@ class Verifier:
         if self.round is not None or self.choice is not None:
             raise self.fail(f"entry {seq}: deck.shares while a shuffle or random choice is in progress", seat)
         mine = {k for k, v in self.pending.items() if seat in v}
-        if self.pending and not mine and env.anchor_seq != self.reveal_anchor:
-            # Its own part of the same reveal (a hand-over, shares of other tokens) answers the
-            # point the reveal's first entry answered (8.2); anything else waits until it is done.
+        if self.pending and env.anchor_seq != self.reveal_anchor:
+            # While a reveal is under way, every deck.shares answers the point its first entry
+            # answered (8.2: an obligation still owed keeps its anchor): what the reveal asks of a
+            # seat, or that seat's own part of the same step (a hand-over, shares of other tokens).
             raise self.fail(
-                f"entry {seq}: deck.shares of seat {seat}, which owes none of the reveals under way "
-                f"(owed by seats {sorted(self.owing_seats())}), answering entry {env.anchor_seq}, "
-                f"not entry {self.reveal_anchor} as they do",
+                f"entry {seq}: deck.shares of seat {seat} answering entry {env.anchor_seq}, while "
+                f"reveals that answer entry {self.reveal_anchor} are under way (owed by seats "
+                f"{sorted(self.owing_seats())})",
                 seat,
             )
         if not self.pending:
