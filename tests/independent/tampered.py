@@ -236,6 +236,21 @@ def _handover_by_another(entries: list[Entry]) -> None:
     e[2] = next(s for s in range(1, 10) if s not in (e[2], e[4]["handovers"][0][1]))
 
 
+def _handover_in_move(entries: list[Entry]) -> list[Entry]:
+    """A guest's move that gives a card away carries the hand-over its next entry made."""
+    k = next(
+        i
+        for i, e in enumerate(entries)
+        if e[3] == "move"
+        and e[2] != 0
+        and e[4]["move"][0] == "give"
+        and entries[i + 1][3] == "deck.shares"
+        and entries[i + 1][2] == e[2]
+    )
+    entries[k][4] = dict(entries[k][4], shares={"shares": [], "handovers": entries[k + 1][4]["handovers"]})
+    return entries[: k + 1] + entries[k + 2 :]
+
+
 def _placed_twice(pick: Callable[[Entry], bool], start: int = 20) -> Callable[[bytes], bytes]:
     """The host places a guest's entry a second time, right after itself: its author's writing is
     untouched, only where it sits is new. The log ends there."""
@@ -450,6 +465,17 @@ CASES: list[Case] = [
         _resigned(_set([_handover, 4, "handovers", 0, 5], lambda b: flip(b, 31))),
     ),
     ("re-signed: a hand-over by a seat that is not the holder", "T", _resigned(_handover_by_another)),
+    ("re-signed: hand-over carried by a move", "T", _resigned(_handover_in_move)),
+    (
+        "re-signed: hand-over body with no row",
+        "T",
+        _resigned(_set([_handover, 4], {"shares": [], "handovers": []})),
+    ),
+    (
+        "re-signed: hand-over body of protocol 3's shape",
+        "T",
+        _resigned(_set([_handover, 4], lambda b: {"shares": b["shares"]})),
+    ),
     # -- where the host put an entry (8.4, check 9a): seat 0 is to blame, not the author ----------
     ("re-placed: a guest's move placed twice", "T", _placed_twice(_guest("move"))),
     ("re-placed: a guest's concurrent shares placed twice", "E", _placed_twice(_late_share, start=9)),
