@@ -84,6 +84,11 @@ class Dealer(ABC):
         """A joint random choice in ``range(n)`` that no seat can bias."""
 
     @abstractmethod
+    def find(self, card: Card, candidates: Mapping[int, Sequence[int]]) -> tuple[int, int] | None:
+        """Whoever of ``candidates`` (seat -> tokens of its hands) holds ``card`` shows it to all:
+        return its seat and token, or None when none holds it."""
+
+    @abstractmethod
     def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
         """``seat`` leaves the game for good; the others go on without it. Its secret opens every card
         ever opened to it: return the cards of ``shown`` (tokens it saw, still on the table)."""
@@ -146,6 +151,13 @@ class PlainDealer(Dealer):
 
     def random(self, n: int) -> int:
         return below(self._rng, n)
+
+    def find(self, card: Card, candidates: Mapping[int, Sequence[int]]) -> tuple[int, int] | None:
+        for seat in sorted(candidates):
+            for t in candidates[seat]:
+                if self._cards.get(t) == card:
+                    return seat, t
+        return None
 
     def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
         self._left.add(seat)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .dealer import Reveal
 from .errors import LocalProtocolError
-from .rules import Auto, Chance, Decide, Game, Over, Policy, RandomPolicy, Result, S
+from .rules import Auto, Chance, Decide, Find, Game, Over, Policy, RandomPolicy, Result, S
 from .table import EVERYONE, Table
 
 
@@ -40,6 +41,17 @@ def settle(table: Table, rng: random.Random) -> None:
         fresh = list(range(start, start + len(cards)))
         table.replace_shuffled(req, fresh, {t: c for t, c in zip(fresh, cards, strict=True) if c is not None})
     raise LocalProtocolError("a world's table never settled")
+
+
+def found(game: Game[S], state: S, step: Find) -> S:
+    """An all-seeing ``state`` after ``step``: its card's holder shows it (public), or nobody held it."""
+    table = state.table
+    for seat, tokens in table.hands(step.zones).items():
+        for t in tokens:
+            if table.card(t) == step.card:
+                table.learn(Reveal(t, None), step.card)  # a world changes in place
+                return game.on_found(state, seat)
+    return game.on_found(state, None)
 
 
 def seat_view(state: S, seat: int) -> S:
@@ -119,10 +131,12 @@ def to_decision(
             state = game.advance(state)
         elif isinstance(step, Chance):
             state = game.on_chance(state, rng.randrange(step.n))
+        elif isinstance(step, Find):
+            state = found(game, state, step)
         elif isinstance(step, Over):
             return state, tuple(score(step.result, p) for p in range(state.table.players))
         else:  # pragma: no cover - exhaustive
             raise LocalProtocolError(f"unknown step {step!r}")
 
 
-__all__ = ["playout", "score", "seat_view", "settle", "to_decision"]
+__all__ = ["found", "playout", "score", "seat_view", "settle", "to_decision"]

@@ -158,6 +158,7 @@ class Replica(Generic[S]):
             raise LocalProtocolError(f"{self.game.name}.apply returned its input state")
         table = new.table
         table.rule_out(self.game.rules_out(self.state, player, move))
+        table.mark_played(player)
         for t in shown:
             zone = table.zone_of(t)
             if zone is None or not (table.specs[zone].visibility is Visibility.PUBLIC or t in table.faceup):
@@ -170,3 +171,7 @@ class Replica(Generic[S]):
 
     def chance(self, value: int) -> None:
         self.state = self.game.on_chance(self.state, value)
+
+    def found(self, seat: int | None) -> None:
+        """A ``Find`` is over: ``seat`` held the card (its reveal already learnt), or nobody did."""
+        self.state = self.game.on_found(self.state, seat)

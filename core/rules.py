@@ -11,6 +11,7 @@ the game's own immutable fields. The core drives it like this::
         Decide(p) -> p picks a move from game.legal_moves(state, p); state = game.apply(state, p, move)
         Auto()    -> state = game.advance(state)
         Chance(n) -> the seats draw v in range(n) jointly; state = game.on_chance(state, v)
+        Find(card, zones) -> its holder shows it; state = game.on_found(state, seat or None)
         Over(r)   -> done: r is the Result
 
 Rules of the contract:
@@ -52,7 +53,7 @@ from .text import shows_as_is
 
 #: The version of the plugin API this fairdeal offers. A game states the version it is written
 #: to (``Game.api``); a game written to a later one is refused, naming both.
-PLUGIN_API = 2
+PLUGIN_API = 3
 #: The file beside a game's module that holds its rules, when the game does not set ``rules``.
 RULES_FILE = "rules.txt"
 
@@ -133,11 +134,23 @@ class Chance:
 
 
 @dataclass(frozen=True, slots=True)
+class Find:
+    """Whoever holds ``card`` in one of the hands ``zones`` shows it to everyone ("the 2♣ leads");
+    the core asks every hand's owner at once and calls ``on_found`` with the seat that held it
+    (None: nobody did). The card is then public where it lies. ``what`` names the search for the
+    seats' status lines ("who holds the 2♣")."""
+
+    card: Card
+    zones: tuple[str, ...]
+    what: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Over:
     result: Result
 
 
-Step = Decide | Auto | Chance | Over
+Step = Decide | Auto | Chance | Find | Over
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +460,10 @@ class Game(ABC, Generic[S]):
     def on_chance(self, state: S, value: int) -> S:
         """The state after a joint random choice."""
         raise NotImplementedError(f"{self.name} returned Chance but does not implement on_chance")
+
+    def on_found(self, state: S, seat: int | None) -> S:
+        """The state after a ``Find``: ``seat`` held the card (now public in its hand), or nobody did."""
+        raise NotImplementedError(f"{self.name} returned Find but does not implement on_found")
 
     def departed(self, state: S) -> frozenset[int]:
         """Seats that have left the game for good (they play no more)."""

@@ -18,7 +18,7 @@ from .dealer import Dealer, Reveal, Verdict
 from .errors import FairdealError, LocalProtocolError
 from .options import Config
 from .replica import NeedReveals, NeedShuffle, Replica
-from .rules import Auto, Chance, Decide, Game, Move, Over, Policy, Result
+from .rules import Auto, Chance, Decide, Find, Game, Move, Over, Policy, Result
 from .table import EVERYONE
 
 
@@ -28,7 +28,8 @@ class GameTooLong(FairdealError):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, for observers: ``kind`` is reveal, shuffle, move, chance or auto."""
+    """Something that happened, for observers: ``kind`` is reveal, shuffle, move, chance, find (its
+    holder in ``player``, the card in ``value``) or auto."""
 
     kind: str
     player: int | None = None
@@ -131,6 +132,13 @@ def play_game(
             for r in replicas.values():
                 r.chance(value)
             emit(Event("chance", value=value))
+        elif isinstance(need, Find):
+            holder = dealer.find(need.card, public.table.hands(need.zones))
+            if holder is not None:
+                reveal([Reveal(holder[1], None)])
+            for r in replicas.values():
+                r.found(None if holder is None else holder[0])
+            emit(Event("find", None if holder is None else holder[0], value=need.card))
         elif isinstance(need, Over):
             return Played(need.result, moves, events, dealer.audit(), replicas)
         else:  # pragma: no cover - exhaustive

@@ -44,12 +44,15 @@ class Visibility(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Zone:
-    """A named pile. ``owner`` is required for OWNER zones and optional otherwise."""
+    """A named pile. ``owner`` is required for OWNER zones and optional otherwise. ``fanned``: the
+    default table lays every card out, in the order they came, each with who played it (a trick);
+    otherwise only hands are fanned and other piles stacked (their top card and a count)."""
 
     name: str
     visibility: Visibility
     owner: int | None = None
     title: str = ""
+    fanned: bool = False
 
     def __post_init__(self) -> None:
         if self.visibility is Visibility.OWNER and self.owner is None:
@@ -57,12 +60,18 @@ class Zone:
 
     @staticmethod
     def public(name: str, title: str = "", owner: int | None = None) -> Zone:
-        """A face-up pile: everyone learns each card that arrives (a discard pile, a trick)."""
+        """A face-up pile: everyone learns each card that arrives (a discard pile)."""
         return Zone(name, Visibility.PUBLIC, owner, title)
 
     @staticmethod
+    def trick(name: str, title: str = "the trick") -> Zone:
+        """A face-up pile laid out card by card, each with who played it: a trick."""
+        return Zone(name, Visibility.PUBLIC, None, title, fanned=True)
+
+    @staticmethod
     def hidden(name: str, title: str = "", owner: int | None = None) -> Zone:
-        """A face-down pile: nobody learns its cards, its owner included (a stock, a talon)."""
+        """A face-down pile: nobody learns its cards, its owner included (a stock, a talon; with an
+        ``owner``, a seat's own face-down pile, shown in its region)."""
         return Zone(name, Visibility.HIDDEN, owner, title)
 
     @staticmethod
@@ -96,6 +105,7 @@ class Table:
 
     __slots__ = (
         "_cards",
+        "_deferred",
         "_dirty",
         "_opened",
         "_shows",
@@ -105,6 +115,7 @@ class Table:
         "custody",
         "deck",
         "faceup",
+        "played_by",
         "players",
         "public",
         "ruled_out",
@@ -135,6 +146,9 @@ class Table:
         #: that seat again (handed over), so that a hand's cards are always its owner's to show.
         self._opened: dict[int, int] = {}
         self._shows: list[tuple[int, int]] = []  # (token, seat): cards to show one seat where they lie
+        self._deferred: list[tuple[str, str, int]] = []  # deals from a zone waiting for its shuffle
+        #: token -> the seat whose move put it where it lies face up (the same for every viewer).
+        self.played_by: dict[int, int] = {}
         #: Whether cards in a hand are handed over to its owner (log protocol 4 on), or only opened
         #: to it once (a game of log protocol 3, replayed as it was played).
         self.custody = True
@@ -161,6 +175,8 @@ class Table:
         t._shuffles = list(self._shuffles)
         t._opened = dict(self._opened)
         t._shows = list(self._shows)
+        t._deferred = list(self._deferred)
+        t.played_by = dict(self.played_by)
         t.custody = self.custody
         t.deck = self.deck
         t.ruled_out = self.ruled_out
@@ -266,7 +282,14 @@ class Table:
         self._dirty.add(token)
 
     def deal(self, src: str, dst: str, n: int = 1) -> list[int]:
-        """Deal the top ``n`` cards of ``src`` one at a time onto ``dst``; return them."""
+        """Deal the top ``n`` cards of ``src`` one at a time onto ``dst``; return them.
+
+        From a zone waiting for its shuffle (``shuffle_together`` in this same step), the deal
+        happens once it is shuffled, in the order asked, and returns nothing now."""
+        if any(req.into == src for req in self._shuffles):
+            self._zone(dst)
+            self._deferred.append((src, dst, n))
+            return []
         z = self._zone(src)
         if n > len(z):
             raise LocalProtocolError(f"cannot deal {n} from {src!r}: it holds {len(z)}")
@@ -333,6 +356,25 @@ class Table:
         return t
 
     # -- what the core must do next ---------------------------------------------------------------
+    def mark_played(self, seat: int) -> None:
+        """Record ``seat`` as who put there each card its move just laid face up (the core does, after
+        every move; a card that moves again is marked again)."""
+        for t in self._dirty:
+            zone = self._where.get(t)
+            if zone is not None and (self.specs[zone].visibility is Visibility.PUBLIC or t in self.faceup):
+                self.played_by[t] = seat
+
+    def hands(self, zones: Sequence[str]) -> dict[int, tuple[int, ...]]:
+        """Seat -> the cards of its hands among ``zones`` that are not public, in token order: where a
+        searched card may be (:class:`~fairdeal.core.rules.Find`). Every zone must be a hand."""
+        out: dict[int, list[int]] = {}
+        for name in zones:
+            spec = self.specs.get(name)
+            if spec is None or spec.visibility is not Visibility.OWNER or spec.owner is None:
+                raise LocalProtocolError(f"a card is looked for in hands only, and {name!r} is not one")
+            out.setdefault(spec.owner, []).extend(t for t in self._zone(name) if t not in self.public)
+        return {seat: tuple(sorted(ts)) for seat, ts in out.items() if ts}
+
     def shown_by_leaving(self, seat: int) -> list[Reveal]:
         """What a seat that leaves the game shows everyone: every card it has seen that is still on the
         table and not public. (Its secret key, which the others need to go on without it, opens every
@@ -425,6 +467,7 @@ class Table:
             self.faceup.discard(t)
             self._dirty.discard(t)
             self._opened.pop(t, None)
+            self.played_by.pop(t, None)
             for s in self.seen:
                 s.discard(t)
         if self._shows:
@@ -438,6 +481,10 @@ class Table:
         self.place(request.into, fresh)
         if cards:
             self._cards.update({t: c for t, c in cards.items() if t in set(fresh)})
+        if not self._shuffles and self._deferred:
+            deals, self._deferred = self._deferred, []
+            for src, dst, n in deals:
+                self.deal(src, dst, n)
 
     def __repr__(self) -> str:
         zones = ", ".join(f"{k}:{len(v)}" for k, v in self._zones.items())
@@ -454,6 +501,8 @@ class Table:
             and self.faceup == other.faceup
             and self._opened == other._opened
             and self._shows == other._shows
+            and self._deferred == other._deferred
+            and self.played_by == other.played_by
             and self._shuffles == other._shuffles
             and self.viewer == other.viewer
         )

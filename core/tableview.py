@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from .cards import Card
-from .table import Table, Visibility
+from .table import Table, Visibility, Zone
 
 
 class Spread(Enum):
@@ -216,29 +216,30 @@ def default_view(
     regions: list[Region] = []
     owners = [None, *range(table.players)]
     for owner in owners:
-        piles = []
-        for spec in table.specs.values():
-            if spec.owner != owner:
-                continue
-            fanned = spec.visibility is Visibility.OWNER
-            piles.append(
-                Pile.of(
-                    table,
-                    spec.name,
-                    _label(spec.title or spec.name),
-                    spread=Spread.FANNED if fanned else Spread.STACKED,
-                    target=True,
-                    note=notes.get(spec.name, ()),
-                    tokens=sorted(table.tokens(spec.name), key=lambda t: _sort_key(table.card(t)))
-                    if fanned
-                    else None,
-                )
-            )
+        piles = [
+            _default_pile(table, spec, notes.get(spec.name, ()))
+            for spec in table.specs.values()
+            if spec.owner == owner
+        ]
         if piles:
             regions.append(Region(owner, tuple(piles)))
     return TableView(
         tuple(regions), tuple(tuple(f) for f in facts), tuple(scores) if scores is not None else None
     )
+
+
+def _default_pile(table: Table, spec: Zone, note: Words) -> Pile:
+    """A zone as the default table shows it: a hand fanned by suit and rank, a fanned zone (a trick)
+    card by card as they came with who played each, any other pile stacked."""
+    label = _label(spec.title or spec.name)
+    if spec.visibility is Visibility.OWNER:
+        tokens = sorted(table.tokens(spec.name), key=lambda t: _sort_key(table.card(t)))
+        return Pile.of(table, spec.name, label, spread=Spread.FANNED, target=True, note=note, tokens=tokens)
+    if spec.fanned:
+        who = [table.played_by.get(t) for t in table.tokens(spec.name)]
+        seats = [w for w in who if w is not None] if None not in who else []
+        return Pile.of(table, spec.name, label, spread=Spread.FANNED, target=True, note=note, who=seats)
+    return Pile.of(table, spec.name, label, target=True, note=note)
 
 
 def _sort_key(card: Card | None) -> tuple[int, str, int, int]:

@@ -26,6 +26,7 @@ from ._common import Obligation
 from ._dealer import CryptoDealer
 from ._messages import (
     FinalReveal,
+    FindClaim,
     Handover,
     KeyShare,
     Leave,
@@ -51,6 +52,7 @@ __all__ = [
     "CryptoDealer",
     "DeckSeat",
     "FinalReveal",
+    "FindClaim",
     "Handover",
     "KeyShare",
     "Leave",

@@ -97,6 +97,14 @@ class CryptoDealer(Dealer):
         assert result is not None
         return result
 
+    def find(self, card: Card, candidates: Mapping[int, Sequence[int]]) -> tuple[int, int] | None:
+        self._all(lambda s: s.begin_find(card, candidates))
+        self._pump()
+        results = {s.found() for s in self._active()}
+        if len(results) != 1:  # pragma: no cover - the seats share one log
+            raise LocalProtocolError("the seats disagree on who holds the card")
+        return results.pop()
+
     def leave(self, seat: int, shown: Sequence[int] = ()) -> dict[int, Card]:
         if not 0 <= seat < self.players:
             raise LocalProtocolError(f"no seat {seat}")

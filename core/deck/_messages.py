@@ -122,4 +122,14 @@ class FinalReveal:
     shares: tuple[ShareProof, ...]
 
 
-Message = KeyShare | ShufflePass | Shares | RandomCommit | RandomReveal | Leave | FinalReveal
+@dataclass(frozen=True, slots=True)
+class FindClaim:
+    """A seat's answer when the rules look for who holds ``card`` (its name): its public share of
+    the card's token if it holds it (``share``), else None (log protocol 4)."""
+
+    seat: int
+    card: str
+    share: ShareProof | None
+
+
+Message = KeyShare | ShufflePass | Shares | RandomCommit | RandomReveal | Leave | FinalReveal | FindClaim

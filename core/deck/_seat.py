@@ -27,10 +27,12 @@ from . import _handover as handover
 from ._checked import CheckedProofs
 from ._common import Context, Me, Obligation
 from ._ending import Ending
+from ._find import Finds
 from ._keys import KeyRing
 from ._limits import MAX_PLAYERS
 from ._messages import (
     FinalReveal,
+    FindClaim,
     KeyShare,
     Leave,
     Message,
@@ -45,6 +47,7 @@ from ._shuffles import RoundRecord, Shuffles
 from ._wire import (
     HANDOVER_PROTOCOL,
     KIND_FINAL,
+    KIND_FIND,
     KIND_KEY,
     KIND_LEAVE,
     KIND_RANDOM_COMMIT,
@@ -56,7 +59,7 @@ from ._wire import (
 )
 
 #: The kinds of obligation that several seats may meet at once, in any order.
-CONCURRENT = frozenset({KIND_KEY, KIND_SHARES, KIND_RANDOM_COMMIT, KIND_RANDOM_REVEAL, KIND_FINAL})
+CONCURRENT = frozenset({KIND_KEY, KIND_SHARES, KIND_RANDOM_COMMIT, KIND_RANDOM_REVEAL, KIND_FINAL, KIND_FIND})
 
 #: The wire kind of each message type: what an obligation's kind is named.
 MESSAGE_KIND: dict[type, str] = {
@@ -67,6 +70,7 @@ MESSAGE_KIND: dict[type, str] = {
     RandomReveal: KIND_RANDOM_REVEAL,
     Leave: KIND_LEAVE,
     FinalReveal: KIND_FINAL,
+    FindClaim: KIND_FIND,
 }
 
 
@@ -79,7 +83,7 @@ class DeckSeat:
     state; only :meth:`receive` applies messages, atomically.
     """
 
-    __slots__ = ("_deck", "_end", "_keys", "_random", "_reveals", "ctx")
+    __slots__ = ("_deck", "_end", "_finds", "_keys", "_random", "_reveals", "ctx")
 
     def __init__(
         self,
@@ -120,6 +124,7 @@ class DeckSeat:
         self._deck = Shuffles(ctx)
         self._reveals = Reveals(ctx)
         self._random = RandomChoices(ctx)
+        self._finds = Finds(ctx)
         self._end = Ending(ctx)
 
     @property
@@ -154,6 +159,7 @@ class DeckSeat:
         new._deck = self._deck.copy()
         new._reveals = self._reveals.copy()
         new._random = self._random.copy()
+        new._finds = self._finds.copy()
         new._end = self._end.copy()
         return new
 
@@ -165,6 +171,8 @@ class DeckSeat:
             raise LocalProtocolError("a shuffle round is in progress")
         if self._random.choice is not None:
             raise LocalProtocolError("a joint random choice is in progress")
+        if self._finds.search is not None:
+            raise LocalProtocolError("a card's holder is being looked for")
         if self._end.leaving is not None:
             raise LocalProtocolError("a seat is leaving the game")
         if self._end.final:
@@ -301,6 +309,36 @@ class DeckSeat:
         """The outcome of the last random choice; None while one is in progress or none was made."""
         return self._random.result()
 
+    # ---- who holds a card ----------------------------------------------------------------------
+
+    def begin_find(self, card: Card, candidates: Mapping[int, Sequence[int]]) -> None:
+        """Look for ``card``: every active seat of ``candidates`` (seat -> the tokens of its hands
+        where the card may be) shows it if it holds it, or says it does not (log protocol 4)."""
+        self._need_idle()
+        if self.ctx.protocol < HANDOVER_PROTOCOL:
+            raise LocalProtocolError("log protocol 3 cannot look for a card's holder")
+        if self._reveals.busy:
+            raise LocalProtocolError("shares are still owed")
+        for seat, tokens in candidates.items():
+            for t in tokens:
+                if t not in self._deck.live or self._reveals.missing(t, self._keys) != [seat]:
+                    raise LocalProtocolError(f"seat {seat} cannot show token {t}")
+        self._finds.begin(card, candidates, self._keys)
+
+    def find_message(self) -> FindClaim:
+        """This seat's answer to the search in progress."""
+        self._need_active()
+        return self._finds.message(self._reveals, self._deck, self._keys)
+
+    def found(self) -> tuple[int, int] | None:
+        """The seat that showed the last card looked for, and its token (None: nobody held it, or
+        the search is still on)."""
+        return self._finds.result()
+
+    def shown(self) -> tuple[int, int] | None:
+        """The seat and token that showed the card looked for so far, the search on or over."""
+        return self._finds.last
+
     # ---- leaving and the final reveal ----------------------------------------------------------
 
     def begin_leave(self, seat: int) -> None:
@@ -362,6 +400,7 @@ class DeckSeat:
             *self._reveals.obligations(KIND_FINAL if self._end.final else KIND_SHARES),
             *self._deck.obligations(self._keys.left),
             *self._random.obligations(),
+            *self._finds.obligations(),
         ]
 
     def acceptable(self) -> tuple[Obligation, ...]:
@@ -406,6 +445,7 @@ class DeckSeat:
             KIND_RANDOM_REVEAL: self.random_reveal_message,
             KIND_LEAVE: self.leave_message,
             KIND_FINAL: self.final_reveal_message,
+            KIND_FIND: self.find_message,
         }
         return builders[mine[0].kind]()
 
@@ -442,6 +482,8 @@ class DeckSeat:
             self._random.receive_commit(msg)
         elif isinstance(msg, RandomReveal):
             self._random.receive_reveal(msg)
+        elif isinstance(msg, FindClaim):
+            self._finds.receive(msg, self._reveals, self._deck, self._keys)
         elif isinstance(msg, Leave):
             self._end.receive_leave(msg, self._keys)
             self._reveals.opened_by_leaving(self._deck, self._keys)

@@ -16,6 +16,7 @@ from ._group import CT_BYTES, POINT_BYTES, SCALAR_BYTES, is_scalar
 from ._limits import MAX_CHOICE, MAX_DECK, MAX_INDEX, MAX_PLAYERS, MAX_ROUNDS
 from ._messages import (
     FinalReveal,
+    FindClaim,
     Handover,
     InputRef,
     KeyShare,
@@ -33,6 +34,7 @@ __all__ = [
     "HANDOVER_PROTOCOL",
     "KINDS",
     "KIND_FINAL",
+    "KIND_FIND",
     "KIND_KEY",
     "KIND_LEAVE",
     "KIND_RANDOM_COMMIT",
@@ -60,6 +62,7 @@ KIND_RANDOM_COMMIT = "deck.random-commit"
 KIND_RANDOM_REVEAL = "deck.random-reveal"
 KIND_LEAVE = "deck.leave"
 KIND_FINAL = "deck.final-reveal"
+KIND_FIND = "deck.find"
 
 #: The log protocol this code writes, and the first in which a card one seat alone can open is
 #: handed over to another seat (``deck.shares`` then carries ``handovers``; before, the seat
@@ -119,6 +122,9 @@ def encode(msg: Message, protocol: int = PROTOCOL) -> tuple[str, dict[str, Any]]
         return KIND_LEAVE, {"secret": msg.secret}
     if isinstance(msg, FinalReveal):
         return KIND_FINAL, {"shares": _rows(msg.shares)}
+    if isinstance(msg, FindClaim):
+        share = None if msg.share is None else _rows((msg.share,))[0]
+        return KIND_FIND, {"card": msg.card, "share": share}
     raise TypeError(f"not a deck message: {type(msg).__name__}")
 
 
@@ -284,6 +290,21 @@ def _final(r: _Reader, body: object) -> Message:
     return FinalReveal(r.seat, r.shares(body))
 
 
+def _find(r: _Reader, body: object) -> Message:
+    if r.protocol < HANDOVER_PROTOCOL:
+        raise r.fail("no such message in log protocol 3")
+    f = r.fields(body, ("card", "share"))
+    card = f["card"]
+    if not (type(card) is str and 4 <= len(card) <= MAX_CARD_NAME and card.isascii()):
+        raise r.fail("card must be a card's name, such as 10H#1")
+    share = None
+    if f["share"] is not None:
+        share = r.share_rows([f["share"]], 1)[0]
+        if share.to is not None:
+            raise r.fail("a card shown to its finders opens to everyone (its purpose is public)")
+    return FindClaim(r.seat, card, share)
+
+
 _DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
     KIND_KEY: _key,
     KIND_SHUFFLE: _shuffle,
@@ -292,6 +313,7 @@ _DECODERS: dict[str, Callable[[_Reader, object], Message]] = {
     KIND_RANDOM_REVEAL: _random_reveal,
     KIND_LEAVE: _leave,
     KIND_FINAL: _final,
+    KIND_FIND: _find,
 }
 
 #: Every message kind of the deck protocol.

@@ -34,7 +34,7 @@ def replay_with_full_knowledge(
     """Replay a recorded game knowing every card; return what broke the rules and the result.
 
     ``script`` is what a session recorded (:attr:`Session.script`); a finding names the
-    seat and, in ``entry``, the log entry of the move.
+    seat and, in ``entry``, the log entry of the move (or of a false "I do not hold it").
     """
     replica: Replica[Any] | None = None
     for item in script:
@@ -51,6 +51,14 @@ def replay_with_full_knowledge(
             replica.auto()
         elif kind == "chance":
             replica.chance(item[1])
+        elif kind == "found":
+            _, card, holder, candidates, claims = item
+            for seat, entry in claims:
+                held = seat != holder and any(cards.get(t) == card for t in candidates.get(seat, ()))
+                if held:
+                    reason = f"said it does not hold {card}, which it held (every card known)"
+                    return [Finding(seat, f"entry {entry}", reason, entry)], None
+            replica.found(holder)
         elif kind == "move":
             _, seat, move, shown, entry = item
             if not game.is_legal(replica.state, seat, move):

@@ -32,7 +32,7 @@ from ..errors import ConfigError, IllegalMove, LocalProtocolError, RemoteProtoco
 from ..identity import Identity
 from ..replica import NeedReveals, NeedShuffle, Replica
 from ..rng import Rng, SystemRng
-from ..rules import Auto, Chance, Decide, Game, GameState, Move, Over, Result
+from ..rules import Auto, Chance, Decide, Find, Game, GameState, Move, Over, Result
 from ..table import ShuffleRequest
 from ..text import MAX_REASON, clean_text, shows_as_is
 from ._chain import Chain
@@ -60,7 +60,9 @@ class _Core:
     deck: DeckSeat | None = None
     replica: Replica[Any] | None = None
     phase: str = "header"  # header, keys, shuffle, play, audit, end, done, aborted
-    activity: Any = None  # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat)
+    # ("reveal", reveals) | ("shuffle", request) | ("random", n) | ("leave", seat) |
+    # ("find", (step, candidates, claims: ((seat, entry), ...)))
+    activity: Any = None
     departed: frozenset[int] = frozenset()
     ended: frozenset[int] = frozenset()  # the seats whose end of the game is in the log
     result: Result | None = None
@@ -118,7 +120,8 @@ class Session:
         self._ended_at: int | None = None
         #: Every step the game took, for the replay with full knowledge at the end:
         #: ("start", tokens), ("learn", reveals), ("shuffled", request, fresh),
-        #: ("move", seat, move, shown, entry), ("auto",), ("chance", value).
+        #: ("move", seat, move, shown, entry), ("auto",), ("chance", value),
+        #: ("found", card, holder, candidates, claims).
         self.script: list[tuple[Any, ...]] = []
 
     # -- reading ----------------------------------------------------------------------------------
@@ -175,6 +178,9 @@ class Session:
         c = self._c
         if c.deck is not None and c.deck.final_reveal_begun:
             return tuple(Reveal(t, None) for t in c.deck.final_tokens())
+        if c.activity is not None and c.activity[0] == "find" and c.deck is not None:
+            shown = c.deck.shown()
+            return () if shown is None else (Reveal(shown[1], None),)
         return tuple(c.activity[1]) if c.activity is not None and c.activity[0] == "reveal" else ()
 
     def view(self) -> GameState | None:
@@ -680,6 +686,9 @@ class Session:
     def _on_deck(self, c: _Core, env: Envelope) -> None:
         assert c.deck is not None and c.header is not None
         c.deck.receive(decode_deck(env.kind, env.seat, env.body, c.header.protocol))  # checks it is owed
+        if env.kind == "deck.find":  # which entry answered for which seat, for the check at the end
+            step, candidates, claims = c.activity[1]
+            c.activity = ("find", (step, candidates, (*claims, (env.seat, env.seq))))
         if env.kind == "deck.leave":
             c.departed = c.departed | {env.seat}
 
@@ -742,6 +751,10 @@ class Session:
                 elif isinstance(need, Chance):
                     deck.begin_random(need.n)
                     c.activity = ("random", need.n)
+                elif isinstance(need, Find):
+                    candidates = c.replica.table.hands(need.zones)
+                    deck.begin_find(need.card, candidates)
+                    c.activity = ("find", (need, candidates, ()))
                 elif isinstance(need, Decide):
                     return
                 elif isinstance(need, Over):
@@ -806,6 +819,14 @@ class Session:
             assert result is not None
             c.replica.chance(result)
             c.note("chance", result)
+        elif kind == "find":
+            step, candidates, claims = value
+            holder = c.deck.found()
+            if holder is not None:
+                self._learn(c, [Reveal(holder[1], None)])
+            seat = None if holder is None else holder[0]
+            c.replica.found(seat)
+            c.note("found", step.card, seat, candidates, claims)
 
 
 __all__ = ["ABORT", "DECISIONS", "END", "HEADER", "MOVE", "RESIGN", "Session"]

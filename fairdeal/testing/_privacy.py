@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.core.cards import Card
-from fairdeal.core.deck import Handover, Leave, Shares, decode
+from fairdeal.core.deck import FindClaim, Handover, Leave, Shares, decode
 from fairdeal.core.deck import _group as g
 from fairdeal.core.rules import Game, Policy
 from fairdeal.core.session.envelope import decode_envelope
@@ -81,6 +81,11 @@ class Openings:
             self._shares(env.seat, decode("deck.shares", env.seat, body["shares"], self.protocol))
         elif env.kind in ("deck.shares", "deck.final-reveal"):
             self._shares(env.seat, decode(env.kind, env.seat, body, self.protocol))
+        elif env.kind == "deck.find":
+            claim = decode(env.kind, env.seat, body, self.protocol)
+            assert isinstance(claim, FindClaim)
+            if claim.share is not None:
+                self.versions[claim.share.token][-1].shares[env.seat] = claim.share.share
         elif env.kind == "deck.leave":
             msg = decode(env.kind, env.seat, body, self.protocol)
             assert isinstance(msg, Leave)
