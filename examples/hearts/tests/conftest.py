@@ -1,0 +1,6 @@
+"""Run from a checkout without installing: the game's package is beside this folder."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
