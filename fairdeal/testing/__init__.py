@@ -38,7 +38,7 @@ A failure raises :class:`ConformanceError` saying what, where and with which see
 from fairdeal.testing._errors import ConformanceError
 from fairdeal.testing._kit import KitReport, check_bot, check_game, check_world
 from fairdeal.testing._positions import build_table, random_position, settle
-from fairdeal.testing._privacy import Openings, check_privacy
+from fairdeal.testing._privacy import Openings, check_log_privacy, check_privacy
 from fairdeal.testing._protocol import ProtocolGame, SeatedGame, play_with_protocol, seat_sessions
 from fairdeal.testing._stepping import Stepper
 
@@ -52,6 +52,7 @@ __all__ = [
     "build_table",
     "check_bot",
     "check_game",
+    "check_log_privacy",
     "check_privacy",
     "check_world",
     "play_with_protocol",

@@ -190,33 +190,70 @@ def _check_one(
 
 def _compare(t: Stepper, openings: Openings, where: str) -> None:
     """Every seat's and the watcher's readable cards against their views, now."""
-    view = t.watcher.view()
+    compare(openings, t.watcher, t.seats, where)
+
+
+def compare(openings: Openings, watcher: Any, seats: Sequence[Any], where: str) -> None:
+    """What the log gives a reader (``watcher``, a seatless session that has read it all) and each of
+    ``seats`` (their sessions, at the same point) against their views; raise
+    :class:`ConformanceError` on the first card one can read and its view does not know, or knows
+    and cannot read."""
+    view = watcher.view()
     if view is None:
         return
     on_table = list(view.table.all_tokens())
-    parties = [(Party(), t.watcher)]
-    active = [s for s in t.seats if s.seat not in t.watcher.departed]
-    if len(active) > 1:  # the last seat at the table holds every secret still kept: it reads all
-        parties += [(Party(s.seat, s.deck.ctx.need_me().x, s.deck), s) for s in t.seats]
+    parties = [(Party(), watcher)]
+    if len([s for s in range(view.table.players) if s not in watcher.departed]) > 1:
+        # (the last seat at the table holds every secret still kept: it reads all)
+        parties += [(Party(s.seat, s.deck.ctx.need_me().x, s.deck), s) for s in seats]
     for party, session in parties:
         seen = session.view()
         assert seen is not None  # the watcher has dealt, so has every seat
-        table = seen.table
-        owed = _being_opened(session, party.seat)
-        who = "the log (any watcher)" if party.seat is None else f"seat {party.seat}"
-        for token in on_table:
-            readable = openings.card(token, party)
-            known = table.card(token)
-            if readable is not None and known is None and token not in owed:
-                raise ConformanceError(
-                    f"{where}: {who} can decrypt token {token} ({readable}), which its view does not "
-                    f"know (it lies in {table.zone_of(token)!r})"
-                )
-            if known is not None and readable != known:
-                raise ConformanceError(
-                    f"{where}: the view of {who} holds {known} for token {token}, which it "
-                    + ("cannot decrypt" if readable is None else f"decrypts to {readable}")
-                )
+        _compare_one(openings, party, seen.table, on_table, _being_opened(session, party.seat), where)
+
+
+def _compare_one(
+    openings: Openings, party: Party, table: Any, on_table: list[int], owed: set[int], where: str
+) -> None:
+    who = "the log (any watcher)" if party.seat is None else f"seat {party.seat}"
+    for token in on_table:
+        readable = openings.card(token, party)
+        known = table.card(token)
+        if readable is not None and known is None and token not in owed:
+            raise ConformanceError(
+                f"{where}: {who} can decrypt token {token} ({readable}), which its view does not "
+                f"know (it lies in {table.zone_of(token)!r})"
+            )
+        if known is not None and readable != known:
+            raise ConformanceError(
+                f"{where}: the view of {who} holds {known} for token {token}, which it "
+                + ("cannot decrypt" if readable is None else f"decrypts to {readable}")
+            )
+
+
+def check_log_privacy(game: Game[Any], log: bytes, seats: Sequence[Any] = ()) -> int:
+    """Read a finished game's log (the bytes of its file) as an attacker would and check, after every
+    entry, that it opens only the cards a watcher's view knows; then that each of ``seats`` (their
+    sessions at the end of the game, e.g. from the network's outcomes) can decrypt exactly what its
+    view knows. Returns the number of entries checked."""
+    from fairdeal.core.session.logfile import parse_log
+    from fairdeal.core.session.session import Session
+
+    watcher: Any = Session(game, None)
+    openings: Openings | None = None
+    entries = parse_log(log).entries
+    for i, data in enumerate(entries):
+        watcher.receive(data)
+        if openings is None:
+            h = watcher.header
+            openings = Openings(
+                h.game_id, game.deck_for(game.config(h.players, dict(h.options))), h.players, h.protocol
+            )
+        openings.note(data, watcher)
+        compare(openings, watcher, (), f"{game.name}, entry {i}")
+    if openings is not None:
+        compare(openings, watcher, seats, f"{game.name}, at the end")
+    return len(entries)
 
 
 def _being_opened(session: Any, seat: int | None) -> set[int]:

@@ -185,11 +185,13 @@ class Game:
     seen: list[Seen] = field(default_factory=list)
     proxies: list[CutProxy] = field(default_factory=list)
     outcomes: list[NetOutcome | None] = field(default_factory=list)
+    entry: Any = None  # the game's registry entry (default: the installed game of that name)
+    bot: Any = None  # and the bot every seat plays (default: its default bot)
 
     def __post_init__(self) -> None:
         reg = registry.load()
-        self.entry = reg.entry(self.name)
-        self.bot = reg.bot(self.name)
+        self.entry = self.entry or reg.entry(self.name)
+        self.bot = self.bot or reg.bot(self.name)
         master = SeededRng(self.seed)
         self.ids = [Identity.generate(master.fork(f"identity-{i}")) for i in range(self.players)]
         self.seeds = [master.fork(f"seat-seed-{i}").bytes(32) for i in range(self.players)]
@@ -274,7 +276,7 @@ class Game:
             assert d == datas[0], "a peer's log differs from the host's"
         entries = parse_log(datas[0]).entries
         assert len({entry_hash(e) for e in entries}) == len(entries), "an entry twice"
-        report = verify_log(datas[0], registry.load().game)
+        report = verify_log(datas[0], lambda _: self.entry.game)
         assert report.verdict == verdict, report.findings
         return datas[0]
 
