@@ -52,7 +52,8 @@ def points(card: Card | None) -> int:
 
 @dataclass(frozen=True)
 class HeartsState(GameState):
-    target: int = 100  # the option, kept in the state: options reach only setup
+    target: int = 100  # the options, kept in the state: options reach only setup
+    passing: bool = True
     deal: int = 0  # which hand of the game: it says where the cards pass
     passed: bool = False  # the cards of this hand have changed hands (or this hand passes none)
     leader: int | None = None  # who leads the trick on the table; None until the 2♣ is found
@@ -100,7 +101,10 @@ class Hearts(Game[HeartsState]):
     name = "hearts"
     summary = "Pass three, follow suit, and take no hearts and not the Queen of spades (example plugin)."
     min_players = max_players = 4
-    options = (Option("target", 100, "the score that ends the game", minimum=1, maximum=1000),)
+    options = (
+        Option("target", 100, "the score that ends the game", minimum=1, maximum=1000),
+        Option("passing", True, "pass three cards before each hand (false: never)"),
+    )
     zones = (
         *(Zone.hand(hand(p), p) for p in range(4)),
         *(Zone.hand(passing(p), p, "to pass") for p in range(4)),
@@ -114,7 +118,9 @@ class Hearts(Game[HeartsState]):
     def setup(self, config: Config, table: Table) -> HeartsState:
         for p in range(4):
             table.deal("deck", hand(p), 13)
-        return HeartsState(table, target=config["target"])
+        return HeartsState(
+            table, target=config["target"], passing=config["passing"], passed=not config["passing"]
+        )
 
     def next_step(self, state: HeartsState) -> Decide | Auto | Find | Over:
         t = state.table
@@ -191,7 +197,8 @@ class Hearts(Game[HeartsState]):
         for p in range(4):
             t.deal("deck", hand(p), 13)  # once the deck is shuffled
         deal = s.deal + 1
-        return s.but(scores=scores, deal=deal, passed=deal % 4 == 3, leader=None, broken=False, tricks=0)
+        passed = deal % 4 == 3 or not s.passing
+        return s.but(scores=scores, deal=deal, passed=passed, leader=None, broken=False, tricks=0)
 
     def result(self, state: HeartsState) -> Result:
         low = min(state.scores)
