@@ -83,7 +83,7 @@ def guide(tmp_path: Path) -> Any:
 
 def test_every_python_block_runs_and_its_tests_pass(guide: Any) -> None:
     tests = [v for k, v in vars(guide).items() if k.startswith("test_") and callable(v)]
-    assert len(tests) == 2
+    assert len(tests) == 3
     for test in tests:
         test()
 
