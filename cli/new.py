@@ -194,7 +194,7 @@ def rank(card: Card | None) -> int:
 
 
 class {cls}(Game[TrickState]):
-    api = 2
+    api = 3
     name = "{name}"
     summary = "Three cards each: follow suit, take tricks."
     min_players = 2
@@ -203,7 +203,7 @@ class {cls}(Game[TrickState]):
 
     def zones(self, config: Config) -> list[Zone]:
         hands = [Zone.hand(hand(p), p) for p in range(config.players)]
-        return [*hands, Zone.hidden("deck"), Zone.public("trick"), Zone.public("taken", "tricks taken")]
+        return [*hands, Zone.hidden("deck"), Zone.trick("trick"), Zone.public("taken", "tricks taken")]
 
     def setup(self, config: Config, table: Table) -> TrickState:
         for _ in range(HAND):
@@ -268,12 +268,16 @@ has no winner. Every player scores the tricks they took.
 _TEST = '''\
 """{title} passes the conformance kit and plays a fair game over the real protocol."""
 
-from fairdeal.testing import check_game, play_with_protocol
+from fairdeal.testing import check_game, check_privacy, play_with_protocol
 from {module} import {cls}
 
 
 def test_the_conformance_kit_passes() -> None:
     check_game({cls}(), players=[2, 3, 4], seeds=range(20))
+
+
+def test_no_seat_can_decrypt_a_card_it_may_not_know() -> None:
+    check_privacy({cls}(), [2, 4], seeds=range(2))
 
 
 def test_a_game_of_bots_over_the_protocol_verifies_fair() -> None:

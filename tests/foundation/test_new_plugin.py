@@ -69,7 +69,7 @@ def test_a_new_plugin_installs_is_listed_and_passes_its_test(tmp_path: Path) -> 
     assert "An 8 is wild" in eights.stdout
     assert "suit led" in _run(str(python), "-m", "fairdeal", "rules", "go-fish", cwd=tmp_path, env=env).stdout
     tested = _run(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=plugin, env=env)
-    assert "2 passed" in tested.stdout
+    assert "3 passed" in tested.stdout
     played = _run(
         str(python), "-m", "fairdeal", "play", "go-fish", "--seat", "bot", "--seat", "bot", "--seed", "1",
         "--plain", "--log", str(tmp_path / "g.fdlog"),
