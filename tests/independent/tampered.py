@@ -1,10 +1,12 @@
 """Tampered copies of real logs, and the verdicts of both verifiers side by side.
 
-``python tests/independent/tampered.py ECARTE_LOG SNATCH_LOG TRAFFIC_LOG [OUT_DIR]`` writes every
-copy of ``CASES`` and prints a table: the case, this verifier's verdict, ``fairdeal verify``'s.
-TRAFFIC_LOG is a log of four seats of Traffic (``tests/foundation/traffic.py``, a test game
-whose moves hand cards over), e.g. ``fairdeal.testing.play_with_protocol(Traffic(), 4, 0).log``;
-``fairdeal verify`` is run where it knows that game (``traffic_plugin``). The first group alters
+``python tests/independent/tampered.py ECARTE_LOG SNATCH_LOG TRAFFIC_LOG HEARTS_LOG [OUT_DIR]``
+writes every copy of ``CASES`` and prints a table: the case, this verifier's verdict, ``fairdeal
+verify``'s. SNATCH_LOG has three seats; TRAFFIC_LOG is a log of four seats of Traffic
+(``tests/foundation/traffic.py``, a test game whose moves hand cards over), e.g.
+``fairdeal.testing.play_with_protocol(Traffic(), 4, 0).log``, and HEARTS_LOG one of the example
+Hearts (``examples/hearts``, whose rules look for who holds the 2♣: ``deck.find``);
+``fairdeal verify`` is run where it knows those games (``games_env``). The first group alters
 the file in place (the host's placement signature then fails: damage); the second re-signs every
 entry after the alteration (``forge.resign``), so that the alteration is its author's and only
 the checks behind the signatures can find it; the third re-places an entry its author signed
@@ -28,7 +30,7 @@ import msgpack
 import verifier
 from forge import Entry, first, flip
 
-Case = tuple[str, str, Callable[[bytes], bytes]]  # name, base log ("E", "S" or "T"), alteration
+Case = tuple[str, str, Callable[[bytes], bytes]]  # name, base log ("E", "S", "T" or "H"), alteration
 
 # Where the two verdicts differ by design: a verifier without the rules cannot tell that a game
 # is decided before every end is in (protocol.md 8.4, "fair"); fairdeal verify, with them, can.
@@ -40,16 +42,21 @@ BY_DESIGN = {
 }
 
 
-def traffic_plugin(folder: Path) -> dict[str, str]:
-    """An environment in which ``fairdeal verify`` knows Traffic, the test game of
-    ``tests/foundation/traffic.py``: a distribution's metadata in ``folder`` names it in the
-    ``fairdeal`` entry-point group (as its logs' headers say: plugin traffic, fairdeal-tests 0)."""
+def games_env(folder: Path) -> dict[str, str]:
+    """An environment in which ``fairdeal verify`` knows the games of logs made in tests: Traffic
+    (``tests/foundation/traffic.py``, whose moves hand cards over) and Hearts (the example plugin
+    in ``examples/hearts``, whose rules look for who holds the 2♣): a distribution's metadata in
+    ``folder`` names them in the ``fairdeal`` entry-point group (as their logs' headers say:
+    distribution fairdeal-tests 0)."""
     info = folder / "fairdeal_tests-0.dist-info"
     info.mkdir(parents=True, exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fairdeal-tests\nVersion: 0\n")
-    (info / "entry_points.txt").write_text("[fairdeal]\ntraffic = foundation.traffic:Traffic\n")
+    (info / "entry_points.txt").write_text(
+        "[fairdeal]\ntraffic = foundation.traffic:Traffic\nhearts = fairdeal_hearts:Hearts\n"
+    )
     tests = Path(__file__).resolve().parent.parent
-    path = os.pathsep.join([str(folder), str(tests), os.environ.get("PYTHONPATH", "")])
+    hearts = tests.parent / "examples" / "hearts"
+    path = os.pathsep.join([str(folder), str(tests), str(hearts), os.environ.get("PYTHONPATH", "")])
     return dict(os.environ, PYTHONPATH=path.rstrip(os.pathsep))
 
 
@@ -249,6 +256,10 @@ def _handover_in_move(entries: list[Entry]) -> list[Entry]:
     )
     entries[k][4] = dict(entries[k][4], shares={"shares": [], "handovers": entries[k + 1][4]["handovers"]})
     return entries[: k + 1] + entries[k + 2 :]
+
+
+def _showing(e: Entry) -> bool:
+    return e[3] == "deck.find" and e[4]["share"] is not None
 
 
 def _placed_twice(pick: Callable[[Entry], bool], start: int = 20) -> Callable[[bytes], bytes]:
@@ -476,6 +487,14 @@ CASES: list[Case] = [
         "T",
         _resigned(_set([_handover, 4], lambda b: {"shares": b["shares"]})),
     ),
+    # -- searches for who holds a card (deck.find, 10.4.2), in a log of Hearts
+    ("re-signed: find showing opened to a seat", "H", _resigned(_set([_showing, 4, "share", 1], 0))),
+    ("re-signed: find showing share bit", "H", _resigned(_set([_showing, 4, "share", 2], flip))),
+    (
+        "re-signed: find showing proof bit",
+        "H",
+        _resigned(_set([_showing, 4, "share", 4], lambda b: flip(b, 31))),
+    ),
     # -- where the host put an entry (8.4, check 9a): seat 0 is to blame, not the author ----------
     ("re-placed: a guest's move placed twice", "T", _placed_twice(_guest("move"))),
     ("re-placed: a guest's concurrent shares placed twice", "E", _placed_twice(_late_share, start=9)),
@@ -513,15 +532,11 @@ def fairdeal_verdict(fairdeal: str, path: Path, env: dict[str, str] | None = Non
 
 
 def main(argv: list[str]) -> int:
-    bases = {
-        "E": Path(argv[0]).read_bytes(),
-        "S": Path(argv[1]).read_bytes(),
-        "T": Path(argv[2]).read_bytes(),
-    }
-    outdir = Path(argv[3] if len(argv) > 3 else "tampered")
+    bases = {k: Path(path).read_bytes() for k, path in zip("ESTH", argv[:4], strict=True)}
+    outdir = Path(argv[4] if len(argv) > 4 else "tampered")
     outdir.mkdir(parents=True, exist_ok=True)
     fairdeal = str(Path(sys.executable).parent / "fairdeal")
-    env = traffic_plugin(outdir / "plugin")
+    env = games_env(outdir / "plugin")
     print("| # | copy | this verifier | fairdeal verify | same |")
     print("|---|---|---|---|---|")
     for n, (name, base, alter) in enumerate(CASES, 1):
@@ -536,7 +551,7 @@ def main(argv: list[str]) -> int:
         theirs = fairdeal_verdict(fairdeal, path, env)
         agree = "yes" if theirs.split(":")[0] == ours.split(":")[0] else "NO"
         if BY_DESIGN.get(name) == (mine.verdict, theirs.split(":")[0].split(" (")[0]):
-            agree = "by design (8.4)"
+            agree = "by design"
         print(f"| {n} | {name} | {ours.replace('|', '/')} | {theirs.replace('|', '/')} | {agree} |")
     return 0
 

@@ -7,7 +7,7 @@ differ: a verifier without the rules cannot tell that a game is decided before e
 (protocol.md 8.4, "fair"). None of the built-in games hands a card over (log protocol 4, 10.4.1):
 logs of Traffic (``tests/foundation/traffic.py``), a test game whose moves carry cards every way
 they can go, do; ``fairdeal verify`` checks them where a distribution's metadata names that game
-(``tampered.traffic_plugin``). Logs of log protocol 3, kept in ``tests/session/data``, are read
+(``tampered.games_env``). Logs of log protocol 3, kept in ``tests/session/data``, are read
 by their own rules.
 """
 
@@ -36,6 +36,8 @@ import tampered  # noqa: E402
 import verifier  # noqa: E402
 
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent.parent / "examples" / "hearts"))
+from fairdeal_hearts import Hearts  # noqa: E402
 from foundation.traffic import Traffic  # noqa: E402
 
 from fairdeal.testing import play_with_protocol  # noqa: E402
@@ -215,7 +217,7 @@ def traffic(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[tuple[int, i
     for players, seed in TRAFFIC:
         out[players, seed] = folder / f"traffic-{players}-{seed}.fdlog"
         out[players, seed].write_bytes(play_with_protocol(Traffic(), players, seed).log)
-    return out, tampered.traffic_plugin(folder / "plugin")
+    return out, tampered.games_env(folder / "plugin")
 
 
 def test_both_verifiers_find_traffic_fair_and_the_script_checks_every_hand_over(
@@ -268,13 +270,40 @@ def test_logs_of_log_protocol_3_are_read_by_their_own_rules() -> None:
 HANDOVER_CASES = [c[0] for c in tampered.CASES if c[0].startswith("re-signed: hand-over")] + [
     "re-signed: a hand-over by a seat that is not the holder"
 ]
+FIND_CASES = [c[0] for c in tampered.CASES if c[0].startswith("re-signed: find")]
 PLACED_CASES = [c[0] for c in tampered.CASES if c[0].startswith("re-placed:")]
 
 
-@pytest.mark.parametrize("name", HANDOVER_CASES + PLACED_CASES)
+@pytest.fixture(scope="module")
+def hearts(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Logs of the example Hearts, whose rules look for who holds the 2♣ (deck.find, 10.4.2) and
+    whose pass hands cards over."""
+    folder = tmp_path_factory.mktemp("hearts")
+    out = []
+    for seed in (0, 1):
+        out.append(folder / f"hearts-{seed}.fdlog")
+        out[-1].write_bytes(play_with_protocol(Hearts(), 4, seed, options={"target": 20}).log)
+    return out
+
+
+def test_both_verifiers_find_hearts_fair_and_the_script_checks_every_search(
+    hearts: list[Path], traffic: tuple[dict[tuple[int, int], Path], dict[str, str]]
+) -> None:
+    _, env = traffic
+    for path in hearts:
+        mine = verifier.verify_file(str(path))
+        assert (mine.verdict, mine.protocol, mine.complete) == ("fair", 4, True), mine.reason
+        assert mine.finds_checked >= 4 and mine.handovers_checked > 0
+        assert mine.passes_checked == mine.passes_total > 0
+        status, theirs = fairdeal_verify(path, env)
+        assert (status, theirs["verdict"]) == (0, "fair"), theirs
+
+
+@pytest.mark.parametrize("name", HANDOVER_CASES + FIND_CASES + PLACED_CASES)
 def test_a_tampered_hand_over_or_placement_gets_the_same_verdict_from_both(
     logs: dict[str, Path],
     traffic: tuple[dict[tuple[int, int], Path], dict[str, str]],
+    hearts: list[Path],
     name: str,
     tmp_path: Path,
 ) -> None:
@@ -283,7 +312,7 @@ def test_a_tampered_hand_over_or_placement_gets_the_same_verdict_from_both(
     the host's (8.4, check 9a) — but a second, different entry for one point is its author's."""
     paths, env = traffic
     _, base, alter = next(c for c in tampered.CASES if c[0] == name)
-    source = paths[4, 0] if base == "T" else logs["ecarte"]
+    source = {"T": paths[4, 0], "H": hearts[0]}.get(base, logs["ecarte"])
     path = tmp_path / "tampered.fdlog"
     path.write_bytes(alter(source.read_bytes()))
     mine = verifier.verify_file(str(path))

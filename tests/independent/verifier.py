@@ -582,6 +582,7 @@ CONCURRENT = {
     "deck.final-reveal",
     "deck.random-commit",
     "deck.random-reveal",
+    "deck.find",
     "end",
 }
 
@@ -604,6 +605,16 @@ class Choice:
 
 
 @dataclass
+class Search:
+    """A search for who holds a card (10.4.2): the point its answers answer, the card, who answered."""
+
+    anchor: int
+    card: str
+    answered: set[int] = field(default_factory=set)
+    shown: int | None = None  # the seat that showed it
+
+
+@dataclass
 class Report:
     path: str
     verdict: str = "fair"
@@ -616,6 +627,7 @@ class Report:
     rounds_complete: int = 0
     shares_checked: int = 0
     handovers_checked: int = 0
+    finds_checked: int = 0
     cards_decoded: int = 0
     choices: list[int] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
@@ -659,6 +671,7 @@ class Verifier:
         self.ended_at = 0  # the abort, or the last end
         self.choices_done = 0
         self.choice: Choice | None = None
+        self.search: Search | None = None
         self.final_begun = False
         self.ends: dict[int, Any] = {}
         self.over = False
@@ -985,13 +998,17 @@ class Verifier:
             "deck.random-commit": self.on_commit,
             "deck.random-reveal": self.on_reveal,
             "deck.leave": self.on_leave,
+            "deck.find": self.on_find,
             "move": self.on_move,
             "resign": self.on_resign,
             "abort": self.on_abort,
             "end": self.on_end,
         }.get(kind)
-        if handler is None:
+        if handler is None or (kind == "deck.find" and self.protocol < 4):
             raise self.fail(f"entry {seq}: unknown kind {kind!r}", seat)
+        if kind != "deck.find":
+            # Without the rules a search's candidates are unknown: it ends when anything else comes.
+            self.search = None
         if kind != "abort":
             if len(self.keys) < self.players and kind != "deck.key":
                 raise self.fail(f"entry {seq}: a {kind} before every seat's key", seat)
@@ -1418,6 +1435,40 @@ class Verifier:
             self.r.choices.append(random_below(key, ch.n))
             self.choices_done += 1
             self.choice = None
+
+    def on_find(self, env: Envelope, seat: int, body: Any, seq: int) -> None:
+        """10.4.2: a candidate's answer to a search for who holds a card."""
+        b = self.fields(env, ["card", "share"])
+        card, row = b["card"], b["share"]
+        if self.search is None or env.anchor_seq != self.search.anchor:
+            if not self.nothing_owed():
+                raise self.fail(f"entry {seq}: a search for a card begins while something else is owed", seat)
+            if not printable(card, 1, 200) or card_order(card) is None:
+                raise self.fail(f"entry {seq}: a search for {card!r}, which is not a card's name", seat)
+            self.search = Search(env.anchor_seq, card)
+        search = self.search
+        if card != search.card:
+            raise self.fail(f"entry {seq}: an answer about {card!r} in a search for {search.card!r}", seat)
+        if seat in search.answered:
+            raise self.fail(f"entry {seq}: seat {seat} answers the search for {card} twice", seat)
+        search.answered.add(seat)
+        self.r.finds_checked += 1
+        if row is None:
+            return
+        if not isinstance(row, list) or len(row) != 5 or row[1] is not None:
+            raise self.fail(f"entry {seq}: a showing that is not one row [token, nil, share, e, z]", seat)
+        if search.shown is not None:
+            raise self.fail(f"entry {seq}: seat {search.shown} showed {card} already in this search", seat)
+        t = row[0]
+        if type(t) is not int or t not in self.live or self.known(t) or self.lacking(t) != [seat]:
+            raise self.fail(
+                f"entry {seq}: seat {seat} shows token {t!r}, which is not a live card it alone can open",
+                seat,
+            )
+        self.check_rows(env, [row], public_only=True)
+        if self.card.get(t) != card:
+            raise self.fail(f"entry {seq}: seat {seat} shows {self.card.get(t)} for {card}", seat)
+        search.shown = seat
 
     def on_leave(self, env: Envelope, seat: int, body: Any, seq: int) -> None:
         b = self.fields(env, ["secret"])
