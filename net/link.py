@@ -18,12 +18,11 @@ then; the host's timing of a step no longer pauses for it (:mod:`~fairdeal.net.s
 quiet seat's step runs on).
 
 Any failure — the peer closed, went silent, sent a malformed or unexpected message, sent
-too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`; an entry the host
-ignores is found by the driver, by what its author wrote, and counted through
-:meth:`NetLink.ignored`) — closes the
-link for good with a reason (:attr:`NetLink.error`); entries received
-before it are still delivered, then :meth:`receive_entry` raises :class:`PeerGone`
-with that reason. Nothing a peer sends can make these tasks raise.
+too many messages that were ignored or refused (:mod:`~fairdeal.net.flood`; an entry the
+host ignores is found by the driver, by what its author wrote, and counted through
+:meth:`NetLink.ignored`) — closes the link for good with a reason (:attr:`NetLink.error`);
+entries received before it are still delivered, then :meth:`receive_entry` raises
+:class:`PeerGone` with that reason. Nothing a peer sends can make these tasks raise.
 """
 
 from __future__ import annotations
