@@ -70,6 +70,7 @@ class Chronicle:
         self.fresh: set[int] = set()
         self.since_mine = 0  # serial of the first entry after this seat's last move
         self._zones: dict[int, str] = {}
+        self._came_from: dict[int, str] = {}  # cards on their way into this seat's hand: from where
         self._known: set[int] = set()
         self._faceup: set[int] = set()
         self._serial = 0
@@ -91,6 +92,9 @@ class Chronicle:
         zones = {tok: z for tok in table.all_tokens() if (z := table.zone_of(tok)) is not None}
         known = set(table.known_cards())
         moved = {tok for tok, z in zones.items() if self._zones.get(tok) != z}
+        for tok in moved:
+            if tok in self._zones and _owned_by(table, zones[tok], self.seat):
+                self._came_from[tok] = self._zones[tok]
         flipped = (table.faceup & set(zones)) - self._faceup
         changed = bool(moves)
         for ev in moves:
@@ -133,7 +137,7 @@ class Chronicle:
                 changed = True
         if self._zones:  # not on the first look: the opening deal is on the table already
             told = named_here | (moved if moves else set())  # a move's narration names its cards
-            changed |= self._note_hand(table, newly - told)
+            changed |= self._note_hand(table, newly - told, names)
             changed |= self._note_turned(view, table, newly - told, zones)
         if self._state is not None:
             for words in session.game.remarks(self._state, view):
@@ -148,10 +152,12 @@ class Chronicle:
         self._state = view
         return changed
 
-    def _note_hand(self, table: Table, newly: set[int]) -> bool:
+    def _note_hand(self, table: Table, newly: set[int], names: Sequence[str]) -> bool:
+        """Name the cards that came into this seat's hand: drawn (from a pile nobody owns) or received
+        from another seat (passed, given), said so with who it came from."""
         if self.seat is None:
             return False
-        drawn = [
+        came = [
             tok
             for tok in newly
             if (z := table.zone_of(tok)) is not None
@@ -159,11 +165,18 @@ class Chronicle:
             and table.specs[z].owner == self.seat
             and tok not in table.public
         ]
-        if not drawn:
+        if not came:
             return False
-        cards = [c for tok in sorted(drawn, key=lambda t: _order(table, t)) if (c := table.card(tok))]
-        self._add(Entry("You drew " + " ".join(c.text() for c in cards), None, False))
-        self.fresh |= set(drawn)
+        by: dict[int | None, list[int]] = {}
+        for tok in sorted(came, key=lambda t: _order(table, t)):
+            before = self._came_from.pop(tok, None)
+            owner = table.specs[before].owner if before is not None else None
+            by.setdefault(owner if owner != self.seat else None, []).append(tok)
+        for giver, toks in by.items():
+            cards = " ".join(c.text() for tok in toks if (c := table.card(tok)))
+            text = f"You drew {cards}" if giver is None else f"You received {cards} from seat {giver}"
+            self._add(Entry(named(text, names, self.seat), None, False))
+        self.fresh |= set(came)
         return True
 
     def _note_turned(self, view: GameState, table: Table, newly: set[int], zones: dict[int, str]) -> bool:

@@ -91,3 +91,32 @@ def test_the_point_of_a_turned_up_king_is_told() -> None:
             assert re.fullmatch("(You|Bot 1) scored 1 point for the turned-up King", words[kings[0] + 1])
             return
     raise AssertionError("no King turned up in 40 games")
+
+
+def test_cards_passed_to_a_seat_are_told_as_received_from_their_giver() -> None:
+    import sys
+    from pathlib import Path
+
+    from fairdeal.testing import Stepper
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "hearts"))
+    try:
+        from fairdeal_hearts import Careful, Hearts
+    finally:
+        sys.path.pop(0)
+    t = Stepper(Hearts(), 4, 7, {"target": 30}, policies=[Careful()] * 4)
+    story = Chronicle(1)
+    for _ in range(400):
+        if t.watcher.view() is not None and t.watcher.view().passed and not t.seats[1].revealing():
+            break
+        data = t.placed(t.step() or b"")
+        for s in t.everyone:
+            events = s.receive(data)
+            if s is t.seats[1]:
+                story.update(s, events)
+        t.log.append(data)
+    said = [e.words() for e in story.entries]
+    received = [w for w in said if w.startswith("You received")]
+    assert len(received) == 1 and received[0].endswith("from Bot 0"), said
+    assert len(received[0].split()) == 2 + 3 + 3  # three cards, from "Bot 0"
+    assert not [w for w in said if w.startswith("You drew")], said
