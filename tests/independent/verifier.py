@@ -10,9 +10,9 @@ appendix J.8.1 vectors, and so is the strict reading of an Ed25519 key (8.2). Wh
 was silent or wrong, what a real log showed is what this file does, and each such finding was
 written into the document so that the two agree again.
 
-It reads log protocol 4 (hand-overs, 10.4.1) and log protocol 3 by its own rules (no
-hand-overs: a card one seat held was opened to the next with that seat's share), envelope
-format 3.
+It reads log protocol 4 (hand-overs, 10.4.1; searches for who holds a card, ``deck.find``,
+10.4.2) and log protocol 3 by its own rules (no hand-overs: a card one seat held was opened to
+the next with that seat's share), envelope format 3.
 
 What it checks, without the game's rules: the file's framing; every envelope's canonical
 encoding and fields (a float of either width, an extension type: the envelope does not decode);
@@ -26,14 +26,16 @@ input (round 0 the deck in the canonical order, each card its public encryption;
 listed tokens and face-up cards) and its proof of shuffle; the order of the deck protocol's
 obligations (keys, passes in seat order, shares and hand-overs of a reveal once it is under way,
 random commitments then reveals, leaving, the final reveal, the ends); every decryption share's
-proof, every hand-over (its re-mask's proof, its share's proof, the shares it carries over), the
+proof, every hand-over (its re-mask's proof, its share's proof, the shares it carries over),
+every search's answers (at most one showing, the card it names), the
 card every token decodes to once every share of one of its ciphertexts is at hand (a seat that
 leaves opens every card it saw), every random choice's commitments and result; the final reveal
 (every card a seat saw alone is opened to everyone); every seat's ``end``, all alike; and whether
 the log is complete. What it cannot check is what only the rules say: which reveal, reshuffle,
-random choice or move comes next, whether a move was legal, and whether the ``end`` states the
-right result; so a log whose ends are not all in is undecided here, even where ``fairdeal
-verify``, which has the rules, finds the game decided (8.4, "fair").
+random choice, search or move comes next, whether a move was legal, and whether the ``end``
+states the right result; so a log whose ends are not all in is undecided here, even where
+``fairdeal verify``, which has the rules, finds the game decided (8.4, "fair"), and where two
+seats disagree in a way only the rules settle, this names the later (15).
 
 "Printable" text (section 5) is judged by Unicode 14.0.0's categories. This file asks Python's
 ``unicodedata`` for them, which is right where ``unicodedata.unidata_version`` is "14.0.0"
@@ -1545,7 +1547,12 @@ class Verifier:
         if seat in self.ends:
             raise self.fail(f"entry {seq}: a second end of seat {seat}", seat)
         if self.ends and body != next(iter(self.ends.values())):
-            raise self.fail(f"entry {seq}: seat {seat}'s end differs from the others'", seat)
+            first = next(iter(self.ends))
+            raise self.fail(
+                f"entry {seq}: seat {seat}'s end differs from seat {first}'s: one of them states a result "
+                "the rules do not give (without them, the later is named: protocol.md 15)",
+                seat,
+            )
         self.ends[seat] = body
         if set(self.ends) == set(self.active()):
             self.over, self.ended_at = True, seq
@@ -1610,6 +1617,7 @@ def main(argv: list[str]) -> int:
         print(
             f"  {rep.game or '?'}, {rep.entries} entries; shuffle passes checked {rep.passes_checked} / "
             f"{rep.passes_total}, rounds complete {rep.rounds_complete}; share proofs {rep.shares_checked}, "
+            f"hand-overs {rep.handovers_checked}, search answers {rep.finds_checked}, "
             f"cards decoded {rep.cards_decoded}, random choices {rep.choices}"
         )
         for item in rep.not_checked:
