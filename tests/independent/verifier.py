@@ -769,7 +769,7 @@ class Verifier:
             self.r.reason = refused.reason
             self.r.seat = refused.seat
             left = self.r.passes_total - self.r.passes_checked
-            if left:
+            if left and refused.verdict in ("cheating", "damaged"):
                 self.r.not_checked.append(
                     f"{left} shuffle pass(es) at or after entry {self.r.entry}: the log is refused there, "
                     "so what they shuffle is not established"
@@ -897,8 +897,8 @@ class Verifier:
         if not isinstance(obj, list) or len(obj) != 12:
             return
         version, body = obj[0], obj[4]
-        if type(version) is int and version != 3:
-            raise Refused("other version", f"envelope format {version}: this verifier reads format 3")
+        if type(version) is not int or version != 3:
+            raise Refused("other version", f"envelope format {version!r}: this verifier reads format 3")
         protocol = body.get("protocol") if isinstance(body, dict) else None
         if type(protocol) is int and protocol not in (3, 4):
             raise Refused("other version", f"log protocol {protocol}: this verifier reads protocols 3 and 4")
