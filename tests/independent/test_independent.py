@@ -367,7 +367,7 @@ def test_what_is_not_read(
     paths, env = traffic
     entries = forge.decode(paths[2, 0].read_bytes())
     other = tmp_path / "other.fdlog"
-    for field, value in (("protocol", 5), ("version", 4)):
+    for field, value in (("protocol", 5), ("protocol", -1), ("version", 4), ("version", "3")):
         copy = [list(e) for e in entries]
         if field == "protocol":
             copy[0][4] = dict(copy[0][4], protocol=value)
