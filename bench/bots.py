@@ -1,7 +1,7 @@
 """The expert against each game's strongest bot: win rates with 95 % intervals, time per decision.
 
-    nice -n 19 .venv/bin/python bench/bots.py [--game ecarte|snatch|spite-malice|crazy-eights ...]
-        [--games 150] [--playouts N] [--first-seed 0]
+    nice -n 19 .venv/bin/python bench/bots.py [--game NAME ...] [--games 150] [--playouts N]
+        [--first-seed 0] [--players N] [--against BOT] [--option name=value ...]
 
 Seeded games with the plain dealer, the expert in seat 0 in even games and seat 1 in odd ones:
 
@@ -10,7 +10,14 @@ Seeded games with the plain dealer, the expert in seat 0 in even games and seat 
 * Spite & Malice, single games (target=1, max_games=1): the expert (playouts by the planner)
   against the planner;
 * Crazy Eights (``examples/``), two players, as a game with no bot of its own: the expert
-  with random playouts against random.
+  with random playouts against random;
+* Hearts (``examples/``), four players, games to 30: the expert (playouts by careful) against
+  three of the example's own careful bot (a fair share is 25 %);
+* any other installed game (``--game NAME``, a plugin's): the expert, its playouts played by the
+  game's default bot, against that bot (``--against BOT`` for another of its bots, ``random``
+  included), with the game's fewest players (``--players N``) and its default options
+  (``--option name=value``). The same measure is ``fairdeal.testing.match_bots`` for a plugin's
+  own tests.
 
 The expert plays with each game's own search (``Game.search``: Écarté 1,000 playouts, Spite &
 Malice 120 with a horizon and doubt, Snatch! 240, these three flat; Crazy Eights 240 of the
@@ -29,9 +36,7 @@ measured, so other load on the machine moves it little.
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -40,32 +45,13 @@ from pathlib import Path
 from typing import Any
 
 from fairdeal import Game, GameState, Move, Policy, RandomPolicy, Search, Visibility
-from fairdeal.core.dealer import PlainDealer, Reveal
+from fairdeal.core.dealer import Reveal
 from fairdeal.core.replica import Replica
-from fairdeal.core.rng import SeededRng
-from fairdeal.core.runner import play_game
 from fairdeal.core.search import Expert
 from fairdeal.core.table import EVERYONE
+from fairdeal.testing import Match, match_bots, times_text
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass
-class Timed:
-    """A policy whose CPU time is kept for every decision with a choice."""
-
-    inner: Policy
-    times: list[float] = field(default_factory=list)
-
-    def choose(
-        self, game: Game[Any], state: GameState, player: int, moves: Sequence[Move], rng: random.Random
-    ) -> Move:
-        if len(moves) < 2:
-            return self.inner.choose(game, state, player, list(moves), rng)
-        start = time.process_time()
-        move = self.inner.choose(game, state, player, list(moves), rng)
-        self.times.append(time.process_time() - start)
-        return move
 
 
 @dataclass
@@ -110,6 +96,22 @@ def _crazy_eights() -> Game[Any]:
     return game
 
 
+def _hearts() -> Game[Any]:
+    sys.path.insert(0, str(ROOT / "examples" / "hearts"))
+    from fairdeal_hearts import Hearts  # type: ignore[import-not-found]
+
+    game: Game[Any] = Hearts()
+    return game
+
+
+def _careful() -> Policy:
+    sys.path.insert(0, str(ROOT / "examples" / "hearts"))
+    from fairdeal_hearts import Careful
+
+    policy: Policy = Careful()
+    return policy
+
+
 def matchups() -> dict[str, Matchup]:
     from fairdeal.plugins.ecarte import ClassicBot, Ecarte
     from fairdeal.plugins.snatch import Shrewd, SnatchGame
@@ -125,26 +127,8 @@ def matchups() -> dict[str, Matchup]:
             SpiteMalice, {"target": 1, "max_games": 1}, 2, expert(Planner), Planner, "planner", 0.55
         ),
         "crazy-eights": Matchup(_crazy_eights, {}, 2, expert(None), RandomPolicy, "random", 0.85),
+        "hearts": Matchup(_hearts, {"target": 30}, 4, expert(_careful), _careful, "careful", 0.25),
     }
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
-def _times(times: list[float]) -> str:
-    if not times:
-        return "no decisions with a choice"
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    median = statistics.median(ordered)
-    return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms ({len(ordered)} decisions)"
 
 
 def run(
@@ -163,63 +147,69 @@ def run(
         tree = search == "tree"
         replace = Search(own.playouts, own.horizon, 0.0 if tree else own.doubt, tree)
         game = type(f"{type(game).__name__}Searched", (type(game),), {"search": replace})()
-    config = game.config(m.players, dict(m.options))
     probe = m.expert(playouts)
     rollout = probe.rollout if isinstance(probe, Expert) else None
-    wins = losses = draws = 0
-    mine: list[float] = []
-    theirs: list[float] = []
     start = time.monotonic()
-    for seed in range(first, first + games):
-        seat = seed % 2
-        seeing = Seeing(m.expert(playouts)) if ceiling else None
-        expert, other = Timed(seeing or m.expert(playouts)), Timed(m.opponent())
-        policies: list[Policy] = [other] * m.players
-        policies[seat] = expert
-        played = play_game(
-            game,
-            config,
-            PlainDealer(m.players, SeededRng(seed)),
-            policies,
-            random.Random(seed),
-            observe=seeing.observe if seeing else None,
-        )
-        winner = played.result.winner
-        wins += winner == seat
-        draws += winner is None
-        losses += winner is not None and winner != seat
-        mine += expert.times
-        theirs += other.times
+
+    def expert() -> Policy:
+        return Seeing(m.expert(playouts)) if ceiling else m.expert(playouts)
+
+    def step(done: int, so_far: Match) -> None:
         if progress:
-            done = seed - first + 1
             print(
-                f"  [{done}/{games}] +{wins} -{losses} ={draws}; expert {_times(mine)}",
+                f"  [{done}/{games}] +{so_far.wins} -{so_far.losses} ={so_far.draws}; "
+                f"expert {times_text(so_far.mine)}",
                 file=sys.stderr,
                 flush=True,
             )
-    decided = wins + losses
-    low, high = wilson(wins, decided)
-    rate = wins / decided if decided else 0.0
-    ok = decided > 0 and rate >= m.goal
+
+    r = match_bots(game, m.players, expert, m.opponent, range(first, first + games), m.options, progress=step)
+    low, high = r.interval
+    ok = r.decided > 0 and r.rate >= m.goal
     print(
         f"{name}: expert ({'flat' if game.search.flat_with(rollout) else 'tree'} search"
         f"{', shown the other hands' if ceiling else ''}) vs {m.against}, "
-        f"{games} seeded games (seeds {first}..{first + games - 1}), seats alternating"
+        f"{games} seeded games (seeds {first}..{first + games - 1}), seats going round"
     )
-    print(f"  wins {wins}, losses {losses}, draws {draws}")
+    print(f"  wins {r.wins}, losses {r.losses}, draws {r.draws}")
     print(
-        f"  expert won {wins}/{decided} decided = {rate:.1%}, 95% interval {low:.1%} to {high:.1%} "
+        f"  expert won {r.wins}/{r.decided} decided = {r.rate:.1%}, 95% interval {low:.1%} to {high:.1%} "
         f"(±{(high - low) / 2:.1%}); goal {m.goal:.0%}: {'PASS' if ok else 'FAIL'}"
     )
-    print(f"  expert CPU per decision: {_times(mine)}")
-    print(f"  {m.against} CPU per decision: {_times(theirs)}")
+    print(f"  expert CPU per decision: {times_text(r.mine)}")
+    print(f"  {m.against} CPU per decision: {times_text(r.theirs)}")
     print(f"  [{time.monotonic() - start:.0f} s]", flush=True)
     return ok
 
 
+def installed(name: str, players: int | None, against: str | None, options: dict[str, object]) -> Matchup:
+    """Any installed game: the expert (the game's default bot playing its playouts) against a bot of
+    the game's, with the game's fewest players."""
+    from fairdeal import registry
+
+    reg = registry.load()
+    try:
+        game = reg.game(name)
+    except Exception as exc:  # an unknown game: say which are installed
+        raise SystemExit(f"{exc}; installed games: {', '.join(sorted(reg.games))}") from None
+    opponent = reg.bot(name, against) if against else reg.bot(name)
+    rollout = None if opponent.name == "random" else opponent.make
+    seats = players or game.min_players
+
+    def expert(playouts: int | None) -> Policy:
+        return Expert(rollout, playouts) if playouts else Expert(rollout)
+
+    return Matchup(lambda: game, options, seats, expert, opponent.make, opponent.name, 0.5)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", action="append", choices=sorted(matchups()), help="default: every game")
+    parser.add_argument(
+        "--game", action="append", help="default: every game above; any installed game's name"
+    )
+    parser.add_argument("--players", type=int, help="for a game not above (default: its fewest)")
+    parser.add_argument("--against", help="for a game not above: which of its bots (default: its default)")
+    parser.add_argument("--option", action="append", default=[], help="for a game not above: name=value")
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--playouts", type=int, default=None, help="the expert's budget (default: its own)")
@@ -230,10 +220,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     table = matchups()
-    results = [
-        run(n, table[n], args.games, args.first_seed, args.playouts, args.progress, args.search, args.ceiling)
-        for n in args.game or sorted(table)
-    ]
+    options: dict[str, object] = dict(o.split("=", 1) for o in args.option)
+    results = []
+    for n in args.game or sorted(table):
+        m = table.get(n) or installed(n, args.players, args.against, options)
+        results.append(
+            run(n, m, args.games, args.first_seed, args.playouts, args.progress, args.search, args.ceiling)
+        )
     return 0 if all(results) else 1
 
 

@@ -35,6 +35,7 @@ hidden cards behind it, and the same random stream, give the same move), and it 
 A failure raises :class:`ConformanceError` saying what, where and with which seed.
 """
 
+from fairdeal.testing._bots import Match, Timed, match_bots, times_text, wilson
 from fairdeal.testing._errors import ConformanceError
 from fairdeal.testing._kit import KitReport, check_bot, check_game, check_world
 from fairdeal.testing._positions import build_table, random_position, settle
@@ -45,18 +46,23 @@ from fairdeal.testing._stepping import Stepper
 __all__ = [
     "ConformanceError",
     "KitReport",
+    "Match",
     "Openings",
     "ProtocolGame",
     "SeatedGame",
     "Stepper",
+    "Timed",
     "build_table",
     "check_bot",
     "check_game",
     "check_log_privacy",
     "check_privacy",
     "check_world",
+    "match_bots",
     "play_with_protocol",
     "random_position",
     "seat_sessions",
     "settle",
+    "times_text",
+    "wilson",
 ]
