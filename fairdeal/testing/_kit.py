@@ -112,7 +112,18 @@ def _play_checked(
             "the cards each view knows allow; a card a view does not know never forbids a move"
         ) from exc
     except Exception as exc:
-        raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}") from exc
+        raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}{_hint(exc)}") from exc
+
+
+def _hint(exc: Exception) -> str:
+    """What a rule of the guide says about an error a game's code raised, where one fits."""
+    if isinstance(exc, AttributeError | TypeError) and "NoneType" in str(exc):
+        return (
+            " (a card this view does not know reads as None: read a card only once it is shown — "
+            "apply may read the cards its own move shows, a card turned up from a hidden pile is "
+            "known from the next call on — and treat None as 'could be anything' elsewhere)"
+        )
+    return ""
 
 
 class _CheckingPolicy:

@@ -93,3 +93,25 @@ def test_search_hooks_that_say_nonsense_fail_the_kit() -> None:
         check_game(_Boastful(), players=[2], seeds=[1])
     with pytest.raises(ConformanceError, match="another kind each time"):
         check_game(_Fickle(), players=[2], seeds=[1])
+
+
+def test_a_card_read_before_it_is_shown_is_named_with_the_rule() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        from traffic import Traffic
+    finally:
+        sys.path.pop(0)
+
+    class ReadsTooEarly(Traffic):
+        name = "reads-too-early"
+
+        def apply(self, state: Any, player: int, move: Any) -> Any:
+            if move.action == "draw":
+                state.table.top_card("stock").rank  # noqa: B018 - the card is not shown yet
+            return super().apply(state, player, move)
+
+    with pytest.raises(ConformanceError, match=r"reads as None: read a card only once it is shown"):
+        check_game(ReadsTooEarly(), 2, seeds=range(5))
