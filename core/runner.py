@@ -133,12 +133,15 @@ def play_game(
                 r.chance(value)
             emit(Event("chance", value=value))
         elif isinstance(need, Find):
-            holder = dealer.find(need.card, public.table.hands(need.zones))
-            if holder is not None:
-                reveal([Reveal(holder[1], None)])
+            holding = public.table.shown_in(need.card, need.zones)  # known to all: nobody is asked
+            if holding is None:
+                holder = dealer.find(need.card, public.table.hands(need.zones))
+                if holder is not None:
+                    reveal([Reveal(holder[1], None)])
+                holding = None if holder is None else holder[0]
             for r in replicas.values():
-                r.found(None if holder is None else holder[0])
-            emit(Event("find", None if holder is None else holder[0], value=need.card))
+                r.found(holding)
+            emit(Event("find", holding, value=need.card))
         elif isinstance(need, Over):
             return Played(need.result, moves, events, dealer.audit(), replicas)
         else:  # pragma: no cover - exhaustive

@@ -375,6 +375,15 @@ class Table:
             out.setdefault(spec.owner, []).extend(t for t in self._zone(name) if t not in self.public)
         return {seat: tuple(sorted(ts)) for seat, ts in out.items() if ts}
 
+    def shown_in(self, card: Card, zones: Sequence[str]) -> int | None:
+        """The owner of the hand among ``zones`` where ``card`` lies known to everyone, if it does (a
+        search for it then asks nobody)."""
+        for name in zones:
+            spec = self.specs[name]
+            if any(t in self.public and self._cards.get(t) == card for t in self._zone(name)):
+                return spec.owner
+        return None
+
     def shown_by_leaving(self, seat: int) -> list[Reveal]:
         """What a seat that leaves the game shows everyone: every card it has seen that is still on the
         table and not public. (Its secret key, which the others need to go on without it, opens every

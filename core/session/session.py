@@ -752,6 +752,11 @@ class Session:
                     deck.begin_random(need.n)
                     c.activity = ("random", need.n)
                 elif isinstance(need, Find):
+                    shown = c.replica.table.shown_in(need.card, need.zones)
+                    if shown is not None:  # known to everyone already: nobody is asked
+                        c.replica.found(shown)
+                        c.note("found", need.card, shown, {}, ())
+                        continue
                     candidates = c.replica.table.hands(need.zones)
                     deck.begin_find(need.card, candidates)
                     c.activity = ("find", (need, candidates, ()))
