@@ -90,6 +90,37 @@ class RelayDoorTaken:
 
 
 @dataclass(frozen=True)
+class ShortCode:
+    """(The host) ``code`` (``7-brave-otter``) is the short code for the next player, open at the
+    mailbox ``mailbox``: for one player, once; when it is used, the next one is reported.
+    ``first``: the first code of this table (otherwise one before it was used, burned or lost)."""
+
+    code: str
+    mailbox: str
+    first: bool = False
+
+
+@dataclass(frozen=True)
+class ShortCodeUsed:
+    """(The host) the short code ``code`` was claimed by a player: ``handed`` the invite went to
+    them; otherwise it is burned, and ``reason`` says why (a wrong guess, a player gone)."""
+
+    code: str
+    handed: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MailboxStatus:
+    """(The host) the mailbox of short codes answers again (``reachable``), or cannot be used for
+    now (retried in the background; the long code works all the same) and ``reason`` says why."""
+
+    mailbox: str
+    reachable: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Joined:
     """(The host) ``joiner`` took its seat; ``lobby`` is the table now."""
 
@@ -358,6 +389,9 @@ NetEvent = (
     | AnnounceFailed
     | RelayStatus
     | RelayDoorTaken
+    | ShortCode
+    | ShortCodeUsed
+    | MailboxStatus
     | Joined
     | LeftLobby
     | Rejected
@@ -415,6 +449,7 @@ __all__ = [
     "LinkFlooded",
     "Listening",
     "LobbyChanged",
+    "MailboxStatus",
     "NetEvent",
     "NotStartedYet",
     "Rejected",
@@ -424,6 +459,8 @@ __all__ = [
     "Report",
     "Resumed",
     "Seated",
+    "ShortCode",
+    "ShortCodeUsed",
     "Started",
     "TableReady",
     "WatcherCame",

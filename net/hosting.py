@@ -17,6 +17,7 @@ to resume later.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
@@ -61,6 +62,7 @@ from .plans import (
     HostPlan,
     NetOutcome,
 )
+from .rendezvous import keep_short_codes
 from .replay import replay
 from .roster import Roster
 from .seeds import NoKeeper, new_seed, seat_rng
@@ -84,7 +86,9 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
     doors; with ``plan.announce`` the game is announced on the local network while seats are
     free (and during the game when it takes watchers). Late joiners are told "the table is
     full" until the game ends; seats coming back and watchers are let in. With
-    ``plan.resume`` the game goes on from its log, with the same invite code.
+    ``plan.mailbox``, a short code for the next player is kept open at that mailbox until the
+    table is full (:mod:`.rendezvous`). With ``plan.resume`` the game goes on from its log, with
+    the same invite code.
 
     Returns when the game is over, aborted or adjourned (``outcome.error`` then says why
     and whom it blames). Raises NetError if it cannot listen, ConfigError for a bad plan.
@@ -154,8 +158,13 @@ async def host_game(plan: HostPlan, report: Report | None = None) -> NetOutcome:
                 if session is not None:
                     announcer.update(plan.players)
                 accepting.start_soon(_scoped, lan_scope, announcer.run)
+            codes_scope = trio.CancelScope()
+            if session is None and plan.mailbox is not None:
+                codes = functools.partial(keep_short_codes, plan.mailbox, code, tell, plan.on_short_code)
+                accepting.start_soon(_scoped, codes_scope, codes)
             if session is None:
                 seated = await lobby.fill(listeners, links_nursery, sources, accepting)
+                codes_scope.cancel()  # the table is full: every short code is let go
             else:
                 seated = {}
                 await lobby.serve(listeners, links_nursery, sources, accepting)

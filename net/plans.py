@@ -85,6 +85,9 @@ class HostPlan:
     free, or watchers may come. ``grace``: seconds a dropped seat is held (0: it is blamed at
     once). ``watchers``: how many may follow the game (0: none). ``resume`` goes on with a game
     from its log (on the same port, with the same code). ``keeper`` keeps the seat's seed.
+    ``mailbox``: the URL of the mailbox server of short codes (None: none), where one short code
+    for the next player is kept open while seats are free (:mod:`.rendezvous`); ``on_short_code``
+    is called with each as it opens.
     """
 
     game: Game[Any]
@@ -115,6 +118,8 @@ class HostPlan:
     keeper: Keeper | None = None
     resume: HostResume | None = None
     auto_adjourn: bool = False
+    mailbox: str | None = None
+    on_short_code: Callable[[str], None] | None = None
 
 
 @dataclass
