@@ -19,6 +19,7 @@ from fairdeal import (
     Option,
     Over,
     Result,
+    Seat,
     Suit,
     Table,
     TableView,
@@ -208,6 +209,15 @@ class Hearts(Game[HeartsState]):
                 None, state.scores, f"the game is over and {len(best)} seats share the lowest score"
             )
         return Result(best[0], state.scores, f"seat {best[0]} has the fewest points")
+
+    def remarks(self, before: HeartsState, after: HeartsState) -> list[MoveWords]:
+        """Who took the trick, and what each seat scored at the end of a hand."""
+        out: list[MoveWords] = []
+        if after.leader is not None and after.tricks > before.tricks:
+            out.append((Seat(after.leader), "took the trick"))
+        gains = [b - a for a, b in zip(before.scores, after.scores, strict=True)]
+        out += [(Seat(p), f"scored {g} points this hand") for p, g in enumerate(gains) if g]
+        return out
 
     def words(self, state: HeartsState, player: int, move: Move) -> MoveWords:
         card = state.table.card(int(move.args[0]))
