@@ -51,6 +51,7 @@ class Homes:
 
     def __init__(self, homes: int) -> None:
         os.environ["FAIRDEAL_LAN"] = "off"
+        os.environ["FAIRDEAL_MAILBOX"] = "none"
         self.net = Internet(homes, Path(sys.executable).parent / "twist")
         self.tmp = Path(tempfile.mkdtemp(prefix="fairdeal-silent-"))
         self.runs = 0

@@ -83,6 +83,7 @@ def _start_host(folder: Path, mode: str) -> tuple[subprocess.Popen[str], Invite]
         **os.environ,
         "FAIRDEAL_HOME": str(folder / "home"),
         "FAIRDEAL_RELAY": "none",
+        "FAIRDEAL_MAILBOX": "none",
         "FAIRDEAL_LAN": "off",
     }
     proc = subprocess.Popen(

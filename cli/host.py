@@ -49,6 +49,7 @@ from .netseat import (
     table_player,
 )
 from .seats import parse_seat
+from .shortcodes import CodeFile, mailbox_option, mailbox_url
 
 
 # -- host -------------------------------------------------------------------------------------------
@@ -110,6 +111,13 @@ from .seats import parse_seat
     default=None,
     help="Also write the invite code to this file.",
 )
+@mailbox_option
+@click.option(
+    "--code-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the short code for the next player to this file, again as each new one opens.",
+)
 @log_option
 @click.option(
     "--timeout",
@@ -160,6 +168,8 @@ def host(
     no_relay: bool,
     private: bool,
     invite_file: Path | None,
+    mailbox_text: str | None,
+    code_file: Path | None,
     log_path: Path | None,
     timeout: float,
     move_timeout: float | None,
@@ -178,7 +188,9 @@ def host(
 
     The invite code leads joiners to this machine's addresses and, for those who cannot
     reach it (both behind home routers), through a transit relay, which only ever sees
-    encrypted bytes. Players on the same network can also join without the code: the
+    encrypted bytes. Beside it, a short code (7-brave-otter) for one player at a time, easy
+    to read over the phone, hands the invite over through a mailbox server; once used, the
+    next one is shown. Players on the same network can also join without the code: the
     game is announced there (not with --private).
 
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
@@ -191,6 +203,7 @@ def host(
       fairdeal host spite-malice --seat bot --invite-file code.txt
       fairdeal host ecarte --no-relay --private
       fairdeal host ecarte --relay tcp:relay.example.org:4001
+      fairdeal host ecarte --mailbox none      no short codes
     """
     reg = load_registry()
     entry = reg.entry(game)
@@ -207,6 +220,8 @@ def host(
     except ValueError:
         raise ConfigError(f"--relay {relay_text!r} is not tcp:HOST:PORT") from None
     lan_on, interfaces = lan_interfaces(bind)
+    mailbox = mailbox_url(mailbox_text)
+    codes = CodeFile(code_file)
     master: Rng | None = SeededRng(seed) if seed is not None else None
     identity = load_identity()[0]
     ui = make_ui(ascii, as_json)
@@ -256,6 +271,8 @@ def host(
         watchers=watchers,
         keeper=keeper,
         auto_adjourn=not kind.human,
+        mailbox=mailbox,
+        on_short_code=codes,
     )
     say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
     if private:
@@ -265,7 +282,7 @@ def host(
     else:
         report = LineReport(ui, human, invite_file)
         outcome = run_seat(say, host_game, plan, report, log=log)
-    finish_game(outcome, log, as_json, ui, human)
+    finish_game(outcome, log, as_json, ui, human, extra={"short_codes": codes.opened})
 
 
 def _valid_advertise(text: str) -> bool:

@@ -44,9 +44,9 @@ from .netseat import (
     run_table,
     seat_agent,
     table_player,
-    with_hint,
 )
 from .seats import parse_seat
+from .shortcodes import mailbox_option, mailbox_url, read_code
 
 
 def unfinished_at(invite: Invite) -> Path | None:
@@ -75,6 +75,7 @@ def unfinished_at(invite: Invite) -> Path | None:
 @name_option
 @log_option
 @connect_timeout_option
+@mailbox_option
 @look_option
 @json_option
 @ascii_option
@@ -88,6 +89,7 @@ def join(
     name: str | None,
     log_path: Path | None,
     connect_timeout: float,
+    mailbox_text: str | None,
     look_seconds: float,
     as_json: bool,
     ascii: bool,
@@ -95,7 +97,7 @@ def join(
     seed: int | None,
     heartbeat: float | None,
 ) -> None:
-    """Join a game from the invite CODE the host gave you, and play.
+    """Join a game from the invite CODE the host gave you, long (fd1:...) or short (7-brave-otter), and play.
 
     With no CODE, the games announced on the local network are listed and you pick one
     by number. Either way the connection is refused unless the host proves the identity
@@ -109,6 +111,7 @@ def join(
     \b
     Examples:
       fairdeal join fd1:aeaqaab7...
+      fairdeal join 7-brave-otter       a short code, read over the phone
       fairdeal join fd1:aeaqaab7... --seat bot --json
       fairdeal join                     pick a game on the local network
       fairdeal --profile second join    a second identity on the same machine
@@ -123,10 +126,7 @@ def join(
         invite, extra, source = found.invite, found.addresses, "the announcement"
         say(f"Joining {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
     else:
-        try:
-            invite = decode_invite(code)
-        except FairdealError as exc:
-            raise with_hint(exc) from None
+        invite = read_code(code, mailbox_url(mailbox_text), say)
         source = "the invite"
         say(f"Joining the game at {invite.address} ...")
     reg = load_registry()

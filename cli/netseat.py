@@ -129,7 +129,9 @@ def finish_game(
     *,
     resumable: bool = True,
     you: int | None = -1,
+    extra: dict[str, object] | None = None,
 ) -> None:
+    """Say how the game ended (or print the ``--json`` object, with ``extra``'s keys) and exit."""
     session = outcome.session
     if human is not None:
         human.show_end(session)
@@ -140,6 +142,7 @@ def finish_game(
     if as_json:
         kinds = [s.kind for s in session.header.seats]
         obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
+        obj.update(extra or {})
         click.echo(json.dumps(obj))
     elif outcome.error and session.aborted is None and not outcome.adjourned:
         ui.say(f"The game ended early: {outcome.error}.", "bold")
@@ -158,6 +161,19 @@ def finish_game(
 
 #: What to do about the errors a person meets when joining or hosting (matched in order).
 _HINTS = (
+    (
+        "wrong or already used",
+        "Ask the host for the short code its screen shows now: each is for one player, once, and a "
+        "wrong try uses it up. The long code (fd1:...) works too.",
+    ),
+    ("needs a mailbox", "Join with the long code (fd1:...), or name the host's mailbox: --mailbox URL."),
+    ("word of short codes", "Read the code again from the host's screen: a number and two words."),
+    ("a short code is", "Read the code again from the host's screen: a number and two words."),
+    (
+        "mailbox",
+        "The mailbox of short codes could not be used: ask the host for the long code (fd1:...), "
+        "which needs no mailbox, or try again.",
+    ),
     ("the game has not started yet", "Run  fairdeal watch CODE  again once the players have begun."),
     (
         "does not allow watchers",

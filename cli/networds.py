@@ -26,6 +26,24 @@ def said(event: ev.NetEvent) -> str | None:
             return f"Dropped {count} more connections in the last {seconds:g} s ({why})."
         case ev.RelayStatus(relay, True):
             return f"Players who cannot reach you directly come through relay {relay}."
+        case ev.ShortCode(code, _, first):
+            return (
+                f"Short code for the next player (one player each; they type  fairdeal join {code}): {code}"
+                if first
+                else f"Code for the next player: {code}"
+            )
+        case ev.ShortCodeUsed(code, True):
+            return f"Short code {code} was used: its player has the invite and is on the way."
+        case ev.ShortCodeUsed(code, False, reason):
+            return f"Short code {code} is burned ({reason})."
+        case ev.MailboxStatus(mailbox, True):
+            return f"The mailbox {mailbox} answers again: short codes work."
+        case ev.MailboxStatus(mailbox, False, reason):
+            where = "" if mailbox in reason else f" ({mailbox})"
+            return (
+                f"No short code for now: {reason}{where}; retrying in the background. "
+                "The long code works all the same."
+            )
         case ev.LinkFlooded(_, name, reason):
             return f"Dropped {name}'s connection: {reason}."
         case ev.Announced():

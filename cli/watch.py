@@ -13,11 +13,10 @@ from pathlib import Path
 
 import click
 
-from fairdeal.core.errors import FairdealError
 from fairdeal.core.session import Event, MoveMade
 from fairdeal.core.session.session import Session
 from fairdeal.net import WatchPlan, watch_game
-from fairdeal.net.invite import Endpoint, decode_invite
+from fairdeal.net.invite import Endpoint
 from fairdeal.storage import load_identity
 
 from .chronicle import Chronicle
@@ -33,9 +32,9 @@ from .netseat import (
     run_seat,
     run_table,
     table_player,
-    with_hint,
 )
 from .render import table_lines
+from .shortcodes import mailbox_option, mailbox_url, read_code
 
 
 class Spectator:
@@ -74,6 +73,7 @@ class Spectator:
 @click.argument("code", required=False)
 @log_option
 @connect_timeout_option
+@mailbox_option
 @look_option
 @json_option
 @ascii_option
@@ -83,6 +83,7 @@ def watch(
     code: str | None,
     log_path: Path | None,
     connect_timeout: float,
+    mailbox_text: str | None,
     look_seconds: float,
     as_json: bool,
     ascii: bool,
@@ -101,6 +102,7 @@ def watch(
     \b
     Examples:
       fairdeal watch fd1:aeaqaab7...
+      fairdeal watch 7-brave-otter    a short code (one use: the host shows the next)
       fairdeal watch                  pick a game on the local network
     """
     ui = make_ui(ascii, as_json)
@@ -111,10 +113,7 @@ def watch(
         invite, extra = found.invite, found.addresses
         say(f"Watching {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
     else:
-        try:
-            invite = decode_invite(code)
-        except FairdealError as exc:
-            raise with_hint(exc) from None
+        invite = read_code(code, mailbox_url(mailbox_text), say)
         say(f"Watching the game at {invite.address} ...")
     reg = load_registry()
     log = SeatLog(log_path, suffix="watch", lock=False)

@@ -37,7 +37,12 @@ def main(twist: str, work: Path) -> int:
             print("the transit relay did not start", file=sys.stderr)
             return 1
         threading.Thread(target=lambda: [None for _ in relay.stdout or ()], daemon=True).start()
-        env = {**os.environ, "FAIRDEAL_HOME": str(work / "relay-home"), "FAIRDEAL_LAN": "off"}
+        env = {
+            **os.environ,
+            "FAIRDEAL_HOME": str(work / "relay-home"),
+            "FAIRDEAL_LAN": "off",
+            "FAIRDEAL_MAILBOX": "none",
+        }
         # Run from WORKDIR: from the source tree, "-m fairdeal" would find the source folder
         # fairdeal/ (which holds no fairdeal.core) before the installed package.
         fairdeal = [sys.executable, "-m", "fairdeal"]

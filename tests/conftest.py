@@ -16,9 +16,11 @@ from fairdeal import Game, GameState, Move
 from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState
 from fairdeal.plugins.ecarte.model import TRICK, hand
 
-# Tests never reach beyond this machine: no public relay by default, no mDNS on real interfaces
-# (the processes the tests start inherit this). Tests of the relay and of the LAN set their own.
+# Tests never reach beyond this machine: no public relay or mailbox by default, no mDNS on real
+# interfaces (the processes the tests start inherit this). Tests of the relay, of short codes and
+# of the LAN set their own.
 os.environ["FAIRDEAL_RELAY"] = "none"
+os.environ["FAIRDEAL_MAILBOX"] = "none"
 os.environ["FAIRDEAL_LAN"] = "off"
 
 # No example has a time limit: the suite runs a worker per core, beside network tests that keep

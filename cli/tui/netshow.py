@@ -88,12 +88,13 @@ class NetShow:
         self.source = source
         self.head: list[str] = []
         self.relay_line: str | None = None  # the relay's state, on the waiting screen once known
+        self.code_line: str | None = None  # the short code for the next player, or why there is none
         self._lines: list[str] = []
         self._seat: int | None = None
 
     def _lobby(self, table: NetScreen, lines: list[str]) -> None:
         self._lines = lines
-        relay = [self.relay_line] if self.relay_line else []
+        relay = [line for line in (self.code_line, self.relay_line) if line]
         table.lobby_lines = [*self.head, *relay, "", *lines]
         table.schedule_refresh()
 
@@ -135,6 +136,12 @@ class NetShow:
                     f"A connection that is not yours was paired on a door of relay {relay} (someone else "
                     "with the code, or the relay); the door was opened again."
                 )
+            case ev.ShortCode(code):
+                self.code_line = f"Or, for the next player alone, the short code:  {code}"
+                self._relay_changed(table)
+            case ev.MailboxStatus(_, False):
+                self.code_line = words
+                self._relay_changed(table)
             case ev.HostReached(invite, path, via):
                 how = f"directly to {via}" if path == "direct" else f"through relay {via}"
                 self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
