@@ -230,7 +230,8 @@ class Mailbox:
             self._held.setdefault(msg.phase, msg.body)
         return msg
 
-    async def _answer(self, kind: type[_M], timeout: float = ANSWER_TIMEOUT) -> _M:
+    async def _answer(self, kind: type[_M]) -> _M:
+        timeout = ANSWER_TIMEOUT
         with trio.move_on_after(timeout):
             while True:
                 msg = await self._next()
@@ -264,12 +265,13 @@ class Mailbox:
         """Wait until the server has handled everything sent before (and delivered what it held)."""
         self._pings += 1
         await self._send("ping", ping=self._pings)
-        with trio.move_on_after(ANSWER_TIMEOUT):
+        timeout = ANSWER_TIMEOUT
+        with trio.move_on_after(timeout):
             while True:
                 msg = await self._next()
                 if isinstance(msg, Pong) and msg.ping == self._pings:
                     return
-        raise MailboxError("timeout", f"the mailbox did not answer within {ANSWER_TIMEOUT:g} s")
+        raise MailboxError("timeout", f"the mailbox did not answer within {timeout:g} s")
 
     def held(self, phase: str) -> bytes | None:
         """The other side's message of ``phase`` if it came already."""

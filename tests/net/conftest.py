@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -35,11 +35,12 @@ def _accepts(port: int) -> bool:
 
 
 class RelayProcess:
-    """``twist transitrelay`` listening on a free port of 127.0.0.1, stopped by :meth:`stop`."""
+    """``twist transitrelay`` listening on a free port of 127.0.0.1, stopped by :meth:`stop`
+    (``command``: another ``twist`` plugin and its options, logging its port the same way)."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: Sequence[str] = ("transitrelay", "--port=tcp:0:interface=127.0.0.1")) -> None:
         self.proc = subprocess.Popen(
-            [str(_twist()), "transitrelay", "--port=tcp:0:interface=127.0.0.1"],
+            [str(_twist()), *command],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -97,3 +98,34 @@ def transit_relay() -> Iterator[Endpoint]:
         yield relay.endpoint
     finally:
         relay.stop()
+
+
+class MailboxProcess(RelayProcess):
+    """``twist wormhole-mailbox`` (magic-wormhole-mailbox-server) on a free port of 127.0.0.1, its
+    database in ``folder``; ``url`` is its WebSocket's."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        db = folder / "channel.sqlite"
+        super().__init__(("wormhole-mailbox", "--port=tcp:0:interface=127.0.0.1", f"--channel-db={db}"))
+        self.url = f"ws://127.0.0.1:{self.port}/v1"
+
+
+@pytest.fixture(scope="session")
+def mailbox_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a real mailbox server (one for the whole test session)."""
+    mailbox = MailboxProcess(tmp_path_factory.mktemp("mailbox"))
+    try:
+        yield mailbox.url
+    finally:
+        mailbox.stop()
+
+
+@pytest.fixture
+def own_mailbox(tmp_path: Path) -> Iterator[MailboxProcess]:
+    """A real mailbox server of this test's own, to stop (or kill) in the middle."""
+    mailbox = MailboxProcess(tmp_path / "mailbox")
+    try:
+        yield mailbox
+    finally:
+        mailbox.stop()
