@@ -179,3 +179,22 @@ def same_results(peers: Sequence[Peer]) -> dict[str, Any]:
         assert r.pop("log") == str(p.log)
     assert all(r == results[0] for r in results)
     return results[0]
+
+
+async def sit_down(invite: Any, name: str = "Mallory") -> tuple[Any, Any, Any]:
+    """A guest of a test's own making takes a seat at the host ``invite`` leads to, over real Noise on
+    loopback: its new identity, its secure stream and the host's welcome."""
+    import trio
+
+    from fairdeal.core.identity import Identity
+    from fairdeal.net import wire
+    from fairdeal.net.stream import secure_connect
+
+    me = Identity.generate()
+    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
+    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
+    await s.send(wire.encode(wire.Hello(invite.session)))
+    welcome = wire.decode(await s.receive())
+    assert isinstance(welcome, wire.Welcome)
+    await s.send(wire.encode(wire.Ready(name, "bot")))
+    return me, s, welcome

@@ -34,7 +34,7 @@ from fairdeal.net.stream import secure_connect
 from fairdeal.testing import seat_sessions
 
 from .peers import LIMIT as PROCESS_LIMIT
-from .peers import flat, host
+from .peers import flat, host, sit_down
 from .test_survive_net import Game
 
 COPIES = 2_000
@@ -74,13 +74,7 @@ class Flooder(NetLink):
 async def _flood(invite: Invite, kind: str) -> str:
     """Join as a guest that floods with ``kind``; what ended its link."""
     reg = registry.load()
-    me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
-    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
-    await s.send(wire.encode(wire.Hello(invite.session)))
-    welcome = wire.decode(await s.receive())
-    assert isinstance(welcome, wire.Welcome)
-    await s.send(wire.encode(wire.Ready("Mallory", "bot")))
+    me, s, welcome = await sit_down(invite)
     session = GuestSession(
         reg.game(welcome.game), welcome.seat, me, welcome=welcome, name="Mallory", kind="bot"
     )

@@ -32,8 +32,9 @@ from fairdeal.net.comeback import Connector, rejoin
 from fairdeal.net.driver import PeerGone, Timeouts, run_guest
 from fairdeal.net.invite import Invite
 from fairdeal.net.link import Keepalive, NetLink
-from fairdeal.net.stream import SecureStream, secure_connect
+from fairdeal.net.stream import SecureStream
 
+from .peers import sit_down
 from .test_survive_net import Game
 
 BEAT = Keepalive.every(0.5)  # quiet after 1 s, dropped after 1.5 s of silence
@@ -76,13 +77,7 @@ Play = Callable[[Invite, Identity, GuestSession, NetLink, SecureStream], Awaitab
 async def _guest(invite: Invite, play: Play) -> None:
     """Take seat 1, play until it owes a move, then ``play`` for time (until the game ends)."""
     reg = registry.load()
-    me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
-    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
-    await s.send(wire.encode(wire.Hello(invite.session)))
-    welcome = wire.decode(await s.receive())
-    assert isinstance(welcome, wire.Welcome)
-    await s.send(wire.encode(wire.Ready("Mallory", "bot")))
+    me, s, welcome = await sit_down(invite)
     session = GuestSession(
         reg.game(welcome.game), welcome.seat, me, welcome=welcome, name="Mallory", kind="bot"
     )

@@ -34,10 +34,9 @@ from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent, PeerGone, run_guest
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
-from fairdeal.net.stream import secure_connect
 from fairdeal.storage import LogWriter
 
-from .peers import LIMIT, Peer, host, join
+from .peers import LIMIT, Peer, host, join, sit_down
 
 
 def _host(tmp: Path, *args: str) -> tuple[Peer, Invite]:
@@ -55,13 +54,7 @@ def _reg() -> Any:
 
 # -- a guest of our own making, against the real host -----------------------------------------------------
 async def _guest(invite: Invite, make: Any, agent: Any) -> Session:
-    me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
-    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
-    await s.send(wire.encode(wire.Hello(invite.session)))
-    welcome = wire.decode(await s.receive())
-    assert isinstance(welcome, wire.Welcome)
-    await s.send(wire.encode(wire.Ready("Mallory", "bot")))
+    me, s, welcome = await sit_down(invite)
     session = make(welcome, me)
     link = NetLink(s, role="guest", peer="the host")
     with trio.fail_after(LIMIT):

@@ -31,7 +31,7 @@ from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.link import NetLink
 from fairdeal.net.stream import secure_connect
 
-from .peers import LIMIT
+from .peers import LIMIT, sit_down
 from .peers import check_logs as _check_logs
 from .peers import flat as _flat
 from .peers import host as _host
@@ -163,13 +163,7 @@ class _Cheater:
 
 async def _cheat(invite: Invite, how: str) -> GuestSession:
     reg = registry.load()
-    me = Identity.generate()
-    stream = await trio.open_tcp_stream(invite.direct[0].host, invite.direct[0].port)
-    s = await secure_connect(stream, me, initiator=True, expected_peer_fingerprint=invite.fingerprint)
-    await s.send(wire.encode(wire.Hello(invite.session)))
-    welcome = wire.decode(await s.receive())
-    assert isinstance(welcome, wire.Welcome)
-    await s.send(wire.encode(wire.Ready("Mallory", "bot")))
+    me, s, welcome = await sit_down(invite)
     game = reg.game(welcome.game)
     agent = BotAgent(reg.bot(welcome.game).make(), random.Random(1))
     session = GuestSession(game, welcome.seat, me, welcome=welcome, name="Mallory", kind="bot")
