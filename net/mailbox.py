@@ -284,15 +284,14 @@ class Mailbox:
         return self._held[phase]
 
     async def leave(self, nameplate: str | None, mailbox: str | None, mood: Mood) -> None:
-        """Release the nameplate and close the mailbox (best effort, :data:`CLOSE_TIMEOUT`; never raises)."""
+        """Release the nameplate and close the mailbox (best effort, :data:`CLOSE_TIMEOUT`; never
+        raises). No answer is awaited: the server handles them before the WebSocket's close."""
         with trio.move_on_after(CLOSE_TIMEOUT):
             try:
                 if nameplate is not None:
                     await self._send("release", nameplate=nameplate)
                 if mailbox is not None:
                     await self._send("close", mailbox=mailbox, mood=mood)
-                if nameplate is not None or mailbox is not None:
-                    await self.ping()
             except MailboxError:
                 pass
 
