@@ -145,8 +145,10 @@ class Table:
         #: (the same for every viewer). A private card lying in another seat's hand is opened to
         #: that seat again (handed over), so that a hand's cards are always its owner's to show.
         self._opened: dict[int, int] = {}
-        self._shows: list[tuple[int, int]] = []  # (token, seat): cards to show one seat where they lie
-        self._deferred: list[tuple[str, str, int]] = []  # deals from a zone waiting for its shuffle
+        # Tuples, shared by copies (each change makes a new one): (token, seat) of the cards to show one
+        # seat where they lie, and (src, dst, n) of the deals from a zone waiting for its shuffle.
+        self._shows: tuple[tuple[int, int], ...] = ()
+        self._deferred: tuple[tuple[str, str, int], ...] = ()
         #: token -> the seat whose move put it where it lies face up (the same for every viewer).
         self.played_by: dict[int, int] = {}
         #: Whether cards in a hand are handed over to its owner (log protocol 4 on), or only opened
@@ -174,8 +176,8 @@ class Table:
         t._dirty = set(self._dirty)
         t._shuffles = list(self._shuffles)
         t._opened = dict(self._opened)
-        t._shows = list(self._shows)
-        t._deferred = list(self._deferred)
+        t._shows = self._shows
+        t._deferred = self._deferred
         t.played_by = dict(self.played_by)
         t.custody = self.custody
         t.deck = self.deck
@@ -288,7 +290,7 @@ class Table:
         happens once it is shuffled, in the order asked, and returns nothing now."""
         if any(req.into == src for req in self._shuffles):
             self._zone(dst)
-            self._deferred.append((src, dst, n))
+            self._deferred = (*self._deferred, (src, dst, n))
             return []
         z = self._zone(src)
         if n > len(z):
@@ -312,7 +314,7 @@ class Table:
             raise LocalProtocolError(f"token {token} is not on the table")
         if not 0 <= seat < self.players:
             raise LocalProtocolError(f"no seat {seat}")
-        self._shows.append((token, seat))
+        self._shows = (*self._shows, (token, seat))
         self._dirty.add(token)
 
     def turn_up(self, *zones: str) -> None:
@@ -416,7 +418,7 @@ class Table:
                 continue
             pending.append((t, seat))
             first.setdefault(t, Reveal(t, seat))
-        self._shows = pending
+        self._shows = tuple(pending)
         return first
 
     def _need(self, t: int) -> Reveal | None:
@@ -453,7 +455,7 @@ class Table:
             self.seen[reveal.to].add(t)
             self._opened[t] = reveal.to
             if self._shows:
-                self._shows = [s for s in self._shows if s != (t, reveal.to)]
+                self._shows = tuple(s for s in self._shows if s != (t, reveal.to))
             self._dirty.add(t)  # where it lies may owe more: a shown card goes back to its hand's owner
         if card is not None:
             self._cards[t] = card
@@ -481,7 +483,7 @@ class Table:
                 s.discard(t)
         if self._shows:
             dead = set(request.tokens)
-            self._shows = [s for s in self._shows if s[0] not in dead]
+            self._shows = tuple(s for s in self._shows if s[0] not in dead)
         z.clear()
         self._shuffles.pop(0)
         if self.ruled_out:  # what was shown of the old tokens says nothing of the fresh ones
@@ -491,7 +493,7 @@ class Table:
         if cards:
             self._cards.update({t: c for t, c in cards.items() if t in set(fresh)})
         if not self._shuffles and self._deferred:
-            deals, self._deferred = self._deferred, []
+            deals, self._deferred = self._deferred, ()
             for src, dst, n in deals:
                 self.deal(src, dst, n)
 
