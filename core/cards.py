@@ -64,8 +64,13 @@ class Card:
         if self.copy < 0:
             raise ValueError("copy must be >= 0")
 
-    def text(self, ascii: bool = False) -> str:
-        """Short form: ``10♥`` (or ``10H`` in ASCII). The copy is not shown."""
+    def text(self, ascii: bool = False, lang: str | None = None) -> str:
+        """Short form: ``10♥`` (or ``10H`` in ASCII); in language ``lang`` its rank letters (``D♥`` in
+        German, :func:`~fairdeal.core.cardwords.card_text`). The copy is not shown."""
+        if lang not in (None, "en"):
+            from .cardwords import card_text
+
+            return card_text(self, lang, ascii)
         return rank_text(self.rank) + self.suit.text(ascii)
 
     @property
@@ -73,7 +78,13 @@ class Card:
         """A stable name including the copy, e.g. ``10H#1``; used for hashing."""
         return f"{rank_text(self.rank)}{self.suit.value}#{self.copy}"
 
-    def words(self) -> str:
+    def words(self, lang: str | None = None) -> str:
+        """The card's name: ``Ace of spades``; in language ``lang`` as its players say it (``Pik-Ass``,
+        ``туз пик``: :func:`~fairdeal.core.cardwords.card_words`)."""
+        if lang not in (None, "en"):
+            from .cardwords import card_words
+
+            return card_words(self, lang)
         return f"{rank_word(self.rank)} of {self.suit.word}"
 
     def __str__(self) -> str:
@@ -97,27 +108,13 @@ def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=canonical_key))
 
 
-def parse_card(text: str) -> Card:
-    """Parse ``10H``, ``qs``, ``A♠`` or ``7♦#1`` into a card."""
-    s = text.strip().upper()
-    copy = 0
-    if "#" in s:
-        s, _, c = s.partition("#")
-        copy = int(c)
-    if len(s) < 2:
-        raise ValueError(f"not a card: {text!r}")
-    r, u = s[:-1], s[-1]
-    suit = next((x for x in SUITS if u in (x.value, x.symbol)), None)
-    if suit is None:
-        raise ValueError(f"not a card: {text!r}")
-    ranks = {v: k for k, v in _RANK_TEXT.items()}
-    if r in ranks:
-        rank = ranks[r]
-    elif r.isascii() and r.isdigit() and 2 <= int(r) <= 10:
-        rank = int(r)
-    else:
-        raise ValueError(f"not a card: {text!r}")
-    return Card(rank, suit, copy)
+def parse_card(text: str, lang: str | None = None) -> Card:
+    """Parse ``10H``, ``qs``, ``A♠`` or ``7♦#1`` into a card; a player of language ``lang`` may also
+    type its own letters (``8с``, ``Dh`` in German: :func:`~fairdeal.core.cardwords.parse_card`).
+    A ValueError for anything that is not a card."""
+    from .cardwords import parse_card as parse
+
+    return parse(text, lang)
 
 
 def build_deck(ranks: Iterable[int], copies: int = 1) -> tuple[Card, ...]:
