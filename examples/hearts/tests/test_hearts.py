@@ -3,8 +3,9 @@ real protocol that ``fairdeal verify`` finds fair."""
 
 from __future__ import annotations
 
-from fairdeal.testing import check_bot, check_game, check_privacy, play_with_protocol
 from fairdeal_hearts import Careful, Hearts
+
+from fairdeal.testing import check_bot, check_game, check_privacy, play_with_protocol
 
 
 def test_hearts_passes_the_conformance_kit() -> None:
