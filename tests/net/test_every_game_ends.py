@@ -11,6 +11,7 @@ with a small budget (its search is what is under test, not its strength).
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -78,8 +79,11 @@ def test_a_game_played_over_the_protocol_ends_cleanly(game: str, seats: int, bot
     _play(game, seats, bot, seed, quick=True)
 
 
+# One seed a case in the suite (42 games, about 4 minutes of CPU); FAIRDEAL_SWEEP_SEEDS=3 for more.
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "seats", "bot", "seed"), list(_every_case(3)))
+@pytest.mark.parametrize(
+    ("game", "seats", "bot", "seed"), list(_every_case(int(os.environ.get("FAIRDEAL_SWEEP_SEEDS", "1"))))
+)
 def test_every_game_at_every_seat_count_with_every_bot_ends_cleanly(
     game: str, seats: int, bot: str, seed: int
 ) -> None:
