@@ -97,9 +97,10 @@ def join(
     seed: int | None,
     heartbeat: float | None,
 ) -> None:
-    """Join a game from the invite CODE the host gave you, long (fd1:...) or short (7-brave-otter), and play.
+    """Join a game from the invite CODE the host gave you, and play.
 
-    With no CODE, the games announced on the local network are listed and you pick one
+    The CODE is the long one (fd1:...) or the short one (7-brave-otter), which is for one
+    player, once: its words open the long code through a mailbox server. With no CODE, the games announced on the local network are listed and you pick one
     by number. Either way the connection is refused unless the host proves the identity
     the code (or the announcement) names ("host identity does not match the invite").
     The host is tried directly and through its relay at once; the message says which
