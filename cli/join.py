@@ -100,11 +100,11 @@ def join(
     """Join a game from the invite CODE the host gave you, and play.
 
     The CODE is the long one (fd1:...) or the short one (7-brave-otter), which is for one
-    player, once: its words open the long code through a mailbox server. With no CODE, the games announced on the local network are listed and you pick one
-    by number. Either way the connection is refused unless the host proves the identity
-    the code (or the announcement) names ("host identity does not match the invite").
-    The host is tried directly and through its relay at once; the message says which
-    way connected.
+    player, once: its words open the long code through a mailbox server. With no CODE,
+    the games announced on the local network are listed and you pick one by number.
+    Either way the connection is refused unless the host proves the identity the code
+    (or the announcement) names ("host identity does not match the invite"). The host is
+    tried directly and through its relay at once; the message says which way connected.
 
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
     2 it could not start; 3 it was adjourned (everyone goes on later: fairdeal resume).
