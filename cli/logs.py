@@ -14,11 +14,21 @@ from fairdeal.core.errors import ConfigError
 from fairdeal.core.rules import GameState
 from fairdeal.core.session import EntryAccepted, MoveMade
 from fairdeal.core.session.header import Header
-from fairdeal.core.session.logfile import NOT_A_LOG as NOT_A_LOG_WORDS
 from fairdeal.core.session.logfile import is_log, parse_log
 from fairdeal.core.session.session import MOVE, Session
-from fairdeal.core.session.verify import CHEATING, DAMAGED, FAIR, OTHER_VERSION, read_header, verify_log
+from fairdeal.core.session.verify import (
+    CHEATING,
+    DAMAGED,
+    FAIR,
+    OTHER_VERSION,
+    UNDECIDED,
+    Finding,
+    read_header,
+    verify_log,
+)
 from fairdeal.core.table import Visibility
+from fairdeal.i18n import N_, ngettext
+from fairdeal.i18n import gettext as _
 from fairdeal.storage import identity_path, load_identity
 
 from .console import UI
@@ -31,18 +41,23 @@ NOT_A_LOG = 3
 #: Exit status of verify and replay for a file that cannot be read at all: missing, unreadable, a
 #: folder. Not 2 ("undecided": the log was read and settles nothing) nor 3 (the file was read).
 CANNOT_READ = 4
-NOT_EVIDENCE = "is neither a fairdeal log nor evidence kept beside one"
-_MORE_HINT = "MORE are other players' logs of this game, or the LOG.evidence.json a seat kept."
+#: ``f"{path} is {logfile.NOT_A_LOG}"``, as the catalog has it.
+NOT_A_LOG_SENTENCE = N_("{path} is not a fairdeal log (a log begins with the line FDLOG1)")
+NOT_EVIDENCE = N_("{path} is neither a fairdeal log nor evidence kept beside one")
+_NESTED = N_("{path} is neither a fairdeal log nor evidence kept beside one (its JSON nests too deeply)")
+_MORE_HINT = N_("MORE are other players' logs of this game, or the LOG.evidence.json a seat kept.")
 
 
-def _stop(status: int, reason: str, as_json: bool, hint: str = "") -> NoReturn:
-    """Say why verify or replay cannot go on, in one line (``--json``: the report's object), and exit."""
+def _stop(status: int, message: str, as_json: bool, hint: str = "", **fields: object) -> NoReturn:
+    """Say why verify or replay cannot go on, in one line, and exit. ``message`` and ``hint`` are
+    messages of the catalog with ``fields`` for their placeholders: the reader's language on the
+    terminal, English in ``--json``'s object (it is for programs)."""
     if as_json:
-        click.echo(json.dumps({"verdict": None, "error": reason}))
+        click.echo(json.dumps({"verdict": None, "error": message.format(**fields)}))
     else:
-        click.echo(f"fairdeal: {reason}", err=True)
+        click.echo(f"fairdeal: {_(message).format(**fields)}", err=True)
         if hint:
-            click.echo(f"  {hint}", err=True)
+            click.echo(f"  {_(hint)}", err=True)
     sys.exit(status)
 
 
@@ -51,15 +66,16 @@ def _read(path: Path, as_json: bool = False) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        _stop(CANNOT_READ, f"cannot read {path}: {exc.strerror or exc}", as_json)
+        reason = exc.strerror or str(exc)
+        _stop(CANNOT_READ, N_("cannot read {path}: {reason}"), as_json, path=path, reason=reason)
 
 
 def _read_log(path: Path, as_json: bool = False) -> bytes:
     """The bytes of a log; a file that is not one is an error of its own (exit status 3)."""
     data = _read(path, as_json)
     if not is_log(data):
-        hint = "A game's log is the .fdlog file named at the end of the game."
-        _stop(NOT_A_LOG, f"{path} is {NOT_A_LOG_WORDS}", as_json, hint)
+        hint = N_("A game's log is the .fdlog file named at the end of the game.")
+        _stop(NOT_A_LOG, NOT_A_LOG_SENTENCE, as_json, hint, path=path)
     return data
 
 
@@ -76,11 +92,11 @@ def _read_other(path: Path, as_json: bool) -> bytes:
     try:
         kept = json.loads(data)
     except RecursionError:
-        _stop(NOT_A_LOG, f"{path} {NOT_EVIDENCE} (its JSON nests too deeply)", as_json, _MORE_HINT)
+        _stop(NOT_A_LOG, _NESTED, as_json, _MORE_HINT, path=path)
     except ValueError:
         kept = None
     if not isinstance(kept, dict):
-        _stop(NOT_A_LOG, f"{path} {NOT_EVIDENCE}", as_json, _MORE_HINT)
+        _stop(NOT_A_LOG, NOT_EVIDENCE, as_json, _MORE_HINT, path=path)
     listed = kept.get("entries")
     flat: dict[str, Any] = {
         "entries": [h for h in listed if isinstance(h, str)] if isinstance(listed, list) else []
@@ -90,10 +106,48 @@ def _read_other(path: Path, as_json: bool) -> bytes:
     return json.dumps(flat).encode()
 
 
+#: verify's line for each verdict (an unknown one is undecided).
+_VERIFY_VERDICT = {
+    FAIR: N_("FAIR: every signature, shuffle, card and move checks out."),
+    CHEATING: N_("CHEATING FOUND:"),
+    DAMAGED: N_("DAMAGED OR ALTERED (nobody is proven at fault):"),
+    OTHER_VERSION: N_("NOT CHECKED: another version of fairdeal wrote this log:"),
+}
+_UNDECIDED_VERDICT = N_("UNDECIDED: the log cannot settle the game:")
+#: replay's last line for each verdict, with its style.
+_REPLAY_VERDICT = {
+    FAIR: (N_("Verdict: FAIR — every signature, shuffle, card and move checks out."), "bold green"),
+    CHEATING: (N_("Verdict: CHEATING FOUND:"), "bold red"),
+    DAMAGED: (N_("Verdict: DAMAGED OR ALTERED — nobody is proven at fault:"), "bold red"),
+}
+_REPLAY_UNDECIDED = (N_("Verdict: UNDECIDED — the log cannot settle the game:"), "yellow")
+#: The verdicts as one word, as --reveal's refusal names them.
+_VERDICT_WORDS = {
+    FAIR: N_("fair"),
+    CHEATING: N_("cheating"),
+    DAMAGED: N_("damaged"),
+    UNDECIDED: N_("undecided"),
+    OTHER_VERSION: N_("other version"),
+}
+
+
+def _finding(f: Finding) -> str:
+    """A finding in the reader's words: ``seat 1, entry 14: why`` (the why is the checker's)."""
+    if f.seat is not None and f.entry is not None:
+        return _("seat {seat}, entry {entry}: {reason}").format(seat=f.seat, entry=f.entry, reason=f.reason)
+    if f.seat is not None:
+        return _("seat {seat}: {reason}").format(seat=f.seat, reason=f.reason)
+    if f.entry is not None:
+        return _("entry {entry}: {reason}").format(entry=f.entry, reason=f.reason)
+    return f.reason
+
+
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @click.argument("more", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as one JSON object (never translated)."
+)
 @friendly_errors
 def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
     """Check a game log: signatures, the hash chain, every proof, every shuffle,
@@ -134,30 +188,28 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
             h.version,
         ):
             click.echo(
-                f"note: the game was played with {h.distribution} {h.version}; checked with "
-                f"{installed.distribution} {installed.version}"
+                _("note: the game was played with {played}; checked with {installed}").format(
+                    played=f"{h.distribution} {h.version}",
+                    installed=f"{installed.distribution} {installed.version}",
+                )
             )
-    click.echo(f"{report.entries} entries read.")
+    click.echo(ngettext("{n} entry read.", "{n} entries read.", report.entries).format(n=report.entries))
     for c in report.checked:
-        click.echo(f"checked: {c}")
+        click.echo(_("checked: {what}").format(what=c))
     r = report.result
     if r is not None and h is not None:
-        who = "no winner" if r.winner is None else f"winner {h.names[r.winner]}"
-        click.echo(f"result: {who} — {named(r.reason, h.names)}; scores {', '.join(map(str, r.scores))}")
+        who = _("no winner") if r.winner is None else _("winner {name}").format(name=h.names[r.winner])
+        scores = ", ".join(map(str, r.scores))
+        click.echo(
+            _("result: {who} — {reason}; scores {scores}").format(
+                who=who, reason=named(r.reason, h.names), scores=scores
+            )
+        )
         if r.standing:
-            click.echo(f"standing: {named(r.standing, h.names)}")
-    if report.verdict == FAIR:
-        click.echo("FAIR: every signature, shuffle, card and move checks out.")
-    elif report.verdict == CHEATING:
-        click.echo("CHEATING FOUND:")
-    elif report.verdict == DAMAGED:
-        click.echo("DAMAGED OR ALTERED (nobody is proven at fault):")
-    elif report.verdict == OTHER_VERSION:
-        click.echo("NOT CHECKED: another version of fairdeal wrote this log:")
-    else:
-        click.echo("UNDECIDED: the log cannot settle the game:")
+            click.echo(_("standing: {standing}").format(standing=named(r.standing, h.names)))
+    click.echo(_(_VERIFY_VERDICT.get(report.verdict, _UNDECIDED_VERDICT)))
     for f in report.findings:
-        click.echo(f"  {f}")
+        click.echo(f"  {_finding(f)}")
     sys.exit(report.exit_code)
 
 
@@ -193,7 +245,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     report = verify_log(data, reg.game)
     parsed = parse_log(data)
     if not parsed.entries:
-        raise ConfigError(f"{log}: {parsed.problem or 'no entries'}")
+        raise ConfigError(f"{log}: {parsed.problem or _('no entries')}")
     header = read_header(parsed.entries[0])
     game = reg.game(header.game)
     interactive = sys.stdin.isatty() if step is None else step
@@ -201,18 +253,23 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     traced: dict[int, Card] = {}
     if reveal:
         if report.verdict != FAIR:
+            verdict = _(_VERDICT_WORDS.get(report.verdict, report.verdict))
             raise ConfigError(
-                f"--reveal needs a finished game whose audit is fair; this log is {report.verdict}"
+                _("--reveal needs a finished game whose audit is fair; this log is {verdict}").format(
+                    verdict=verdict
+                )
             )
         audit = Session(game, None)
         for entry in parsed.entries:
             audit.receive(entry)
         traced = dict(audit.deck.revealed_cards())
     observer = Session(game, None)
-    ui.rule(f"{game.title} — replay")
-    ui.say(", ".join(f"seat {i} {name}" for i, name in enumerate(header.names)))
+    ui.rule(_("{game} — replay").format(game=game.title))
+    ui.say(
+        ", ".join(_("seat {seat} {name}").format(seat=i, name=name) for i, name in enumerate(header.names))
+    )
     if interactive:
-        ui.say("Press Enter for the next move (Ctrl-C stops).", "dim")
+        ui.say(_("Press Enter for the next move (Ctrl-C stops)."), "dim")
     pending: list[tuple[int, str, int]] = []  # (entry, kind, seat) of the entries that are not moves
     drawn = True  # the table has been drawn since the last move
     for i, entry in enumerate(parsed.entries):
@@ -243,23 +300,18 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     if observer.result is not None:
         r = observer.result
         ui.blank()
-        ui.rule("End")
-        ui.say(f"{named(r.reason, header.names).rstrip('.')}. Scores {', '.join(map(str, r.scores))}.")
+        ui.rule(_("End"))
+        reason = named(r.reason, header.names).rstrip(".")
+        ui.say(_("{reason}. Scores {scores}.").format(reason=reason, scores=", ".join(map(str, r.scores))))
         if r.standing:
             ui.say(named(r.standing, header.names))
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
     ui.blank()
-    if report.verdict == FAIR:
-        ui.say("Verdict: FAIR — every signature, shuffle, card and move checks out.", "bold green")
-    elif report.verdict == CHEATING:
-        ui.say("Verdict: CHEATING FOUND:", "bold red")
-    elif report.verdict == DAMAGED:
-        ui.say("Verdict: DAMAGED OR ALTERED — nobody is proven at fault:", "bold red")
-    else:
-        ui.say("Verdict: UNDECIDED — the log cannot settle the game:", "yellow")
+    verdict, style = _REPLAY_VERDICT.get(report.verdict, _REPLAY_UNDECIDED)
+    ui.say(_(verdict), style)
     for f in report.findings:
-        ui.say(f"  {f}")
+        ui.say(f"  {_finding(f)}")
     sys.exit(report.exit_code)
 
 
@@ -270,24 +322,30 @@ def _show_hands(ui: UI, view: GameState, header: Header, traced: dict[int, Card]
         if spec.visibility is not Visibility.OWNER or spec.owner is None:
             continue
         cards = [traced[t] for t in table.tokens(spec.name) if t in traced]
-        shown = " ".join(c.text(ui.ascii) for c in cards) if cards else "empty"
-        ui.say(f"{header.names[spec.owner]}'s {spec.title or spec.name}: {shown}", indent=4)
+        shown = " ".join(c.text(ui.ascii) for c in cards) if cards else _("empty")
+        where = spec.title or spec.name
+        ui.say(
+            _("{name}'s {zone}: {cards}").format(name=header.names[spec.owner], zone=where, cards=shown),
+            indent=4,
+        )
 
 
-#: How replay names the entries between moves, grouped by kind: (what, "by" or "from").
+#: How replay names the entries between moves, grouped by kind, with the seats that wrote them.
 _ENTRY_WORDS = {
-    "header": ("the table set by the host", ""),
-    "deck.key": ("deck keys with proofs", "from"),
-    "deck.shuffle": ("shuffles", "by"),
-    "deck.shares": ("decryption shares with proofs", "from"),
-    "deck.random-commit": ("random-choice commitments", "from"),
-    "deck.random-reveal": ("random values revealed", "by"),
-    "deck.leave": ("secrets published on leaving", "by"),
-    "deck.final-reveal": ("final reveals of the cards each saw alone", "from"),
-    "resign": ("resigned", "by"),
-    "abort": ("the game stopped by the host", ""),
-    "end": ("the result signed", "by"),
+    "header": N_("the table set by the host"),
+    "deck.key": N_("deck keys with proofs from {names}"),
+    "deck.shuffle": N_("shuffles by {names}"),
+    "deck.shares": N_("decryption shares with proofs from {names}"),
+    "deck.random-commit": N_("random-choice commitments from {names}"),
+    "deck.random-reveal": N_("random values revealed by {names}"),
+    "deck.leave": N_("secrets published on leaving by {names}"),
+    "deck.final-reveal": N_("final reveals of the cards each saw alone from {names}"),
+    "resign": N_("resigned by {names}"),
+    "abort": N_("the game stopped by the host"),
+    "end": N_("the result signed by {names}"),
 }
+#: An entry of a kind replay does not know.
+_OTHER_ENTRY = N_("{kind} from {names}")
 
 
 def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) -> None:
@@ -297,7 +355,7 @@ def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) 
     first, last = pending[0][0], pending[-1][0]
     where = f"[{first}]" if first == last else f"[{first}-{last}]"
     groups: list[tuple[str, list[str]]] = []
-    for _, kind, seat in pending:
+    for _entry, kind, seat in pending:
         if not groups or groups[-1][0] != kind:
             groups.append((kind, []))
         name = header.names[seat]
@@ -305,8 +363,8 @@ def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) 
             groups[-1][1].append(name)
     parts = []
     for kind, names in groups:
-        what, prep = _ENTRY_WORDS.get(kind, (kind, "from"))
-        parts.append(f"{what} {prep} {', '.join(names)}" if prep else what)
+        words = _(_ENTRY_WORDS[kind]) if kind in _ENTRY_WORDS else _(_OTHER_ENTRY)
+        parts.append(words.format(kind=kind, names=", ".join(names)))
     ui.say(f"{where} " + "; ".join(parts), "dim")
     pending.clear()
 
@@ -324,5 +382,5 @@ def identity() -> None:
     """
     ident, created = load_identity()
     if created:
-        click.echo(f"Created a new identity in {identity_path()}")
+        click.echo(_("Created a new identity in {path}").format(path=identity_path()))
     click.echo(ident.fingerprint)

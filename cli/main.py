@@ -9,8 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-from fairdeal import __version__
+from fairdeal import __version__, i18n
 from fairdeal.core.errors import FairdealError
+from fairdeal.core.rules import rules_in
+from fairdeal.i18n import gettext as _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,12 +129,14 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
 class LazyGroup(click.Group):
     """A click group whose commands in :data:`LAZY_COMMANDS` are imported when first used.
 
-    Every command takes ``--profile NAME`` as well as the group.
+    Every command takes ``--profile NAME`` and ``--lang LANG`` as well as the group.
     """
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         if not any(p.name == "profile" for p in cmd.params):
             profile_option(cmd)
+        if not any(p.name == "lang" for p in cmd.params):
+            lang_option(_use_language_here)(cmd)
         super().add_command(cmd, name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -158,8 +162,41 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _use_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The group's ``--lang``: speak the language it asks for, else FAIRDEAL_LANG's, else the
+    system's (set on every run, so nothing of an earlier run in the same process stays)."""
+    i18n.use(i18n.choose(value))
+    return value
+
+
+def _use_language_here(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A command's ``--lang`` (``fairdeal rules ecarte --lang de``): overrides the group's if given."""
+    if value is not None:
+        i18n.use(i18n.choose(value))
+    return value
+
+
+_LANG_HELP = (
+    "Speak LANG: en, de, ru, el or fa (default: FAIRDEAL_LANG, else LANGUAGE, LC_ALL, "
+    "LC_MESSAGES or LANG, else English). Logs and what other players receive never change."
+)
+
+
+def lang_option(callback: Callable[..., Any]) -> Callable[[F], F]:
+    return click.option(
+        "--lang",
+        metavar="LANG",
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=callback,
+        help=_LANG_HELP,
+    )
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fairdeal")
+@lang_option(_use_language)
 @profile_option
 def cli() -> None:
     """Card games with friends, peer to peer, with no trusted dealer.
@@ -181,6 +218,7 @@ def cli() -> None:
       fairdeal watch CODE                     watch a game, live
       fairdeal resume                         go on with an adjourned or interrupted game
       fairdeal --profile bob join CODE        a second identity on this machine
+      fairdeal --lang de rules spite-malice   the rules in German (also FAIRDEAL_LANG=de)
       fairdeal new go-fish                    start writing a game of your own
 
     \b
@@ -228,14 +266,15 @@ def rules(game: str) -> None:
     Examples:
       fairdeal rules snatch
       fairdeal rules ecarte | less
+      fairdeal rules spite-malice --lang ru   in Russian (de, ru, el, fa)
     """
     reg = load_registry()
     g = reg.game(game)
-    click.echo(g.rules_text().rstrip())
+    click.echo(rules_in(g, i18n.language()).rstrip())
     if g.options:
-        click.echo("\nOptions (--option name=value):")
+        click.echo("\n" + _("Options (--option name=value):"))
         for o in g.options:
-            click.echo(f"  {o.describe()}: {o.help}")
+            click.echo(f"  {o.describe()}: {_(o.help)}")
 
 
 def main() -> None:

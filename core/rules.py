@@ -36,6 +36,7 @@ Rules of the contract:
 
 from __future__ import annotations
 
+import inspect
 import random
 import sys
 from abc import ABC, abstractmethod
@@ -351,7 +352,8 @@ class Game(ABC, Generic[S]):
     #: the zone named ``deck`` if there is one, else the first HIDDEN zone no seat owns.
     deck_zone: ClassVar[Any] = None
     #: The rules in plain English, options included; None: the file ``rules.txt`` beside the
-    #: module that defines the game.
+    #: module that defines the game. Translations are files beside it, ``rules.de.txt``,
+    #: ``rules.ru.txt``, ... (:meth:`rules_text`).
     rules: ClassVar[str | None] = None
     #: The bots this game ships; every game also has ``random``.
     bots: ClassVar[tuple[Bot, ...]] = ()
@@ -404,16 +406,18 @@ class Game(ABC, Generic[S]):
             raise PluginError(f"game {self.name!r} declares no {what}")
         return value(config) if callable(value) else value
 
-    def rules_text(self) -> str:
-        """The rules in plain English: ``rules``, or the file ``rules.txt`` beside the game's module
-        (or beside the module of the game it subclasses)."""
+    def rules_text(self, lang: str | None = None) -> str:
+        """The rules in the language ``lang`` (``de``, ``ru``, ...; None or ``en``: English): the file
+        ``rules.LANG.txt`` beside the game's module (or beside the module of the game it subclasses),
+        else, as in English, ``rules`` or ``rules.txt``. Front ends call it through :func:`rules_in`,
+        which also asks games written before it took a language."""
+        if lang and lang != "en":
+            translated = _read_rules(rules_path(type(self), lang))
+            if translated:
+                return translated
         if isinstance(self.rules, str):
             return self.rules
-        path = rules_path(type(self))
-        try:
-            return path.read_text(encoding="utf-8") if path is not None else ""
-        except OSError:  # unreadable: as if there were none (the registry and the kit say so)
-            return ""
+        return _read_rules(rules_path(type(self)))
 
     def bot_name(self) -> str:
         """The name of the bot ``--seat bot`` plays."""
@@ -570,17 +574,37 @@ class Game(ABC, Generic[S]):
         return default_parts(state.table, move.args, move.action)
 
 
-def rules_path(cls: type) -> Path | None:
-    """Where the rules file of the game class ``cls`` is: ``rules.txt`` beside its module, or
-    beside the module of the class it is made from (a game changed by subclassing it keeps
-    its rules); None when there is none."""
+def rules_path(cls: type, lang: str | None = None) -> Path | None:
+    """Where the rules file of the game class ``cls`` is: ``rules.txt`` (``rules.LANG.txt`` for a
+    language ``lang``) beside its module, or beside the module of the class it is made from (a game
+    changed by subclassing it keeps its rules); None when there is none."""
+    name = RULES_FILE if not lang or lang == "en" else f"rules.{lang}.txt"
     for klass in cls.__mro__:
         if klass is Game:
             break
         file = getattr(sys.modules.get(klass.__module__), "__file__", None)
-        if file and (path := Path(file).with_name(RULES_FILE)).is_file():
+        if file and (path := Path(file).with_name(name)).is_file():
             return path
     return None
+
+
+def _read_rules(path: Path | None) -> str:
+    """The text of a rules file; "" when there is none or it cannot be read (the registry and the kit
+    say so)."""
+    try:
+        return path.read_text(encoding="utf-8") if path is not None else ""
+    except OSError:
+        return ""
+
+
+def rules_in(game: Game[Any], lang: str | None) -> str:
+    """``game``'s rules in ``lang`` where it has them, else in English. A game that overrides
+    ``rules_text`` without a language (plugin API 1 and 2) is asked in English."""
+    try:
+        takes_lang = bool(inspect.signature(game.rules_text).parameters)
+    except (TypeError, ValueError):
+        takes_lang = False
+    return game.rules_text(lang) if takes_lang else game.rules_text()
 
 
 class RandomPolicy:

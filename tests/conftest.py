@@ -22,6 +22,8 @@ from fairdeal.plugins.ecarte.model import TRICK, hand
 os.environ["FAIRDEAL_RELAY"] = "none"
 os.environ["FAIRDEAL_MAILBOX"] = "none"
 os.environ["FAIRDEAL_LAN"] = "off"
+# The suite speaks English whatever the machine's language; tests of other languages ask for theirs.
+os.environ["FAIRDEAL_LANG"] = "en"
 
 # No example has a time limit: the suite runs a worker per core, beside network tests that keep
 # the CPU busy, and a property's worth is in its examples, not in how fast one ran.

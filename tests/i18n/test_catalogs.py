@@ -1,0 +1,99 @@
+"""Every shipped catalog is complete: each message of the sources translated, none fuzzy, the same
+placeholders as the English, and each .mo the compiled .po (scripts/catalogs.py makes them)."""
+
+from __future__ import annotations
+
+import io
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from fairdeal import i18n
+
+REPO = Path(__file__).resolve().parents[2]
+LOCALE = REPO / "fairdeal" / "locale"
+DOMAINS = ("fairdeal",)
+LANGS = [lang for lang in i18n.LANGUAGES if lang != "en"]
+
+
+def _catalog(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _po(domain: str, lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def _ids(cat: Catalog) -> set[str]:
+    return {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of a message's ``{placeholders}``."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def _problems(message: Message) -> list[str]:
+    ids = [message.id] if isinstance(message.id, str) else list(message.id)
+    strings = [message.string] if isinstance(message.string, str) else list(message.string)
+    wanted = set().union(*(placeholders(i) for i in ids))
+    out = []
+    if message.fuzzy:
+        out.append("fuzzy")
+    if not all(strings):
+        out.append("not translated")
+    for s in strings:
+        if s and placeholders(s) - wanted:
+            out.append(f"placeholders {sorted(placeholders(s))} are not the English {sorted(wanted)}")
+    if len(strings) == 1 and strings[0] and placeholders(strings[0]) != wanted:
+        out.append(f"placeholders {sorted(placeholders(strings[0]))} are not the English {sorted(wanted)}")
+    return out
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_is_translated_with_the_english_placeholders(domain: str, lang: str) -> None:
+    template = _ids(_catalog(LOCALE / f"{domain}.pot"))
+    cat = _catalog(_po(domain, lang), lang)
+    assert not cat.fuzzy, "the catalog's header is fuzzy"
+    assert _ids(cat) >= template, f"not in the {lang} catalog: {sorted(template - _ids(cat))}"
+    problems = {m.id: p for m in cat if m.id and (p := _problems(m))}
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_mo_is_its_po_compiled(domain: str, lang: str) -> None:
+    out = io.BytesIO()
+    write_mo(out, _catalog(_po(domain, lang), lang))
+    assert (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").read_bytes() == out.getvalue(), (
+        "run: .venv/bin/python scripts/catalogs.py compile"
+    )
+
+
+def test_the_template_holds_every_message_of_the_sources(tmp_path: Path) -> None:
+    """A message the sources say and the template lacks would never be translated."""
+    out = tmp_path / "fresh.pot"
+    subprocess.run([sys.executable, str(REPO / "scripts" / "catalogs.py"), "extract", str(out)], check=True)
+    fresh = _ids(_catalog(out))
+    committed = _ids(_catalog(LOCALE / "fairdeal.pot"))
+    assert fresh == committed, (
+        f"new: {sorted(fresh - committed)}; gone: {sorted(committed - fresh)} "
+        "(run: .venv/bin/python scripts/catalogs.py all, then translate)"
+    )
+
+
+def test_a_fuzzy_or_untranslated_entry_is_refused() -> None:
+    """The checks above do fail: on a fuzzy entry, a missing translation, other placeholders."""
+    assert _problems(Message("{name} wins", "{name} gewinnt")) == []
+    assert _problems(Message("{name} wins", "{name} gewinnt", flags=["fuzzy"])) == ["fuzzy"]
+    assert _problems(Message("{name} wins", "")) == ["not translated"]
+    assert _problems(Message("{name} wins", "{nom} gewinnt"))
+    assert _problems(Message(("{n} card", "{n} cards"), ("{n} Karte", "")))
