@@ -2,12 +2,13 @@
 identity and the joiner's limits), one attempt (:func:`rejoin`: connect, ``rejoin`` or ``watch``
 with the entries held and the hash of the last, then the host's ``sync``), and the attempts with
 back-off until the grace period ends (:func:`come_back`); a host that refuses says why
-(:class:`Refusal`), which is final."""
+(:class:`Refusal`), which is final — but a watcher told the host is busy catching up other
+watchers waits as told and asks again."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -24,6 +25,7 @@ from .connect import RELAY_DELAY, Connected, connect_host
 from .errors import NetError
 from .invite import Endpoint, Invite
 from .link import Keepalive
+from .lobbyterms import busy_for
 from .stream import PeerClosed, SecureStream
 
 BACKOFF: Final = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
@@ -58,7 +60,23 @@ class Connector:
 
 
 class Refusal(NetError):
-    """The host would not take this seat (or watcher) back, and said why."""
+    """The host would not take this seat (or watcher) back, and said why (:attr:`reason`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{REFUSED}{reason}")
+        self.reason = reason
+
+
+REFUSED: Final = "the host refused: "
+"""How a refusal's words begin, in an error."""
+
+
+def refused_why(exc: FairdealError) -> str:
+    """The host's own words of a refusal (``the table is full``), from the error that carries it."""
+    if isinstance(exc, Refusal):
+        return exc.reason
+    text = str(exc)
+    return text[len(REFUSED) :] if text.startswith(REFUSED) else text
 
 
 async def expect(secure: SecureStream, timeout: float, what: str) -> wire.Message:
@@ -93,7 +111,7 @@ async def rejoin(
         await secure.send(wire.encode(msg))
         answer = await expect(secure, c.handshake_timeout, "its answer")
         if isinstance(answer, wire.Refused):
-            raise Refusal(f"the host refused: {answer.reason}")
+            raise Refusal(answer.reason)
         if not isinstance(answer, wire.Sync):
             raise RemoteProtocolError(f"expected sync, not {type(answer).__name__.lower()}", peer="the host")
     except BaseException:
@@ -108,20 +126,29 @@ def last_hash(session: Session) -> bytes:
 
 
 async def come_back(
-    c: Connector, seat: int | None, session: Session, deadline: float, rng: random.Random | None = None
+    c: Connector,
+    seat: int | None,
+    session: Session,
+    deadline: float,
+    on_busy: Callable[[float], None] | None = None,
+    rng: random.Random | None = None,
 ) -> tuple[SecureStream, wire.Sync, str, str] | None:
     """Try to reach the host again until ``deadline`` (trio time), with back-off; None if it could not.
 
     A refusal by the host (its log does not fit this one, the seat is not this identity's,
-    the game is over) is final and raised as :class:`Refusal`.
+    the game is over) is final and raised as :class:`Refusal`; but a watcher (``seat`` None) told
+    the host is busy catching up other watchers waits the seconds it says (``on_busy`` is told
+    them) and asks again, while the deadline allows.
     """
     rng = rng or random.Random()
     step = 0
+    told = 0.0  # seconds to wait before the next attempt, as the host said
     for _ in range(1_000_000):
         left = deadline - trio.current_time()
         if left <= 0:
             return None
-        pause = BACKOFF[min(step, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
+        pause = told or BACKOFF[min(step, len(BACKOFF) - 1)] * rng.uniform(0.8, 1.2)
+        told = 0.0
         if pause:
             await trio.sleep(min(pause, left))
         left = deadline - trio.current_time()
@@ -132,8 +159,13 @@ async def come_back(
         with trio.move_on_at(deadline):
             try:
                 return await rejoin(c2, seat, session.seq, last_hash(session))
-            except Refusal:
-                raise
+            except Refusal as exc:
+                told = (busy_for(exc.reason) or 0.0) if seat is None else 0.0
+                if not told or trio.current_time() + told > deadline:
+                    raise
+                if on_busy is not None:
+                    on_busy(told)
+                continue
             except (FairdealError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
         # An attempt that failed at once (no network: no route, nothing sent) costs nothing: the next
@@ -142,4 +174,14 @@ async def come_back(
     return None  # pragma: no cover
 
 
-__all__ = ["BACKOFF", "Connector", "Refusal", "come_back", "expect", "last_hash", "rejoin"]
+__all__ = [
+    "BACKOFF",
+    "REFUSED",
+    "Connector",
+    "Refusal",
+    "come_back",
+    "expect",
+    "last_hash",
+    "refused_why",
+    "rejoin",
+]

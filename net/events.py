@@ -203,10 +203,14 @@ class Resumed:
 @dataclass(frozen=True)
 class TableReady:
     """The game runs: ``say(text)`` sends a line of chat, ``vote(True)`` proposes (or agrees) to
-    adjourn and ``vote(False)`` declines; each returns False when it could not be sent."""
+    adjourn and ``vote(False)`` declines; each returns False when it could not be sent.
+    ``leave()`` (on the trio side) stops this end's game on purpose, with a goodbye that tells the
+    others so: the host's guests stop and keep their seats, to go on when it resumes; a seat that
+    leaves ends the game for everyone, its abort naming it. None where there is nobody to tell."""
 
     say: Callable[[str], bool]
     vote: Callable[[bool], bool]
+    leave: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -280,7 +284,45 @@ class HostBack:
 @dataclass(frozen=True)
 class HostLeft:
     """The host said goodbye before the end: its person stopped it on purpose (no network failure).
-    This joiner stops too; it may go on if the host resumes the game."""
+    This joiner stops too; a seat may go on if the host resumes the game, a watcher (``watching``)
+    may watch again."""
+
+    watching: bool = False
+
+
+@dataclass(frozen=True)
+class ReachingHost:
+    """(A resumed seat) this end tries to reach the host, which may not be running yet (it goes on
+    with ``fairdeal resume`` too), for ``seconds``, until ``until`` (monotonic clock)."""
+
+    seconds: float
+    until: float
+
+    @classmethod
+    def now(cls, seconds: float) -> ReachingHost:
+        return cls(seconds, _until(seconds))
+
+
+@dataclass(frozen=True)
+class HostBusy:
+    """(A watcher) the host is busy catching up other watchers: this end asks again in ``seconds``,
+    at ``until`` (monotonic clock)."""
+
+    seconds: float
+    until: float
+
+    @classmethod
+    def now(cls, seconds: float) -> HostBusy:
+        return cls(seconds, _until(seconds))
+
+
+@dataclass(frozen=True)
+class Refused:
+    """(A joiner or a watcher) the host would not let this end in, or back, and said why
+    (``reason``, its words): nothing more comes from it. :class:`GameEnded` follows when a game
+    was under way."""
+
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -348,12 +390,13 @@ class LinkFlooded:
     reason: str
 
 
-Ending = Literal["finished", "adjourned", "aborted", "host left", "host lost", "refused", "stopped"]
+Ending = Literal["finished", "adjourned", "aborted", "left", "host left", "host lost", "refused", "stopped"]
 """How a game ended for this end:
 
 - ``finished``: every seat signed the result;
 - ``adjourned``: every player agreed to stop, to go on later;
 - ``aborted``: the host ended the game with an abort entry blaming ``GameEnded.blamed``;
+- ``left``: this end's own person left it on purpose (:attr:`TableReady.leave`), the others told;
 - ``host left``: (a joiner) the host's person stopped it on purpose;
 - ``host lost``: (a joiner) the host could not be reached again within the grace period;
 - ``refused``: this end refused what it was sent (or the host would not take it back);
@@ -364,23 +407,34 @@ Ending = Literal["finished", "adjourned", "aborted", "host left", "host lost", "
 @dataclass(frozen=True)
 class GameEnded:
     """The game is over for this end, and why (``how``); ``reason`` in words where there is one (an
-    abort's, or the error that stopped this end); ``blamed``: the seats an abort names."""
+    abort's, or the error that stopped this end); ``blamed``: the seats an abort names.
+    ``resumable``: this seat keeps what it needs to go on later (``fairdeal resume``)."""
 
     how: Ending
     reason: str | None = None
     blamed: tuple[int, ...] = ()
+    resumable: bool = False
 
     @classmethod
-    def of(cls, session: Session, error: str | None, adjourned: bool, how: Ending = "stopped") -> GameEnded:
-        """How ``session``'s game ended: adjourned, aborted (blaming whom), finished, else ``how``."""
+    def of(
+        cls,
+        session: Session,
+        error: str | None,
+        adjourned: bool,
+        how: Ending = "stopped",
+        *,
+        resumable: bool = False,
+    ) -> GameEnded:
+        """How ``session``'s game ended: adjourned, aborted (blaming whom), finished, else ``how``;
+        ``resumable`` counts only for a game not over."""
         if adjourned:
-            return cls("adjourned")
+            return cls("adjourned", resumable=resumable)
         aborted = session.aborted
         if aborted is not None:
             return cls("aborted", aborted.reason, aborted.blamed)
         if session.finished:
             return cls("finished")
-        return cls(how, error)
+        return cls(how, error, resumable=resumable)
 
 
 NetEvent = (
@@ -409,6 +463,9 @@ NetEvent = (
     | HostLost
     | HostBack
     | HostLeft
+    | ReachingHost
+    | HostBusy
+    | Refused
     | NotStartedYet
     | WatcherCame
     | WatcherLeft
@@ -440,6 +497,7 @@ __all__ = [
     "Ending",
     "GameEnded",
     "HostBack",
+    "HostBusy",
     "HostLeft",
     "HostLost",
     "HostReached",
@@ -452,6 +510,8 @@ __all__ = [
     "MailboxStatus",
     "NetEvent",
     "NotStartedYet",
+    "ReachingHost",
+    "Refused",
     "Rejected",
     "RejectedMany",
     "RelayDoorTaken",

@@ -28,7 +28,7 @@ from fairdeal.core.session.session import MOVE, RESIGN, Session
 
 from . import wire
 from .chat import ChatRoom
-from .comeback import Connector, Refusal, come_back
+from .comeback import Connector, Refusal, come_back, refused_why
 from .driver import LEAVING, Agent, PeerGone, run_guest
 from .events import (
     Adjourned,
@@ -37,13 +37,16 @@ from .events import (
     Back,
     Ending,
     HostBack,
+    HostBusy,
     HostLeft,
     HostLost,
     LobbyChanged,
+    Refused,
     Report,
 )
 from .interruptible import Interrupted, Interruptible
 from .keeper import Keeper
+from .leaving import YOU_LEFT, Leaving
 from .link import LinkStats, NetLink
 from .stream import SecureStream
 
@@ -77,6 +80,7 @@ class Follower:
     votes: set[int] = field(default_factory=set)
     final: bool = False  # the game cannot go on from this seat (it refused what the host sent)
     ending: Ending | None = None  # why it stopped before the end, when it did
+    leaving: Leaving = field(default_factory=Leaving)  # this end's person leaving on purpose
 
     @property
     def seat(self) -> int | None:
@@ -192,14 +196,24 @@ class Follower:
             if not started:
                 await nursery.start(link.run)
             try:
-                await self._play(link, resend_at)
+                with self.leaving.scope():  # leaving stops the play, not the link: it says goodbye
+                    await self._play(link, resend_at)
             finally:
                 bye = "the game is over" if self.session.finished else (self.error or LEAVING)
+                told = link.error is None  # the goodbye goes out: the host hears why
                 with trio.CancelScope(shield=True):
                     await link.aclose(bye)
-        if self.session.finished or self.error is not None or self.adjourned:
+                if self.leaving.left and not self.session.finished and self.error is None:
+                    self._left(told)
+        if self.session.finished or self.error is not None or self.adjourned or self.leaving.left:
             return None
         return link.error or "the link was closed"
+
+    def _left(self, told: bool) -> None:
+        """This end's person left: ``told``, its goodbye went out, so a seat's game is over for
+        everyone (the host aborts it, naming the seat); otherwise the seat may still go on."""
+        self.error, self.ending = YOU_LEFT, "left"
+        self.final = told and self.seat is not None
 
     # -- the whole game -----------------------------------------------------------------------------
     async def run(self, link: NetLink, resend_at: int | None = None, *, started: bool = False) -> None:
@@ -207,21 +221,29 @@ class Follower:
         while True:
             reason = await self.run_link(link, resend_at, started=started)
             started = False
+            if self.leaving.left and not self.session.finished:
+                break  # said goodbye (or could not): run_link noted how this end left
             if reason is None:
                 break
             if link.left:  # the host said goodbye: it left on purpose, this is no dropped link
                 self.error, self.ending = HOST_LEFT, "host left"
-                self.report(HostLeft())
+                self.report(HostLeft(watching=self.seat is None))
                 break
             if self.grace <= 0:
                 self.error, self.ending = f"the host left the game ({reason})", "host lost"
                 break
             self.report(HostLost.now(reason, self.grace))
             deadline = trio.current_time() + self.grace
+            back = None
             try:
-                back = await come_back(self.connector, self.seat, self.session, deadline)
+                with self.leaving.scope():
+                    back = await come_back(self.connector, self.seat, self.session, deadline, self.busy)
             except Refusal as exc:
                 self.error, self.ending = str(exc), "refused"
+                self.report(Refused(refused_why(exc)))
+                break
+            if self.leaving.left:
+                self._left(told=False)
                 break
             if back is None:
                 self.error = f"lost the host ({reason}) and could not reach it again within {self.grace:g} s"
@@ -236,6 +258,15 @@ class Follower:
             self.keeper.finished()
         elif self.adjourned:
             self.keeper.adjourned()
+
+    def busy(self, seconds: float) -> None:
+        """(A watcher coming back) the host is busy catching up other watchers for ``seconds``."""
+        self.report(HostBusy.now(seconds))
+
+    @property
+    def resumable(self) -> bool:
+        """Whether this seat keeps what it needs to go on later (a watcher never does)."""
+        return self.seat is not None and not (self.session.finished or self.final)
 
     def new_link(self, secure: SecureStream) -> NetLink:
         link = NetLink(secure, role="guest", peer="the host", keepalive=self.connector.keepalive)

@@ -44,6 +44,7 @@ from .events import (
     Applied,
     Away,
     ChatLine,
+    Ending,
     GameEnded,
     Listening,
     Report,
@@ -55,6 +56,7 @@ from .events import (
 from .follow import HOST_LEFT
 from .guarded import GuardedSession
 from .invite import MAX_DOORS, SECRET_BYTES, Invite
+from .leaving import YOU_LEFT, Leaving
 from .link import NetLink
 from .lobby import Joiner, Lobby, Offer, TableOffer
 from .mdns import Announcement, LanAnnouncer
@@ -276,15 +278,19 @@ async def _play_host(
     for seat, link in links.items():
         table.prepare(seat, link)
     lobby.on_late = table.late
-    tell(TableReady(room.say, table.vote))
+    leaving = Leaving()
+    tell(TableReady(room.say, table.vote, leaving.leave))
     result: SeatOutcome | None = None
     try:
-        if not session.finished:
-            result = await run_host(session, header, plan.agent, roster, observe, plan.timeouts)
-        else:  # the host stopped after the last entry, before everyone had it
-            result = SeatOutcome(session)
-        if session.finished:  # those whose link dropped at the end come back for the last entries
-            await roster.linger(roster.grace)
+        with leaving.scope():  # leaving stops the play, not the links: they say goodbye below
+            if not session.finished:
+                result = await run_host(session, header, plan.agent, roster, observe, plan.timeouts)
+            else:  # the host stopped after the last entry, before everyone had it
+                result = SeatOutcome(session)
+            if session.finished:  # those whose link dropped at the end come back for the last entries
+                await roster.linger(roster.grace)
+        if result is None:  # the host's person left the game: its guests keep their seats
+            result = SeatOutcome(session, YOU_LEFT)
     finally:
         log.close()
         roster.close()
@@ -301,7 +307,8 @@ async def _play_host(
         with trio.CancelScope(shield=True):
             await _close_links(every, why)
     stats = {s: k.stats for s, k in links.items()}
-    tell(GameEnded.of(result.session, result.error, result.adjourned))
+    how: Ending = "left" if leaving.left and result.error == YOU_LEFT else "stopped"
+    tell(GameEnded.of(result.session, result.error, result.adjourned, how, resumable=not session.finished))
     return NetOutcome(result.session, result.error, result.events, result.adjourned, links=stats)
 
 

@@ -15,7 +15,7 @@ from fairdeal.core.session.session import Session
 
 from . import wire
 from .chat import ChatRoom
-from .comeback import come_back, expect
+from .comeback import Refusal, come_back, expect
 from .driver import Agent
 from .entrylog import EntryLog
 from .errors import NetError
@@ -25,6 +25,8 @@ from .events import (
     GameEnded,
     HostBack,
     HostReached,
+    ReachingHost,
+    Refused,
     Report,
     Resumed,
     Seated,
@@ -34,6 +36,7 @@ from .events import (
 )
 from .follow import Follower, refusal_text
 from .guarded import GuardedSession, GuestSession
+from .leaving import YOU_LEFT
 from .link import NetLink
 from .plans import (
     JoinPlan,
@@ -66,7 +69,8 @@ async def join_game(plan: JoinPlan, report: Report | None = None) -> NetOutcome:
         await secure.send(wire.encode(wire.Hello(invite.session, f"fairdeal {__version__}")))
         msg = await expect(secure, plan.handshake_timeout, "a welcome")
         if isinstance(msg, wire.Refused):
-            raise NetError(f"the host refused: {msg.reason}")
+            tell(Refused(msg.reason))
+            raise Refusal(msg.reason)
         if not isinstance(msg, wire.Welcome):
             raise RemoteProtocolError(f"expected welcome, not {type(msg).__name__.lower()}", peer="the host")
         welcome = msg
@@ -166,7 +170,7 @@ class _Guest:
             link.on_chat = room.from_link(0)
             for line in self.early:
                 link.on_chat(line)
-        self.tell(TableReady(room.say, self.follower.vote))
+        self.tell(TableReady(room.say, self.follower.vote, self.follower.leaving.leave))
 
     def observe(self, s: Session, new: Sequence[Event]) -> None:
         if not self.started:
@@ -183,7 +187,8 @@ class _Guest:
     def outcome(self) -> NetOutcome:
         f = self.follower
         stats = total(f.stats)
-        self.tell(GameEnded.of(self.session, f.error, f.adjourned, f.ending or "stopped"))
+        how = f.ending or "stopped"
+        self.tell(GameEnded.of(self.session, f.error, f.adjourned, how, resumable=f.resumable))
         return NetOutcome(self.session, f.error, self.events, f.adjourned, links={0: stats})
 
 
@@ -206,12 +211,26 @@ async def _rejoin_game(plan: JoinPlan, tell: Report) -> NetOutcome:
         arm(session, r.sent)
     tell(Resumed(header, r.seat, session.seq))
     guest = _Guest(plan, tell, session, prepared.agent, r.seed, r.wait, started=True)
-    back = await come_back(plan.connector(), r.seat, session, trio.current_time() + r.wait)
+    follower = guest.follower
+    tell(ReachingHost.now(r.wait))
+    back = None
+    try:
+        with follower.leaving.scope():
+            back = await come_back(plan.connector(), r.seat, session, trio.current_time() + r.wait)
+    except Refusal as exc:
+        tell(Refused(exc.reason))
+        raise
+    if follower.leaving.left:  # nobody was told: the seat can still go on
+        follower.error, follower.ending = YOU_LEFT, "left"
+        guest.log.close()
+        return guest.outcome()
     if back is None:
-        raise NetError(
+        why = (
             f"could not reach the host within {r.wait:g} s: it may not be running yet "
             "(it resumes with fairdeal resume); the log and seed are kept, try again"
         )
+        tell(GameEnded("host lost", why, resumable=True))
+        raise NetError(why)
     secure, sync, path, via = back
     guest.follower.grace = float(sync.grace)
     tell(HostBack(path, via, sync.entries))

@@ -16,8 +16,10 @@ from .entrylog import EntryLog
 from .events import (
     Applied,
     GameEnded,
+    HostBusy,
     HostReached,
     NotStartedYet,
+    Refused,
     Report,
     Resumed,
     ignore,
@@ -90,19 +92,23 @@ async def _reach(
 ) -> tuple[SecureStream, wire.Sync, str, str]:
     """Reach the host as a watcher; while the game has not started, ask again every
     ``plan.start_poll`` seconds, and while the host is busy catching up other watchers, when it
-    says; for ``plan.start_wait`` at most (then the refusal stands)."""
+    says (told as :class:`HostBusy` each time); for ``plan.start_wait`` at most (then the
+    refusal stands, told as :class:`Refused`)."""
     deadline = trio.current_time() + plan.start_wait
     told = False
     while True:
         try:
             return await rejoin(connector, None, 0, wire.NO_ENTRY)
         except Refusal as exc:
-            busy = busy_for(str(exc))
+            busy = busy_for(exc.reason)
             wait = plan.start_poll if busy is None else busy
-            early = NOT_YET_WATCHED in str(exc)
+            early = NOT_YET_WATCHED in exc.reason
             if not (early or busy is not None) or trio.current_time() + wait > deadline:
+                tell(Refused(exc.reason))
                 raise
-        if early and not told:
+        if busy is not None:
+            tell(HostBusy.now(wait))
+        elif not told:
             tell(NotStartedYet.now(plan.start_poll, plan.start_wait))
             told = True
         await trio.sleep(wait)
