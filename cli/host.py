@@ -282,7 +282,8 @@ def host(
     else:
         report = LineReport(ui, human, invite_file)
         outcome = run_seat(say, host_game, plan, report, log=log)
-    finish_game(outcome, log, as_json, ui, human, extra={"short_codes": codes.opened})
+    extra: dict[str, object] | None = {"short_codes": codes.opened} if mailbox is not None else None
+    finish_game(outcome, log, as_json, ui, human, extra=extra)
 
 
 def _valid_advertise(text: str) -> bool:
