@@ -126,6 +126,10 @@ async def test_a_two_seat_game_joined_by_a_short_code(mailbox_url: str) -> None:
     assert [u.handed for u in codes.used] == [True]
     first = next(e for e in codes.events if isinstance(e, ev.ShortCode))
     assert first.first and first.mailbox == mailbox_url
+    # The table is full: every code was let go (released, its mailbox closed); none works any more.
+    for code in codes.codes:
+        with trio.fail_after(10), pytest.raises(WrongCode, match="nobody holds it"):
+            await fetch_invite(parse_short_code(code), mailbox_url)
 
 
 @pytest.mark.slow
