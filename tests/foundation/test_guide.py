@@ -160,6 +160,8 @@ def test_every_command_of_the_guide_runs(
             assert "crazy-eights" in result.output and "Crazy Eights" in result.output
         if command[1] == "rules":
             assert "An 8 is wild" in result.output and "hand=N" in result.output
+        if command[1:3] == ["--lang", "de"]:
+            assert "Eine 8 ist frei" in result.output and "hand=N" in result.output
         if command[1] == "play":
             assert "You resign" in result.output or "you resign" in result.output
     assert (tmp_path / "fairdeal-go-fish" / "fairdeal_go_fish" / "rules.txt").exists()
