@@ -19,7 +19,7 @@ from fairdeal.core.identity import Identity
 from fairdeal.net import HostPlan, JoinPlan, NetOutcome, Prepared, host_game, join_game, wire
 from fairdeal.net import events as ev
 from fairdeal.net.driver import BotAgent
-from fairdeal.net.invite import Endpoint, Invite
+from fairdeal.net.invite import Endpoint, Invite, decode_invite
 from fairdeal.net.mailbox import MailboxError, open_mailbox
 from fairdeal.net.rendezvous import fetch_invite, keep_short_codes
 from fairdeal.net.shortcode import APP_ID, Pake, ShortCode, WrongCode, parse_short_code
@@ -295,3 +295,26 @@ def test_a_dead_mailbox_at_the_command_line_says_what_still_works(tmp_path: Path
     assert lost.wait() == 2
     assert "cannot be reached" in flat(lost.err) and "long code" in flat(lost.err)
     assert "Traceback" not in lost.err
+
+
+def test_a_watcher_takes_a_short_code_and_the_next_player_the_next(tmp_path: Path, mailbox_url: str) -> None:
+    short = tmp_path / "short.txt"
+    peer, long = host(
+        tmp_path,
+        "ecarte",
+        "--option",
+        "target=1",
+        "--private",
+        "--mailbox",
+        mailbox_url,
+        "--code-file",
+        str(short),
+    )
+    first = wait_for_code(short, peer)
+    watcher = Peer(tmp_path, "watcher", ["watch", first, "--mailbox", mailbox_url], log=False)
+    guest = join(tmp_path, "guest", wait_for_fresh(short, first, peer), "--mailbox", mailbox_url)
+    assert guest.wait() == 0, guest.err
+    assert peer.wait() == 0, peer.err
+    check_logs([peer, guest])
+    watcher.wait()  # the bots' game may be over before the watcher asks again: it then says so
+    assert f"Watching the game at {decode_invite(long).address}" in flat(watcher.out), watcher.err
