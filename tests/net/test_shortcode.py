@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -240,7 +241,19 @@ async def test_an_unreachable_mailbox_is_said_at_once_and_the_long_code_works() 
 
 
 # -- the command line ------------------------------------------------------------------------------
-def test_host_and_join_by_short_code_at_the_command_line(tmp_path: Path, mailbox_url: str) -> None:
+@pytest.fixture
+def stop_after() -> Iterator[list[Peer]]:
+    """Processes to end when the test ends, should it fail before they do."""
+    peers: list[Peer] = []
+    yield peers
+    for p in peers:
+        if p.proc.poll() is None:
+            p.kill()
+
+
+def test_host_and_join_by_short_code_at_the_command_line(
+    tmp_path: Path, mailbox_url: str, stop_after: list[Peer]
+) -> None:
     short = tmp_path / "short.txt"
     peer, _ = host(
         tmp_path,
@@ -253,6 +266,7 @@ def test_host_and_join_by_short_code_at_the_command_line(tmp_path: Path, mailbox
         "--code-file",
         str(short),
     )
+    stop_after.append(peer)
     code = wait_for_code(short, peer)
     assert short.stat().st_mode & 0o777 == 0o600
     wrong = _wrong(code).text
@@ -283,9 +297,12 @@ def wait_for_fresh(path: Path, old: str, peer: Peer, limit: float = 20) -> str:
     raise AssertionError("the host opened no fresh code")
 
 
-def test_a_dead_mailbox_at_the_command_line_says_what_still_works(tmp_path: Path) -> None:
+def test_a_dead_mailbox_at_the_command_line_says_what_still_works(
+    tmp_path: Path, stop_after: list[Peer]
+) -> None:
     dead = f"ws://127.0.0.1:{_dead_port()}/v1"
     peer, code = host(tmp_path, "ecarte", "--option", "target=1", "--private", "--mailbox", dead)
+    stop_after.append(peer)
     guest = join(tmp_path, "guest", code)
     assert guest.wait() == 0, guest.err
     assert peer.wait() == 0
@@ -297,7 +314,9 @@ def test_a_dead_mailbox_at_the_command_line_says_what_still_works(tmp_path: Path
     assert "Traceback" not in lost.err
 
 
-def test_a_watcher_takes_a_short_code_and_the_next_player_the_next(tmp_path: Path, mailbox_url: str) -> None:
+def test_a_watcher_takes_a_short_code_and_the_next_player_the_next(
+    tmp_path: Path, mailbox_url: str, stop_after: list[Peer]
+) -> None:
     short = tmp_path / "short.txt"
     peer, long = host(
         tmp_path,
@@ -310,8 +329,10 @@ def test_a_watcher_takes_a_short_code_and_the_next_player_the_next(tmp_path: Pat
         "--code-file",
         str(short),
     )
+    stop_after.append(peer)
     first = wait_for_code(short, peer)
     watcher = Peer(tmp_path, "watcher", ["watch", first, "--mailbox", mailbox_url], log=False)
+    stop_after.append(watcher)
     guest = join(tmp_path, "guest", wait_for_fresh(short, first, peer), "--mailbox", mailbox_url)
     assert guest.wait() == 0, guest.err
     assert peer.wait() == 0, peer.err
