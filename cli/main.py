@@ -16,6 +16,8 @@ from fairdeal.i18n import gettext as _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+i18n.route_click()  # click's usage, help and errors in the language spoken
+
 
 def friendly_errors(func: F) -> F:
     """Turn fairdeal's own errors into one line on stderr and exit status 2 — never a traceback.
@@ -138,6 +140,11 @@ class LazyGroup(click.Group):
         if not any(p.name == "lang" for p in cmd.params):
             lang_option(_use_language_here)(cmd)
         super().add_command(cmd, name)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:  # a new run: the environment's language until --lang says otherwise
+            i18n.use(i18n.choose())
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})

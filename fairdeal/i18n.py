@@ -30,6 +30,8 @@ ENV = "FAIRDEAL_LANG"
 #: The variables gettext reads, in its order.
 SYSTEM_ENV: tuple[str, ...] = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 DOMAIN = "fairdeal"
+#: click's messages (usage, help, errors): click wraps them in gettext and ships no catalogs.
+CLICK_DOMAIN = "click"
 LOCALE_DIR = Path(__file__).resolve().with_name("locale")
 
 _current: str | None = None
@@ -87,10 +89,13 @@ def right_to_left(lang: str | None = None) -> bool:
 
 @cache
 def catalog(lang: str, domain: str = DOMAIN) -> _gettext.NullTranslations:
-    """The translations of ``domain`` into ``lang``: its catalog, or none (English) if it has none."""
+    """The translations of ``domain`` into ``lang``: fairdeal's catalog, else the system's (its
+    default locale folder), else none (English)."""
     if lang == "en":
         return _gettext.NullTranslations()
-    return _gettext.translation(domain, LOCALE_DIR, languages=[lang], fallback=True)
+    found = _gettext.translation(domain, LOCALE_DIR, languages=[lang], fallback=True)
+    found.add_fallback(_gettext.translation(domain, languages=[lang], fallback=True))
+    return found
 
 
 def gettext(message: str) -> str:
@@ -101,6 +106,58 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` of a message with a plural, as the catalog's plural rule picks it."""
     return catalog(language()).ngettext(singular, plural, n)
+
+
+def click_gettext(message: str) -> str:
+    """One of click's messages in the language spoken (click's own catalog, ``click`` domain)."""
+    return catalog(language(), CLICK_DOMAIN).gettext(message) if message else message
+
+
+def click_ngettext(singular: str, plural: str, n: int) -> str:
+    """One of click's messages with a plural, in the language spoken."""
+    return catalog(language(), CLICK_DOMAIN).ngettext(singular, plural, n)
+
+
+#: click's modules that translate what they say (each imported gettext's functions for itself).
+_CLICK_MODULES = (
+    "click.core",
+    "click.decorators",
+    "click.exceptions",
+    "click.formatting",
+    "click.parser",
+    "click.shell_completion",
+    "click.termui",
+    "click.types",
+    "click.utils",
+    "click._termui_impl",
+)
+
+
+def route_click() -> list[str]:
+    """Make click say its messages in the language spoken; returns the modules changed.
+
+    click calls the standard library's ``gettext``/``ngettext`` (the process's default domain,
+    languages from the environment only), bound in each of its modules at import. Where a module
+    still holds those very functions, they are replaced by :func:`click_gettext` and
+    :func:`click_ngettext`, so ``--lang`` reaches click too; a click that does otherwise is left
+    as it is (a test says so).
+    """
+    import importlib
+
+    changed = []
+    for name in _CLICK_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for attr, ours, stdlib in (
+            ("_", click_gettext, _gettext.gettext),
+            ("ngettext", click_ngettext, _gettext.ngettext),
+        ):
+            if getattr(module, attr, None) is stdlib:
+                setattr(module, attr, ours)
+                changed.append(f"{name}.{attr}")
+    return changed
 
 
 def N_(message: str) -> str:

@@ -11,6 +11,10 @@ Messages are what the sources pass to ``_``/``gettext``, ``ngettext`` (singular 
 argument). Translate the new entries of each ``fairdeal/locale/LANG/LC_MESSAGES/fairdeal.po``,
 then compile: tests/i18n/test_catalogs.py fails on a message without a translation, a fuzzy one,
 placeholders that differ from the English, or a .mo that is not its .po compiled.
+
+A second domain, ``click``, holds click's own messages (usage, help, errors), which click ships
+no translations of: ``extract`` reads them from the installed click (``click.pot``), and
+fairdeal.i18n hands click the translations in the language spoken.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from babel.messages.frontend import CommandLineInterface
 REPO = Path(__file__).resolve().parents[1]
 LOCALE = REPO / "fairdeal" / "locale"
 DOMAIN = "fairdeal"
+#: fairdeal's messages, and click's (translated here: click ships none).
+DOMAINS = (DOMAIN, "click")
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 LANGUAGES = ("de", "ru", "el", "fa")
 #: The folders whose Python is read (fairdeal/ itself is not descended into its links to the others).
@@ -47,29 +53,41 @@ def extract(output: Path = TEMPLATE) -> None:
     )
 
 
+def extract_click(output: Path = LOCALE / "click.pot") -> None:
+    from importlib import metadata, util
+
+    spec = util.find_spec("click")
+    assert spec is not None and spec.origin is not None
+    pybabel(
+        "extract",
+        "--project=click",
+        f"--version={metadata.version('click')}",
+        "--add-location=never",
+        "--width=100",
+        f"--output-file={output}",
+        str(Path(spec.origin).parent),
+    )
+
+
 def update() -> None:
+    for domain in DOMAINS:
+        _update(domain)
+
+
+def _update(domain: str) -> None:
+    template = LOCALE / f"{domain}.pot"
     for lang in LANGUAGES:
-        po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+        where = ["-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", lang]
         if po.exists():
-            pybabel(
-                "update",
-                "--no-fuzzy-matching",
-                "--width=100",
-                "-D",
-                DOMAIN,
-                "-i",
-                str(TEMPLATE),
-                "-d",
-                str(LOCALE),
-                "-l",
-                lang,
-            )
+            pybabel("update", "--no-fuzzy-matching", "--width=100", *where)
         else:
-            pybabel("init", "--width=100", "-D", DOMAIN, "-i", str(TEMPLATE), "-d", str(LOCALE), "-l", lang)
+            pybabel("init", "--width=100", *where)
 
 
 def compile_all() -> None:
-    pybabel("compile", "--statistics", "-D", DOMAIN, "-d", str(LOCALE))
+    for domain in DOMAINS:
+        pybabel("compile", "--statistics", "-D", domain, "-d", str(LOCALE))
 
 
 def main(argv: list[str]) -> None:
@@ -78,10 +96,10 @@ def main(argv: list[str]) -> None:
         extract(Path(argv[1]).resolve())
         return
     steps = {
-        "extract": [extract],
+        "extract": [extract, extract_click],
         "update": [update],
         "compile": [compile_all],
-        "all": [extract, update, compile_all],
+        "all": [extract, extract_click, update, compile_all],
     }
     if len(argv) != 1 or argv[0] not in steps:
         sys.exit(__doc__)

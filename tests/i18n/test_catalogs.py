@@ -18,7 +18,7 @@ from fairdeal import i18n
 
 REPO = Path(__file__).resolve().parents[2]
 LOCALE = REPO / "fairdeal" / "locale"
-DOMAINS = ("fairdeal",)
+DOMAINS = ("fairdeal", "click")  # click: its own messages, which click ships no catalogs of
 LANGS = [lang for lang in i18n.LANGUAGES if lang != "en"]
 
 

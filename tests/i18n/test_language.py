@@ -81,3 +81,16 @@ def test_lang_on_the_group_and_on_a_command(tmp_path: Path) -> None:
     assert "گزینه‌ها" in _run("rules", "ecarte", env={"FAIRDEAL_LANG": "fa"})
     assert "Options (--option" in _run("--lang", "en", "rules", "ecarte", env={"FAIRDEAL_LANG": "fa"})
     assert "Speak LANG" in _run("--help")
+
+
+def test_click_says_its_own_words_in_the_language_spoken() -> None:
+    """click ships no catalogs: fairdeal's click domain translates usage, help and errors."""
+    assert "Использование: cli [OPTIONS]" in _run("--lang", "ru", "--help")
+    assert "Diese Hilfe zeigen und beenden." in _run("rules", "--help", env={"FAIRDEAL_LANG": "de"})
+    assert "کاربرد: cli" in _run("--help", env={"FAIRDEAL_LANG": "fa"})
+    assert "Usage: cli" in _run("--help")
+    wrong = CliRunner().invoke(cli, ["--lang", "de", "rulez"])
+    assert wrong.exit_code == 2
+    assert "Fehler: Kein solcher Befehl: 'rulez'. Meintest du 'rules'?" in wrong.output
+    el = CliRunner().invoke(cli, ["--lang", "el", "rules"])
+    assert "Σφάλμα: Λείπει όρισμα 'GAME'." in el.output
