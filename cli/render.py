@@ -18,7 +18,8 @@ from typing import Any
 
 from rich.text import Text
 
-from fairdeal.core.cards import SUITS, Card, rank_text
+from fairdeal import i18n
+from fairdeal.core.cards import SUITS, Card, parse_card, rank_text
 from fairdeal.core.rules import FaceDown, Line
 from fairdeal.core.tableview import Region, Seat, TableView, Words, pile_words
 
@@ -274,14 +275,26 @@ def _packed(items: list[tuple[str, Text]], width: int, hang: int, first: Text | 
 def card_token(word: str) -> str | None:
     """``word`` as a card key (``7h``, ``10s``, ``qd``) if it names a card, else None.
 
-    Accepts what a player types (``7h``, ``10H``, ``q♠``) and what descriptions show
-    (``7♥``); the key ignores case and writing.
+    Accepts what a player types (``7h``, ``10H``, ``q♠``, and in the language spoken its own
+    letters: ``дч``, ``8с``, ``Dh``, :func:`~fairdeal.core.cardwords.parse_card`) and what
+    descriptions show (``7♥``); the key ignores case and writing.
     """
     m = _CARD_TOKEN.match(word)
     if m is None:
-        return None
+        return _typed_in_language(word)
     rank, suit = str(m.group(1)).lower(), str(m.group(2))
     return rank + _SYMBOL_TO_LETTER.get(suit, suit).lower()
+
+
+def _typed_in_language(word: str) -> str | None:
+    """The key of a card typed in the letters of the language spoken (``дч``, ``Dh``), if it is one."""
+    lang = i18n.language()
+    if lang == "en" or word.startswith("#"):
+        return None
+    try:
+        return card_key(parse_card(word.partition("#")[0], lang))
+    except ValueError:
+        return None
 
 
 def _is_item(text: str) -> bool:

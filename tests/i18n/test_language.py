@@ -94,3 +94,16 @@ def test_click_says_its_own_words_in_the_language_spoken() -> None:
     assert "Fehler: Kein solcher Befehl: 'rulez'. Meintest du 'rules'?" in wrong.output
     el = CliRunner().invoke(cli, ["--lang", "el", "rules"])
     assert "Σφάλμα: Λείπει όρισμα 'GAME'." in el.output
+
+
+def test_line_mode_reads_a_card_typed_in_the_language_spoken() -> None:
+    from fairdeal.cli.interpreting import interpret
+
+    moves = ["play Q♥ onto centre 1", "play 8♣ onto centre 1", "draw"]
+    i18n.use("ru")
+    assert interpret("дч", moves).index == 0  # дама червей
+    assert interpret("8с", moves).index == 1  # a Cyrillic с: the C key of a Russian keyboard
+    i18n.use("de")
+    assert interpret("Dh", moves).index == 0 and interpret("8kr", moves).index == 1
+    i18n.use("en")
+    assert interpret("дч", moves).kind == "error" and interpret("qh", moves).index == 0
