@@ -138,12 +138,15 @@ class LazyGroup(click.Group):
         if not any(p.name == "profile" for p in cmd.params):
             profile_option(cmd)
         if not any(p.name == "lang" for p in cmd.params):
-            lang_option(_use_language_here)(cmd)
+            lang_option(_use_language)(cmd)
         super().add_command(cmd, name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if ctx.parent is None:  # a new run: the environment's language until --lang says otherwise
-            i18n.use(i18n.choose())
+        if ctx.parent is None:  # a new run: its language before click words anything
+            i18n.use(i18n.choose(_asked_language(args)))
+            for cmd in (self, *self.commands.values()):
+                if getattr(cmd, "_help_option", None) is not None:
+                    cmd._help_option = None  # click keeps --help's words from its first run (8.1.8+)
         return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -169,15 +172,22 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _asked_language(args: list[str]) -> str | None:
+    """The language ``--lang`` asks for in a command line, read before click parses it (so that
+    the help option's own words are in it too); None if it asks for none."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
 def _use_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """The group's ``--lang``: speak the language it asks for, else FAIRDEAL_LANG's, else the
-    system's (set on every run, so nothing of an earlier run in the same process stays)."""
-    i18n.use(i18n.choose(value))
-    return value
-
-
-def _use_language_here(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A command's ``--lang`` (``fairdeal rules ecarte --lang de``): overrides the group's if given."""
+    """``--lang`` of the group or of a command: speak the language it asks for. Without it, the run
+    speaks what LazyGroup.parse_args chose (FAIRDEAL_LANG's, else the system's)."""
     if value is not None:
         i18n.use(i18n.choose(value))
     return value

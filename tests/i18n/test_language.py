@@ -86,6 +86,8 @@ def test_lang_on_the_group_and_on_a_command(tmp_path: Path) -> None:
 def test_click_says_its_own_words_in_the_language_spoken() -> None:
     """click ships no catalogs: fairdeal's click domain translates usage, help and errors."""
     assert "Использование: cli [OPTIONS]" in _run("--lang", "ru", "--help")
+    assert "Показать эту справку и выйти." in _run("--lang", "ru", "--help")
+    assert "Показать эту справку и выйти." in _run("rules", "--help", "--lang", "ru")
     assert "Diese Hilfe zeigen und beenden." in _run("rules", "--help", env={"FAIRDEAL_LANG": "de"})
     assert "کاربرد: cli" in _run("--help", env={"FAIRDEAL_LANG": "fa"})
     assert "Usage: cli" in _run("--help")
