@@ -24,7 +24,7 @@ from fairdeal.net import wire
 from .adjourning import Adjourning
 from .console import UI
 from .linemode import TerminalAgent
-from .networds import said
+from .networds import came_from, relay_down, said
 from .render import option_text
 from .waiting import clock, describe_waiting, not_started
 
@@ -84,7 +84,8 @@ class LineReport:
     """Plain-text lobby and game messages; the human seat's table view goes through its TerminalAgent.
 
     ``source`` names where the joiner got the host's fingerprint ("the invite", "the announcement").
-    How the game ended is said from the outcome, after the run (:mod:`fairdeal.cli.outcome`).
+    How the game ended is said after the run (:mod:`fairdeal.cli.endings`), from :attr:`ended`;
+    Ctrl-C leaves through :attr:`leave`, the action the network layer offers.
     """
 
     def __init__(
@@ -103,6 +104,11 @@ class LineReport:
         self.adjourning = Adjourning()
         self._ticker: threading.Timer | None = None
         self._seat: int | None = None
+        #: How the game ended for this end, as the network layer said (said after the run).
+        self.ended: ev.GameEnded | None = None
+        #: Leaving on purpose, as the network layer offers it (None: nobody to tell yet).
+        self.leave: Callable[[], None] | None = None
+        self.leaving = False  # this end's person asked to leave
 
     def __call__(self, event: ev.NetEvent) -> None:
         say = self.say
@@ -124,8 +130,8 @@ class LineReport:
                 say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
             case ev.RelayStatus(relay, False, reason):
                 say(
-                    f"The relay {relay} cannot be used for now ({reason}); only direct connections work "
-                    "until it answers again (retrying in the background)."
+                    f"{relay_down(relay, reason)}. Only direct connections work until it answers again "
+                    "(retried in the background)."
                 )
             case ev.RelayDoorTaken(relay):
                 say(
@@ -136,7 +142,7 @@ class LineReport:
             case ev.Joined(joiner, lobby):
                 say(
                     f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
-                    f"from {joiner.address}."
+                    f"{came_from(joiner.address)}."
                 )
                 say(_waiting(lobby))
             case ev.LeftLobby(_, _, lobby):
@@ -174,23 +180,31 @@ class LineReport:
                 self.ui.status.refresh()
             case ev.HostLost(reason, seconds, until):
                 self.ui.status.absences.host = until
+                self.ui.status.absences.reaching = False
                 self.ui.status.absences.seats.clear()
                 what = reason[:1].upper() + reason[1:] if "host" in reason else f"Lost the host ({reason})"
                 say(f"{what}: trying to reach it again ({clock(seconds)}).")
                 self._tick()
+            case ev.ReachingHost(_, until):
+                self.ui.status.absences.host = until
+                self.ui.status.absences.reaching = True
+                self._tick()
             case ev.HostBack(path, via):
                 if self.ui.status.absences.host is None:
-                    return  # the first connection of a resumed seat: "connected" says it
+                    return
+                again = "" if self.ui.status.absences.reaching else " again"
                 self.ui.status.absences.host = None
+                self.ui.status.absences.reaching = False
                 how = f"directly ({via})" if path == "direct" else f"through relay {via}"
-                say(f"Reached the host again {how}: the game goes on.")
+                say(f"Reached the host{again} {how}: the game goes on.")
                 self.ui.status.refresh()
             case ev.HostLeft():
                 self.ui.status.absences.seats.clear()
                 self.ui.status.refresh()  # the words came first: the waiting line drops the absences now
             case ev.NotStartedYet(every, seconds):
                 say(not_started(every, seconds))
-            case ev.TableReady(_, vote):
+            case ev.TableReady(_, vote, leave):
+                self.leave = leave
                 self.adjourning.ready(vote, self._seat)
                 if self.human is not None:
                     self.human.adjourning = self.adjourning
@@ -203,8 +217,11 @@ class LineReport:
                 self.ui.status.absences.seats.clear()
                 self.ui.status.absences.host = None
                 self.ui.status.refresh()
+            case ev.GameEnded():
+                self.ended = event  # said after the run, with the result (fairdeal.cli.endings)
+                self.leave = None
             case _:
-                pass  # said above, or chat, or how the game ended (said from the outcome after the run)
+                pass  # said above, or chat; a refusal is the command's error, with what to do
 
     def _seats(self, header: Header, seat: int | None) -> None:
         self._seat = seat

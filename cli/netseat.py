@@ -5,8 +5,10 @@ play is :mod:`.netlines` in line mode, :mod:`.tui.netview` at the table)."""
 import atexit
 import json
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -16,17 +18,22 @@ import trio
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.rng import Rng
 from fairdeal.core.session.header import Header
-from fairdeal.net import NetOutcome, wire
+from fairdeal.core.session.session import Session
+from fairdeal.net import NetOutcome, WatchPlan, wire
 from fairdeal.net.driver import Agent
+from fairdeal.net.errors import NetError
+from fairdeal.net.events import GameEnded
 from fairdeal.net.invite import PUBLIC_RELAY, Endpoint, parse_endpoint
 from fairdeal.seatlock import SeatLock, lock_seat
 from fairdeal.seedfile import seed_path
 from fairdeal.storage import LogWriter, default_log_path, unique_log_path
 
 from .console import UI
+from .endings import Ending, ending, print_ending, refusal_ending
 from .linemode import TerminalAgent
-from .netlines import write_atomically
-from .outcome import print_summary, result_object, resume_command
+from .netlines import LineReport, write_atomically
+from .networds import refusal_words
+from .outcome import result_object
 from .seats import SeatKind, bot_agent, table_name
 
 Say = Callable[[str], None]
@@ -70,6 +77,8 @@ class SeatLog:
         self.header: Header | None = None
         self.locking = lock
         self.lock: SeatLock | None = None
+        #: How the game ended for this end, as the network layer said (the front end notes it).
+        self.ended: GameEnded | None = None
 
     def where(self) -> tuple[Path | None, Header | None]:
         return self.path, self.header
@@ -118,6 +127,16 @@ class SeatLog:
 
 #: Exit status of host, join and resume when the game was adjourned (to be resumed later).
 ADJOURNED = 3
+#: Exit status when this end's person left the game (Ctrl-C, or leave at the table).
+LEFT = 130
+
+
+def _ended(outcome: NetOutcome, log: SeatLog, resumable: bool) -> GameEnded:
+    """How the game ended, as the network layer said (else from the outcome); resumable only where
+    this seat's seed file is kept beside its log."""
+    told = log.ended or GameEnded.of(outcome.session, outcome.error, outcome.adjourned, resumable=True)
+    kept = resumable and log.path is not None and seed_path(log.path).exists()
+    return replace(told, resumable=told.resumable and kept)
 
 
 def finish_game(
@@ -137,24 +156,19 @@ def finish_game(
         human.show_end(session)
         human.close()
     ui.status.wait(None)
-    kept = log.path is not None and seed_path(log.path).exists()  # this seat can go on later
-    again = resume_command(log.path) if resumable and kept and log.path is not None else ""
+    ended = _ended(outcome, log, resumable)
     if as_json:
         kinds = [s.kind for s in session.header.seats]
         obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
         obj.update(extra or {})
         click.echo(json.dumps(obj))
-    elif outcome.error and session.aborted is None and not outcome.adjourned:
-        ui.say(f"The game ended early: {outcome.error}.", "bold")
-        ui.say("The log below keeps every entry accepted up to there.")
-    if again and not outcome.adjourned:
-        ui.say("This seat's secrets are kept beside the log. To go on with the game later:", "bold")
-        ui.say(f"  {again}", wrap=False)
-    if not as_json:
+    else:
         seat = (session.seat if human is not None else None) if you == -1 else you
-        print_summary(ui, session, log.path, you=seat, adjourned=outcome.adjourned, resumable=bool(again))
+        print_ending(ui, ending(ended, session, log.path, you=seat, ascii=ui.ascii))
     if outcome.adjourned:
         sys.exit(ADJOURNED)
+    if ended.how == "left":
+        sys.exit(LEFT)
     ok = session.finished and session.aborted is None and outcome.error is None
     sys.exit(0 if ok else 1)
 
@@ -246,26 +260,83 @@ _HINTS = (
 )
 
 
-def with_hint(exc: FairdealError) -> FairdealError:
-    text = str(exc).lower()
-    for needle, hint in _HINTS:
-        if needle in text:
-            exc.hint = hint  # type: ignore[attr-defined]
-            break
+#: What a watcher does about a refusal whose hint is a joiner's (matched before :data:`_HINTS`).
+_WATCHING_HINTS = (
+    (
+        "host's own identity",
+        "You watch with the same identity as the host (one profile on one machine). Give this "
+        "terminal its own identity: fairdeal --profile NAME watch ... (any name; it is kept).",
+    ),
+)
+
+
+def hint_for(text: str, *, watching: bool = False) -> str | None:
+    """What to do about the error ``text`` (a watcher's own hints first), if anything is known."""
+    low = text.lower()
+    hints = (*_WATCHING_HINTS, *_HINTS) if watching else _HINTS
+    return next((hint for needle, hint in hints if needle in low), None)
+
+
+def with_hint(exc: FairdealError, *, watching: bool = False) -> FairdealError:
+    """``exc`` with what to do about it (its ``hint``), in this end's words (a watcher's own)."""
+    text = str(exc)
+    if watching and refusal_words(text, watching=True) != text:
+        exc = NetError(refusal_words(text, watching=True))
+    hint = hint_for(text, watching=watching)
+    if hint is not None:
+        exc.hint = hint  # type: ignore[attr-defined]
     return exc
 
 
-def run_seat(
-    say: Say, fn: Callable[..., Awaitable[NetOutcome]], *args: object, log: SeatLog | None = None
+async def _leavable(
+    fn: Callable[..., Awaitable[NetOutcome]], args: tuple[object, ...], report: LineReport | None, say: Say
 ) -> NetOutcome:
-    """``trio.run(fn, *args)``; Ctrl-C leaves the game (exit status 130), the log kept as it is
-    (and its path printed).
+    """``fn(*args)``, where Ctrl-C leaves through the leave the network layer offers (the others
+    are told); before it offers one, or pressed again, Ctrl-C stops at once (KeyboardInterrupt)."""
+    stopped = False
+    outcome: NetOutcome | None = None
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT) as presses:
 
-    Ctrl-C is raised in ``fn``'s own task, at a checkpoint: never inside a link's reader or
-    writer, which would die before saying ``bye`` (a guest would then try to reach a host that
-    left on purpose)."""
+            async def ctrl_c() -> None:
+                nonlocal stopped
+                async for _ in presses:
+                    leave = report.leave if report is not None else None
+                    if leave is None or report is None or report.leaving:
+                        stopped = True
+                        nursery.cancel_scope.cancel()
+                        return
+                    report.leaving = True
+                    say("Leaving the game: telling the others (Ctrl-C again stops at once)...")
+                    leave()
+
+            nursery.start_soon(ctrl_c)
+            outcome = await fn(*args)
+            nursery.cancel_scope.cancel()
+    if stopped or outcome is None:
+        raise KeyboardInterrupt
+    return outcome
+
+
+def run_seat(
+    say: Say,
+    fn: Callable[..., Awaitable[NetOutcome]],
+    plan: object = None,
+    report: LineReport | None = None,
+    *,
+    log: SeatLog | None = None,
+) -> NetOutcome:
+    """``trio.run(fn, plan, report)`` (``fn()`` with no plan); Ctrl-C leaves the game through the
+    network layer (:attr:`LineReport.leave`: the others are told, and how it ended is said as for
+    any end, exit status 130); before the game offers it, or pressed again, Ctrl-C stops at once
+    (exit status 130), the log kept as it is (and its path printed).
+
+    Ctrl-C never lands inside a link's reader or writer, which would die before saying ``bye``
+    (a guest would then try to reach a host that left on purpose)."""
+    args = () if plan is None else (plan, report)
+    watching = isinstance(plan, WatchPlan)
     try:
-        return trio.run(fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
+        return trio.run(_leavable, fn, args, report, say, restrict_keyboard_interrupt_to_checkpoints=True)
     except KeyboardInterrupt:
         pass
     except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raise
@@ -274,20 +345,44 @@ def run_seat(
             while isinstance(ours, BaseExceptionGroup):
                 ours = ours.exceptions[0]
             if ours is not None:
-                raise with_hint(ours) from None  # one line on stderr (friendly_errors), no traceback
+                raise with_hint(ours, watching=watching) from None  # one line (friendly_errors)
             raise
     except FairdealError as exc:
-        raise with_hint(exc) from None
+        raise with_hint(exc, watching=watching) from None
+    finally:
+        if log is not None and report is not None:
+            log.ended = report.ended
     _interrupted(say, log)
 
 
 def _interrupted(say: Say, log: SeatLog | None) -> NoReturn:
     where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
-    say(f"Interrupted: you left the game.{where}")
-    sys.exit(130)
+    watching = log is not None and not log.locking  # a watcher's log: no seat to lock
+    say(f"{'You stopped watching' if watching else 'Interrupted: you left the game'}.{where}")
+    sys.exit(LEFT)
 
 
 # -- the full-screen table ---------------------------------------------------------------------------
+def end_box(
+    refused: str | None,
+    ended: GameEnded | None,
+    session: Session | None,
+    log: Path | None,
+    watching: bool,
+    kept: bool,
+    ascii: bool = False,
+) -> Ending | None:
+    """The table's end box: the host's refusal with what to do, or how the game ended (``kept``:
+    this seat's seed file is beside its log); None to leave at once (an error the terminal says)."""
+    if refused is not None:
+        reason = refusal_words(refused, watching=watching)
+        return refusal_ending(reason, hint_for(reason, watching=watching))
+    if session is None or (ended is None and not session.finished):
+        return None
+    told = None if ended is None else replace(ended, resumable=ended.resumable and kept)
+    return ending(told, session, log, you=session.seat, ascii=ascii, compact=True)
+
+
 def table_player(wanted: bool, *, watching: bool = False) -> Any:
     """A :class:`~fairdeal.cli.tui.player.TablePlayer` when the table is wanted (imported only then)."""
     if not wanted:
@@ -318,19 +413,15 @@ def run_table(
     net = NetShow(invite_file, write_atomically, source)
     app = TableApp(title, player, lambda: fn(plan, report), ascii=ascii, rules_text=rules, net=net)
     report.app = app
+    watching = isinstance(plan, WatchPlan)
 
-    def finish() -> list[tuple[str, str]]:
-        from .outcome import summary
-
-        session = player.session
-        if session is None:
-            return []
-        adjourned = app.ending == "adjourned"
+    def finish() -> Ending | None:
         kept = log.path is not None and seed_path(log.path).exists()
-        return summary(session, log.path, ascii=ascii, adjourned=adjourned, resumable=kept, compact=True)
+        return end_box(net.refused, net.ended, player.session, log.path, watching, kept, ascii)
 
     app.finish = finish
     app.run()
+    log.ended = net.ended
     if app.interrupted or app.outcome is None:
         _interrupted(say, log)
     try:
@@ -340,10 +431,10 @@ def run_table(
         while isinstance(ours, BaseExceptionGroup):
             ours = ours.exceptions[0]
         if ours is not None:
-            raise with_hint(ours) from None
+            raise with_hint(ours, watching=watching) from None
         raise
     except FairdealError as exc:
-        raise with_hint(exc) from None
+        raise with_hint(exc, watching=watching) from None
 
 
 # -- the seat: who plays it, and the terminal ------------------------------------------------------

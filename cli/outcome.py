@@ -130,7 +130,7 @@ def _table_scores(session: Session) -> tuple[int, ...] | None:
         return None
 
 
-def _log_lines(log: Path | None, *, compact: bool = False, resume: bool = False) -> list[tuple[str, str]]:
+def log_lines(log: Path | None, *, compact: bool = False, resume: bool = False) -> list[tuple[str, str]]:
     """The log and the commands that read it (``resume``: and go on with it). ``compact``: for a
     box of 80 columns, the path named once and the commands with ``LOG`` in its place."""
     if log is None:
@@ -162,7 +162,7 @@ def adjourned_lines(
         out.append((how, PLAIN))
         out.append((f"  {resume_command(log)}", DIM))
     out.append(("Every shuffle so far was proven; moves are checked once every card is known.", PLAIN))
-    return out + _log_lines(log, compact=compact, resume=going_on and compact)
+    return out + log_lines(log, compact=compact, resume=going_on and compact)
 
 
 def summary(
@@ -196,7 +196,12 @@ def summary(
     if a is not None:
         who = " and ".join(_who(session, s, you) for s in a.blamed)
         blame = f" {dash} {who} {'is' if len(a.blamed) == 1 else 'are'} blamed" if a.blamed else ""
-        out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
+        if a.reason.startswith("left the game") and len(a.blamed) == 1:  # on purpose: no fault to find
+            why = a.reason[len("left the game") :].strip()
+            gone = "You" if a.blamed[0] == you else who
+            out.append((_sentence(f"The game stopped before its end: {gone} left it {why}".strip()), BAD))
+        else:
+            out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
     elif r is not None:
         text = r.reason
         if r.winner is not None and text.startswith(f"seat {r.winner} "):
@@ -233,7 +238,7 @@ def summary(
         out.append(("Not audited: it stopped before the final reveal (every shuffle was proven).", WARN))
     else:
         out.append(("The final reveal did not complete: moves not checked with every card known.", WARN))
-    return out + _log_lines(log, compact=compact)
+    return out + log_lines(log, compact=compact)
 
 
 def summary_lines(

@@ -180,14 +180,15 @@ def _play_at_table(
     interrupted: Callable[[], None],
 ) -> Any:
     """Play in the full-screen table; return the seats' outcomes (Ctrl-C calls ``interrupted``)."""
+    from .endings import Ending
     from .outcome import summary
     from .tui.app import TableApp
 
     app = TableApp(game.title, player, run, ascii=ascii, rules_text=game.rules_text())
 
-    def finish() -> list[tuple[str, str]]:
+    def finish() -> Ending:
         assert player.session is not None
-        return summary(player.session, path, ascii=ascii, you=watch, compact=True)
+        return Ending("Game over", summary(player.session, path, ascii=ascii, you=watch, compact=True))
 
     app.finish = finish
     app.run()

@@ -63,19 +63,23 @@ def not_started(every: float, seconds: float) -> str:
 class Absences:
     """Who the game waits for to come back, with a deadline each: the words of the waiting line.
 
-    Seats whose link dropped (the host holds them) and, for a guest, the host itself. The
-    deadlines are on ``time.monotonic``. Thread-safe enough: plain dict updates, read whole.
+    Seats whose link dropped (the host holds them) and, for a guest, the host itself: lost, or
+    (``reaching``, a resumed seat) not reached yet. The deadlines are on ``time.monotonic``.
+    Thread-safe enough: plain dict updates, read whole.
     """
 
     def __init__(self) -> None:
         self.seats: dict[int, tuple[str, float]] = {}
         self.host: float | None = None
+        self.reaching = False
 
     def __bool__(self) -> bool:
         return bool(self.seats) or self.host is not None
 
     def text(self, now: float | None = None) -> str | None:
         now = time.monotonic() if now is None else now
+        if self.host is not None and self.reaching:
+            return f"reaching the host: it may not be running yet ({clock(self.host - now)})"
         if self.host is not None:
             return f"lost the host: trying to reach it again ({clock(self.host - now)})"
         if not self.seats:

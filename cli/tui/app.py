@@ -30,6 +30,8 @@ from fairdeal.core.rules import Move
 from fairdeal.core.tableview import TableView
 
 from ..adjourning import Adjourning
+from ..endings import Ending as EndWords
+from ..networds import chat_refused, leave_question
 from ..render import reflow, to_ascii
 from ..waiting import Absences
 from . import choosing
@@ -86,7 +88,10 @@ class TableApp(App[None]):
         self.net = net if net is not None else NetShow()
         self.interrupted = False
         self.ending: Ending | None = None  # how network play said the game ended
-        self.finish: Callable[[], list[tuple[str, str]]] | None = None  # the summary, when the game is over
+        #: Leaving on purpose, as network play offers it (None: stopping tells nobody).
+        self.leave: Callable[[], None] | None = None
+        self.leaving = False  # this person asked to leave: the game says goodbye, then the app closes
+        self.finish: Callable[[], EndWords | None] | None = None  # the end box, when the game is over
         self.flash = ""
         #: Where the person is in choosing a move (keys and clicks: :mod:`.choosing`).
         self.choosing = Choosing()
@@ -149,15 +154,16 @@ class TableApp(App[None]):
             await self.game.wind_down()
 
     def _game_done(self) -> None:
-        if self.interrupted:
+        if self.interrupted or self.leaving:  # the command says how it ended, in the terminal
             self.exit()
             return
         self._refresh_now()
         if self.finish is not None:
             with contextlib.suppress(Exception):
-                lines = self.finish()
-                self.push_screen(EndScreen(lines, "Adjourned" if self.ending == "adjourned" else "Game over"))
-                return
+                end = self.finish()
+                if end is not None:  # None: an error the command says, in the terminal
+                    self.push_screen(EndScreen(end.lines, end.title))
+                    return
         self.exit()
 
     def stop_game(self) -> None:
@@ -344,8 +350,8 @@ class TableApp(App[None]):
     def _open_chat(self) -> None:
         chat = self.query_one("#chat", Input)
         if self.send_chat is None:  # still open the line: what is typed after "/" must not act as keys
-            self.flash = "No chat here: the other seats are bots in this process"
-            chat.placeholder = "No chat here: nobody reads it (Enter or Esc closes)"
+            self.flash = chat_refused(self._watching)
+            chat.placeholder = f"{self.flash}: nothing typed here is sent (Enter or Esc closes)"
             self._update_bars()
         chat.display = True
         self.query_one("#keys", Line).display = False
@@ -356,7 +362,11 @@ class TableApp(App[None]):
         event.input.value = ""
         if text and self.send_chat is not None:
             self.game.call(self.send_chat, text)  # the links belong to trio
+        elif text:
+            why = chat_refused(self._watching)
+            self.flash = f"Not sent: {why[:1].lower()}{why[1:]}"
         self._close_chat()
+        self._update_bars()
 
     def _close_chat(self) -> None:
         chat = self.query_one("#chat", Input)
@@ -403,7 +413,20 @@ class TableApp(App[None]):
         self.note(text, "bold")
         ask_on_a_proposal(self, self.adjourning, self._vote)
 
+    @property
+    def _watching(self) -> bool:
+        p = self.player
+        return p is not None and (p.watching or (p.session is not None and p.session.seat is None))
+
     def action_interrupt(self) -> None:
+        """Ctrl-C: leave the game as network play offers it (the others are told), else, or when
+        pressed again, stop it at once."""
+        if self.leave is not None and not self.leaving and self.game.running:
+            self.leaving = True
+            self.flash = "Leaving the game: telling the others (Ctrl-C again stops at once)"
+            self._update_bars()
+            self.game.call(self.leave)  # the links belong to trio
+            return
         self.interrupted = True
         self.stop_game()
 
@@ -411,7 +434,10 @@ class TableApp(App[None]):
         if self.outcome is not None:
             self.exit()
             return
-        ask_to_leave(self, self.player, self.action_interrupt)
+        p = self.player
+        seat = None if p is None or p.session is None else p.session.seat
+        question = leave_question(seat, watching=self._watching, told=self.leave is not None)
+        ask_to_leave(self, self.player, self.action_interrupt, question)
 
 
 __all__ = ["TableApp"]

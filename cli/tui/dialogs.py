@@ -50,9 +50,14 @@ def ask_on_a_proposal(app: App[Any], adjourning: Adjourning, vote: Callable[[boo
     app.push_screen(Proposal(question), answered)
 
 
-def ask_to_leave(app: App[Any], player: TablePlayer | None, leave: Callable[[], object]) -> None:
-    """Ctrl-Q: on this player's turn resign (the log records it), else leave (the game stops here),
-    once the person says yes; which of the two is decided when they answer."""
+def ask_to_leave(
+    app: App[Any],
+    player: TablePlayer | None,
+    leave: Callable[[], object],
+    question: str = "Leave the game now? It stops here; the log keeps every move so far.",
+) -> None:
+    """Ctrl-Q: on this player's turn resign (the log records it), else leave, once the person says
+    yes to ``question`` (what leaving does here); which of the two is decided when they answer."""
 
     def answered(yes: bool | None) -> None:
         if not yes:
@@ -65,9 +70,7 @@ def ask_to_leave(app: App[Any], player: TablePlayer | None, leave: Callable[[], 
     if player is not None and player.deciding:
         app.push_screen(ConfirmScreen("Resign this game? The log records it."), answered)
     else:
-        app.push_screen(
-            ConfirmScreen("Leave the game now? It stops here; the log keeps every move so far."), answered
-        )
+        app.push_screen(ConfirmScreen(question), answered)
 
 
 __all__ = ["Proposal", "ask_on_a_proposal", "ask_to_adjourn", "ask_to_leave"]

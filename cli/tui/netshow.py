@@ -23,7 +23,7 @@ from fairdeal.net.invite import Invite
 
 from ..adjourning import Adjourning
 from ..netlines import write_invite_file
-from ..networds import said
+from ..networds import came_from, relay_down, said
 from ..render import option_text
 from ..waiting import Absences, not_started
 from .player import TablePlayer
@@ -44,6 +44,7 @@ class NetScreen(Protocol):
     waiting_text: str
     send_chat: Callable[[str], object] | None
     ending: ev.Ending | None
+    leave: Callable[[], None] | None
 
     @property
     def player(self) -> TablePlayer | None: ...
@@ -61,6 +62,12 @@ class NetScreen(Protocol):
     def adjourn_heard(self, text: str) -> None: ...
 
     def schedule_refresh(self, new_turn: bool = False) -> None: ...
+
+
+def lobby_waiting(lobby: wire.Lobby) -> str:
+    """What a joiner waits for in the lobby: more players, or the start."""
+    n = lobby.missing
+    return "every seat is taken: the game begins" if n == 0 else f"waiting for {n} more player{'s' * (n > 1)}"
 
 
 def seat_lines(lobby: wire.Lobby) -> list[str]:
@@ -91,6 +98,10 @@ class NetShow:
         self.code_line: str | None = None  # the short code for the next player, or why there is none
         self._lines: list[str] = []
         self._seat: int | None = None
+        #: How the game ended for this end, as the network layer said (the end box says it).
+        self.ended: ev.GameEnded | None = None
+        #: The host's refusal, in its words, when it would not let this end in.
+        self.refused: str | None = None
 
     def _lobby(self, table: NetScreen, lines: list[str]) -> None:
         self._lines = lines
@@ -113,7 +124,8 @@ class NetShow:
             case ev.Listening(code, invite, bound):
                 self._listening(table, code, invite, bound)
             case ev.Joined(joiner, lobby):
-                note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, from {joiner.address}.")
+                came = came_from(joiner.address)
+                note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, {came}.")
                 self._lobby(table, seat_lines(lobby))
             case ev.LeftLobby(_, _, lobby):
                 self._lobby(table, seat_lines(lobby))
@@ -124,10 +136,9 @@ class NetShow:
                     )
                     self._lobby(table, self._lines)
             case ev.RelayStatus(relay, False, reason):
-                note(f"The relay {relay} cannot be used for now ({reason}); direct connections still work.")
-                told = reason if relay in reason else f"the relay {relay} cannot be used for now: {reason}"
+                note(f"Relay {relay} unreachable for now (retried); direct connections work.")
                 self.relay_line = (
-                    f"{told[:1].upper()}{told[1:]}. Only players who can reach this computer directly "
+                    f"{relay_down(relay, reason)}. Only players who can reach this computer directly "
                     "can join; the relay is tried again in the background."
                 )
                 self._relay_changed(table)
@@ -145,7 +156,9 @@ class NetShow:
             case ev.HostReached(invite, path, via):
                 how = f"directly to {via}" if path == "direct" else f"through relay {via}"
                 self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
+                note(self.head[0])  # the story keeps how this end came in, once the game runs
                 self._lobby(table, [])
+                table.waiting_text = "waiting for the host"
             case ev.Seated(welcome, name):
                 opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
                 self.head.append(
@@ -153,8 +166,10 @@ class NetShow:
                     f"{f' ({opts})' if opts else ''}."
                 )
                 self._lobby(table, ["Waiting for the other players…"])
+                table.waiting_text = "waiting for the other players"
             case ev.LobbyChanged(lobby):
                 self._lobby(table, seat_lines(lobby))
+                table.waiting_text = lobby_waiting(lobby)
             case ev.Started(header, seat):
                 self._seat = seat
                 names = ", ".join(
@@ -164,8 +179,9 @@ class NetShow:
                 note(f"The game begins: {names}.")
                 table.lobby_lines = []
                 table.waiting_text = "shuffling and dealing"
-            case ev.TableReady(say, vote):
+            case ev.TableReady(say, vote, leave):
                 table.send_chat = say
+                table.leave = leave
                 table.adjourning.ready(vote, self._seat)
                 table.schedule_refresh()
             case ev.Resumed(_, seat, entries):
@@ -184,17 +200,28 @@ class NetShow:
             case ev.Back(seat):
                 table.absences.seats.pop(seat, None)
             case ev.HostLost(reason, _, until):
-                table.absences.host = until
+                table.absences.host, table.absences.reaching = until, False
                 table.absences.seats.clear()
                 note(f"Lost the connection to the host ({reason}); trying to reach it again.")
+            case ev.ReachingHost(_, until):
+                table.absences.host, table.absences.reaching = until, True
             case ev.HostBack():
                 if table.absences.host is not None:
-                    table.absences.host = None
-                    note("Reached the host again: the game goes on.")
+                    again = "" if table.absences.reaching else " again"
+                    table.absences.host, table.absences.reaching = None, False
+                    note(f"Reached the host{again}: the game goes on.")
             case ev.HostLeft():
                 table.absences.seats.clear()
             case ev.NotStartedYet(every, seconds):
                 self._lobby(table, [not_started(every, seconds)])
+                table.waiting_text = "waiting for the players to begin"
+            case ev.HostBusy():
+                if table.lobby_lines:  # a watcher not in yet: the waiting screen says it
+                    self._lobby(table, [words or ""])
+                    table.waiting_text = "waiting for the host"
+            case ev.Refused(reason):
+                self.refused = reason  # the end box says it, with what to do
+                table.waiting_text = "refused"
             case ev.AdjournVote(seat, name, agree, missing):
                 table.adjourn_heard(table.adjourning.heard(seat, name, agree, missing))
             case ev.Adjourned():
@@ -205,7 +232,8 @@ class NetShow:
                 mine = p is not None and p.session is not None and seat == p.session.seat
                 table.chat_line("You" if mine else name, "" if mine else fingerprint, text)
             case ev.GameEnded(how):
-                table.ending = how
+                table.ending, table.leave = how, None
+                self.ended = event
             case _:
                 pass  # said above, or Applied: the entries went to the seat's player on the trio side
 
@@ -232,4 +260,4 @@ class NetShow:
         table.waiting_text = "waiting for the players to join"
 
 
-__all__ = ["NetReport", "NetScreen", "NetShow", "seat_lines"]
+__all__ = ["NetReport", "NetScreen", "NetShow", "lobby_waiting", "seat_lines"]

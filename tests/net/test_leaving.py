@@ -49,7 +49,9 @@ def test_a_host_that_leaves_tells_the_table_and_its_guests_stop_without_trying_t
     guests = [join(tmp_path, f"guest{i}", code, "--seed", str(91 + i)) for i in (1, 2)]
     _until(lambda: _entries(h) >= 4, 60, "the game to be under way")
     h.interrupt()
-    assert h.wait() == 130 and "Interrupted: you left the game" in h.err
+    assert h.wait() == 130 and "Leaving the game: telling the others" in h.err
+    assert h.result()["error"] == "you left the game"
+    assert seed_path(h.log).exists(), "the host goes on later with resume"
     for g in guests:
         assert g.wait() == 1, g.err
         assert g.result()["error"] == "the host left the game"

@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from fairdeal.cli.endings import Ending
 from fairdeal.cli.outcome import summary
 from fairdeal.cli.tui.app import TableApp
 from fairdeal.cli.tui.player import TablePlayer
@@ -70,7 +71,7 @@ def table_app(
         ascii=ascii,
         rules_text=game.rules_text(),
     )
-    app.finish = lambda: summary(player.session, None, you=0)
+    app.finish = lambda: Ending("Game over", summary(player.session, None, you=0))
     return app, player
 
 
