@@ -116,3 +116,25 @@ def test_adjourn_and_no_at_the_move_prompt() -> None:
     assert votes == [True], votes  # "adjourn" agreed; "no" came after this seat agreed: nothing asked
     text = " ".join(out.getvalue().split())
     assert "Bob proposed to adjourn: type adjourn to agree, or no to play on." in text
+
+
+def test_line_mode_says_a_host_not_there_yet_a_busy_host_and_whose_words_a_refusal_is() -> None:
+    from fairdeal.net.lobbyterms import OWN_IDENTITY
+
+    out = io.StringIO()
+    report = LineReport(UI(plain=True, file=out, status=False))
+    report(ev.ReachingHost.now(120))
+    report(ev.HostBack("direct", "192.0.2.7:7700", 30))
+    report(ev.HostBusy.now(12))
+    report(ev.HostLeft(watching=True))
+    report(ev.Rejected("127.0.0.1:40000", OWN_IDENTITY))
+    text = " ".join(out.getvalue().split())
+    for words in (
+        "Reaching the host: it may not be running yet (it goes on with fairdeal resume ); trying for 2:00.",
+        "Reached the host directly (192.0.2.7:7700): the game goes on.",
+        "The host is busy catching up other watchers: asking again in 0:12.",
+        "The host left the game: it stops here (watch again if the host goes on with it).",
+        "Turned away a connection from 127.0.0.1:40000: it came with this host's own identity",
+    ):
+        assert words in text, (words, text)
+    assert "join with another profile" not in text, "the joiner's advice is not the host's"

@@ -53,6 +53,12 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             obs(ev.HostBack("direct", "127.0.0.1:7700", 40))
             await pilot.pause()
             assert "Lost the host" not in _status(app)
+            obs(ev.ReachingHost.now(118))  # a resumed seat, before the host is there: not "your move"
+            await pilot.pause()
+            assert _status(app).startswith("Reaching the host: it may not be running yet (1:5"), _status(app)
+            obs(ev.HostBack("direct", "127.0.0.1:7700", 40))
+            await pilot.pause()
+            assert "Reaching the host" not in _status(app)
             # Adjourning: F3 proposes (after a question); another's proposal asks this player.
             await pilot.press("f3")
             await pilot.pause()
@@ -72,6 +78,7 @@ def test_the_status_line_counts_down_while_a_seat_is_away_and_the_question_to_ad
             notes = " ".join(n.text.plain for n in app.query_one(SidePanel).notes)
             assert "Bob's connection dropped" in notes and "Bob is back" in notes
             assert "Bob proposes to adjourn" in notes and "Bob declines to adjourn" in notes
+            assert "Reaching the host: it may not be running yet" in notes and "Reached the host:" in notes
             obs(ev.Adjourned(57))
             await pilot.pause()
             panel = " ".join(app.query_one(SidePanel).render().plain.split())
@@ -166,6 +173,10 @@ def test_a_watcher_before_the_start_reads_that_it_waits_on_the_waiting_screen() 
             assert "every 3 s" in shown and "30:00" in shown, shown
             keys = keys_line(app, 78).plain
             assert "F6" not in keys and keys.endswith("^Q leave"), keys
+            obs(ev.HostBusy.now(12))  # told to come again later: the waiting screen says so
+            await pilot.pause()
+            shown = " ".join(" ".join(app.lobby_lines).split())
+            assert "The host is busy catching up other watchers: asking again in 0:12." in shown, shown
             await pilot.press("ctrl+c")
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
 
