@@ -22,7 +22,7 @@ from fairdeal.core.session import Event, MoveMade
 from fairdeal.core.session.session import Session
 from fairdeal.core.table import Table, Visibility
 
-from .render import named
+from .render import named, sentence
 
 #: How many entries are kept.
 KEEP = 500
@@ -141,8 +141,7 @@ class Chronicle:
             changed |= self._note_turned(view, table, newly - told, zones)
         if self._state is not None:
             for words in session.game.remarks(self._state, view):
-                text = named(words_text(words, past=True), names, self.seat)
-                self._add(Entry(text[:1].upper() + text[1:], None, False))
+                self._add(Entry(sentence(words_text(words, past=True), names, self.seat), None, False))
                 changed = True
         if moves and moves[-1].seat != self.seat:
             self.fresh |= {tok for tok in newly if tok in zones}

@@ -287,8 +287,9 @@ def rules(game: str) -> None:
     """
     reg = load_registry()
     g = reg.game(game)
-    click.echo(rules_in(g, i18n.language()).rstrip())
-    if g.options:
+    text = rules_in(g, i18n.language()).rstrip()
+    click.echo(text)
+    if g.options and "(--option " not in text:  # rules that list their options say them once
         click.echo("\n" + _("Options (--option name=value):"))
         for o in g.options:
             click.echo(f"  {o.describe()}: {_(o.help)}")

@@ -48,6 +48,17 @@ def named(text: str, names: Sequence[str], you: int | None = None) -> str:
     return _SEAT_WORD.sub(name, text)
 
 
+def sentence(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """Words of a game that begin a sentence (a remark of the story): seats named as :func:`named`
+    does, the first letter capitalised — but not a seat's name, written as its owner wrote it
+    ("root scored 1 point"), while the reader's own is "You"."""
+    first = _SEAT_WORD.match(text)
+    out = named(text, names, you)
+    if first is not None and int(first.group(1)) != you and 0 <= int(first.group(1)) < len(names):
+        return out
+    return out[:1].upper() + out[1:]
+
+
 RED = "bold red"
 BLACK = "bold"
 FACE_DOWN = "cyan"
@@ -301,22 +312,38 @@ def _is_item(text: str) -> bool:
     return text.startswith(("- ", "* ")) or (text[:1].isdigit() and text[1:3] in (". ", ") "))
 
 
+#: An indented definition: a term, two spaces or more, what it means (an option and its help).
+_TERM = re.compile(r"\S+ {2,}(?=\S)")
+
+
+def _hang(lead: str, stripped: str) -> tuple[str, str] | None:
+    """A line that begins a list item or a definition: its kind and the indent of its next lines
+    (None: a plain line)."""
+    if _is_item(stripped):
+        return "item", lead + " " * (stripped.index(" ") + 1)
+    term = _TERM.match(stripped)
+    if lead and term is not None:
+        return "term", lead + " " * term.end()
+    return None
+
+
 def reflow(text: str, width: int) -> list[str]:
     """Hard-wrapped text flowed again to ``width``: the lines of a paragraph are joined and
-    wrapped anew; blank lines, indents and list items (``- x``, ``1. x``) are kept."""
+    wrapped anew; blank lines, indents, list items (``- x``, ``1. x``) and indented definitions
+    (``target=N   points needed...``, their lines hanging under the words) are kept."""
     import textwrap
 
     out: list[str] = []
     para: list[str] = []
-    indent = ""
+    indent = hang = ""
+    kind = "plain"
 
     def flush() -> None:
-        if not para:
-            return
-        body = " ".join(para)
-        hang = indent + (" " * (body.index(" ") + 1) if _is_item(body) else "")
-        out.extend(textwrap.wrap(body, max(20, width), initial_indent=indent, subsequent_indent=hang) or [""])
-        para.clear()
+        if para:
+            body = " ".join(para)
+            lines = textwrap.wrap(body, max(20, width), initial_indent=indent, subsequent_indent=hang)
+            out.extend(lines or [""])
+            para.clear()
 
     for raw in text.splitlines():
         line = raw.rstrip()
@@ -326,10 +353,15 @@ def reflow(text: str, width: int) -> list[str]:
             flush()
             out.append("")
             continue
-        if para and (_is_item(stripped) or (lead != indent and not _is_item(para[0]))):
+        begins = _hang(lead, stripped)
+        goes_on = begins is None and (
+            kind == "item" or (lead == indent if kind == "plain" else len(lead) > len(indent))
+        )
+        if para and not goes_on:
             flush()
         if not para:
             indent = lead
+            kind, hang = begins or ("plain", lead)
         para.append(stripped)
     flush()
     return out
@@ -359,6 +391,7 @@ __all__ = [
     "option_text",
     "reflow",
     "seat_words",
+    "sentence",
     "styled",
     "table_lines",
     "table_text",
