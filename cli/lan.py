@@ -96,8 +96,9 @@ def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
     return games
 
 
-def pick(ui: UI, seconds: float) -> LanGame:
-    """The game the person picks by number from those found on the local network."""
+def pick(ui: UI, seconds: float, *, watching: bool = False) -> LanGame:
+    """The game the person picks by number from those found on the local network (to join it, or
+    with ``watching``, to watch it)."""
     ui.say(f"No invite code: looking for games on the local network ({seconds:g} s)...")
     games = look(ui, seconds)
     if not games:  # answers can be slow to come: look a while longer before giving up
@@ -105,12 +106,14 @@ def pick(ui: UI, seconds: float) -> LanGame:
         games = look(ui, 2 * seconds)
     if not games:
         raise ConfigError(
-            "no game found on the local network; ask the host for an invite code (fairdeal join CODE), "
+            f"no game found on the local network; ask the host for an invite code (fairdeal "
+            f"{'watch' if watching else 'join'} CODE), "
             "or check that both machines are on the same network and that mDNS is not blocked"
         )
     while True:
         try:
-            answer = ui.ask(f"Join which game? (1-{len(games)}, or q to quit) ").strip().lower()
+            verb = "Watch" if watching else "Join"
+            answer = ui.ask(f"{verb} which game? (1-{len(games)}, or q to quit) ").strip().lower()
         except EOFError:
             raise ConfigError("no game was picked") from None
         if answer in ("q", "quit"):

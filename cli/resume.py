@@ -139,6 +139,11 @@ def _cannot_resume(log: Path) -> ConfigError | None:
     replay = f"replay it with  fairdeal replay {log}  (or check it with  fairdeal verify {log})"
     if END in kinds or RESIGN in kinds:
         return ConfigError(f"the game of {log.name} is over: there is nothing to resume; {replay}")
+    if log.stem.endswith("-watch"):  # as fairdeal watch names its logs: a watcher has no seat
+        return ConfigError(
+            f"{log.name} is a watcher's log: a watcher has no seat to go on with; watch the game "
+            f"again with its code (fairdeal watch CODE), or {replay}"
+        )
     return ConfigError(
         f"the game of {log.name} did not finish, and has no seed file to go on with: a game played "
         f"here against bots (fairdeal play) cannot be resumed, nor a network seat whose seed file "

@@ -109,7 +109,7 @@ def watch(
     say = ui.say
     extra: tuple[Endpoint, ...] = ()
     if code is None:
-        found = pick(ui, look_seconds)
+        found = pick(ui, look_seconds, watching=True)
         invite, extra = found.invite, found.addresses
         say(f"Watching {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
     else:

@@ -122,6 +122,18 @@ def _enter(picker: Picker, now: Choosing) -> Step:
     )
 
 
+def _not_offered(picker: Picker, card: Card, ascii: bool) -> str:
+    """Why a card typed by name cannot be chosen: this seat has none, or the rules allow others now."""
+    name = card.text(ascii)
+    if all((c.rank, c.suit) != (card.rank, card.suit) for c in picker.held):  # any copy of it
+        return f"You have no {name}"
+    if not picker.cards:
+        return f"{name} cannot be played now: choose one of the moves below"
+    faces = [picker.faces[t].text(ascii) for t in picker.cards if t in picker.faces]
+    allowed = " ".join(dict.fromkeys(faces))  # each card once, as the table lays them out
+    return f"{name} cannot be played now: the rules allow {allowed} (F2: the rules)"
+
+
 def _typed(picker: Picker, now: Choosing, key: str, ascii: bool) -> Step:
     typed, found = read_card(now.typed, key)
     after = replace(now, typed=typed)
@@ -133,7 +145,7 @@ def _typed(picker: Picker, now: Choosing, key: str, ascii: bool) -> Step:
     matches = [t for t, c in picker.faces.items() if c.rank == rank and c.suit.value == suit]
     name = Card(rank, Suit(suit)).text(ascii)
     if not matches:
-        return Step(after, say=f"{name} cannot be played now")
+        return Step(after, say=_not_offered(picker, Card(rank, Suit(suit)), ascii))
     if now.selected in matches and len(matches) > 1:  # the same name again: the next such card
         sel = matches[(matches.index(now.selected) + 1) % len(matches)]
     else:

@@ -68,6 +68,7 @@ class Picker:
         order: Sequence[int],
         cards: dict[int, Card | None],
         zones: dict[int, str],
+        held: frozenset[Card] = frozenset(),
     ) -> None:
         self.keys = target_keys(view, viewer)
         position = {tok: i for i, tok in enumerate(order)}
@@ -99,6 +100,8 @@ class Picker:
         )
         #: What each card that can be picked is, where this viewer knows it.
         self.faces: dict[int, Card] = {t: c for t in self.cards if (c := cards.get(t)) is not None}
+        #: The cards in the viewer's own area that it knows (what it holds, to say why a card is not offered).
+        self.held = held
         self.buttons = self._keyed([c for c in self.choices if c.card is None])
 
     def _keyed(self, buttons: list[Choice]) -> list[Choice]:
@@ -169,7 +172,8 @@ def picker_for(
     t = state.table
     cards = {tok: t.card(tok) for tok in t.all_tokens()}
     zones = {tok: z for tok in t.all_tokens() if (z := t.zone_of(tok)) is not None}
-    return Picker(parts, words, view, seat, screen_order(view, seat), cards, zones)
+    held = frozenset(c for r, p in view.piles() if r.owner == seat for c in p.cards if c is not None)
+    return Picker(parts, words, view, seat, screen_order(view, seat), cards, zones, held)
 
 
 #: What can have been typed of a card's name: nothing, a rank key, or the 1 of a 10.

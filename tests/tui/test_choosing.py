@@ -7,6 +7,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -169,14 +170,23 @@ def test_what_is_said_to_the_person() -> None:
     assert press(picker, Choosing(), "enter").say.startswith("Choose a card")
     assert press(picker, Choosing(), "x").say == "'x' does nothing here: F1 for help"
     assert press(picker, Choosing(), "q").say == "card: Q…"
-    missing = next(
-        (r, s)
-        for r in range(1, 14)
-        for s in "CDHS"
-        if all((c.rank, c.suit.value) != (r, s) for c in picker.faces.values())
-    )
+
+    def name(card: Any) -> tuple[int, str]:
+        return card.rank, card.suit.value
+
+    playable = {name(c) for c in picker.faces.values()}
+    held = {name(c) for c in picker.held}
+    missing = next((r, s) for r in range(1, 14) for s in "CDHS" if (r, s) not in playable | held)
     step = _walk(picker, Choosing(), name_keys(*missing))
-    assert step.say.endswith("cannot be played now") and step.state.typed == ""
+    assert step.say.startswith("You have no ") and step.state.typed == "", step.say  # not held at all
+    _, _, follow = next(
+        t
+        for t in turns(0)
+        if t[2].cards and {name(c) for c in t[2].held} - {name(c) for c in t[2].faces.values()}
+    )
+    kept = next(iter({name(c) for c in follow.held} - {name(c) for c in follow.faces.values()}))
+    step = _walk(follow, Choosing(), name_keys(*kept))
+    assert "cannot be played now: the rules allow " in step.say, step.say  # held: which cards may be played
 
 
 def test_cards_are_typed_by_name() -> None:

@@ -1,0 +1,94 @@
+"""The words issue 42 found wrong, each as a person met it: the rules' options said twice and
+garbled at the table, a name capitalised, a card not held said to be "not playable now", a
+watcher asked which game to join or told to join, a watcher's log blamed on bots, jargon."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fairdeal import registry
+from fairdeal.cli import lan
+from fairdeal.cli.console import UI
+from fairdeal.cli.main import cli
+from fairdeal.cli.networds import came_from, chat_refused, leave_question, refusal_words
+from fairdeal.cli.render import reflow, sentence
+from fairdeal.core.session.logfile import MAGIC, parse_log, record
+from fairdeal.net.lobbyterms import OWN_IDENTITY
+from fairdeal.testing import play_with_protocol
+
+
+def test_the_rules_say_their_options_once() -> None:
+    out = CliRunner().invoke(cli, ["rules", "ecarte"]).output
+    assert out.count("(--option name=value)") == 1, out
+    assert "trump_when_void=true" in out and "penalty=classic|seed" in out
+
+
+def test_the_rules_at_the_table_keep_the_options_table_whole() -> None:
+    """F2 flows the rules to the screen: an option's help hangs under its words, never joined to the
+    next option, never cut into a paragraph of its own."""
+    text = registry.load().game("ecarte").rules_text()
+    for width in (74, 50):
+        lines = reflow(text, width)
+        start = lines.index("Options (--option name=value):")
+        table = lines[start + 1 :]
+        terms = [ln for ln in table if ln.startswith("  ") and not ln.startswith("   ")]
+        assert [t.split()[0] for t in terms] == ["target=N", "trump_when_void=true", "penalty=classic|seed"]
+        column = terms[0].index("points")
+        assert all(ln.startswith(" " * column) for ln in table if ln.startswith("   ")), table
+        assert all(len(ln) <= width for ln in lines), [ln for ln in lines if len(ln) > width]
+
+
+def test_a_remark_that_begins_with_a_name_keeps_the_name_as_written() -> None:
+    names = ["root", "Bob"]
+    assert sentence("seat 0 scored 1 point", names) == "root scored 1 point"
+    assert sentence("seat 0 scored 1 point", names, you=0) == "You scored 1 point"
+    assert sentence("the deal goes to seat 1", names) == "The deal goes to Bob"
+
+
+def test_a_watcher_is_asked_which_game_to_watch(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(lan, "look", lambda ui, seconds, quiet=False: ["a game"])
+    ui = UI(plain=True, file=io.StringIO(), status=False)
+    monkeypatch.setattr(ui, "ask", lambda prompt: asked.append(prompt) or "1")
+    assert lan.pick(ui, 0.1, watching=True) == "a game"
+    assert lan.pick(ui, 0.1) == "a game"
+    assert asked[0].startswith("Watch which game?") and asked[1].startswith("Join which game?"), asked
+
+
+def test_a_watcher_with_the_hosts_identity_is_told_to_watch_from_another_profile() -> None:
+    told = refusal_words(f"the host refused: {OWN_IDENTITY}", watching=True)
+    assert "watch from another profile: --profile NAME" in told and "join" not in told
+    assert refusal_words(OWN_IDENTITY) == OWN_IDENTITY  # a joiner's words are the host's
+
+
+def test_no_chat_says_why_for_a_watcher_and_in_a_game_against_bots() -> None:
+    assert chat_refused(True) == "Watchers cannot chat: the chat is the players'"
+    assert "in this process" not in chat_refused(False) and "against bots" in chat_refused(False)
+
+
+def test_leaving_asks_what_it_does_for_this_end() -> None:
+    assert "keep their seats" in leave_question(0) and "resume" in leave_question(0)
+    assert "stops here for everyone" in leave_question(1)
+    assert leave_question(None, watching=True).startswith("Stop watching?")
+    assert "stops here" in leave_question(1, told=False)
+
+
+def test_a_relay_door_is_not_said() -> None:
+    assert came_from("relay tcp:relay.example:4001 (door 0)") == "through relay tcp:relay.example:4001"
+    assert came_from("192.0.2.7:50000") == "from 192.0.2.7:50000"
+
+
+def test_resuming_a_watchers_log_says_it_is_a_watchers(tmp_path: Path) -> None:
+    game = registry.load().game("ecarte")
+    entries = parse_log(play_with_protocol(game, 2, 3, {"target": 1}).log).entries[:9]
+    log = tmp_path / "ecarte-0123456789ab-watch.fdlog"
+    log.write_bytes(MAGIC + b"".join(record(e) for e in entries))
+    result = CliRunner().invoke(cli, ["resume", str(log)])
+    assert result.exit_code == 2, result.output
+    words = " ".join(result.output.split())
+    assert "is a watcher's log" in words and "fairdeal watch CODE" in words, words
+    assert "bots" not in words, words
