@@ -21,6 +21,7 @@ from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import read_header
 from fairdeal.net import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game, wire
+from fairdeal.net.comeback import Refusal
 from fairdeal.net.driver import Timeouts
 from fairdeal.net.invite import decode_invite
 from fairdeal.seedfile import SeedFile, delete_seed, read_seed, unfinished_logs
@@ -61,28 +62,68 @@ def _describe(log: Path) -> tuple[str, SeedFile | None]:
     role = "host" if seed.role == "host" else f"seat {seed.seat}"
     state = "adjourned" if seed.adjourned else "interrupted"
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(log.stat().st_mtime))
-    return f"{seed.game:<13} {role:<8} {names} · {len(entries)} entries · {state} · {when}", seed
+    return f"{seed.game} · {role} · {names}\n{len(entries)} entries · {state} · {when}", seed
 
 
-def _pick(ui: UI) -> Path:
-    logs = unfinished_logs()
-    if not logs:
-        raise ConfigError("no unfinished game here (games that were adjourned, or stopped before their end)")
+NONE_HERE = "no unfinished game here (games that were adjourned, or stopped before their end)"
+
+
+def _listed(ui: UI, logs: list[Path]) -> None:
+    """The unfinished games, numbered: what, who, how far and when, then the log (each on a line
+    of its own, so that nothing is cut at 80 columns)."""
     ui.say("Unfinished games:")
     for i, log in enumerate(logs, 1):
-        line, _ = _describe(log)
-        ui.say(f"  {i:>2}  {line}", wrap=False)
+        what, when = (*_describe(log)[0].split("\n", 1), "")[:2]
+        ui.say(f"  {i:>2}  {what}")
+        if when:
+            ui.say(f"      {when}")
         ui.say(f"      {log}", "dim", wrap=False)
+
+
+def _pick(ui: UI, *, dropping: bool = False) -> Path:
+    """The unfinished game the person picks by number (``d N`` drops one from the list first)."""
     while True:
+        logs = unfinished_logs()
+        if not logs:
+            raise ConfigError(NONE_HERE)
+        _listed(ui, logs)
+        n = len(logs)
+        ask = f"Drop which game? (1-{n}, or q to quit) " if dropping else (
+            f"Go on with which game? (1-{n}; d and a number drops one from the list; q to quit) "
+        )  # fmt: skip
         try:
-            answer = ui.ask(f"Go on with which game? (1-{len(logs)}, or q to quit) ").strip().lower()
+            answer = ui.ask(ask).strip().lower()
         except EOFError:
             raise ConfigError("no game was picked") from None
         if answer in ("q", "quit"):
             raise ConfigError("no game was picked")
-        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(logs):
-            return logs[int(answer) - 1]
-        ui.say(f"Type a number from 1 to {len(logs)}.")
+        drop = answer[1:].strip() if answer.startswith("d") and not dropping else None
+        number = drop if drop is not None else answer
+        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= n):
+            ui.say(f"Type a number from 1 to {n}" + ("." if dropping else ", or d and a number."))
+            continue
+        if drop is None:
+            return logs[int(number) - 1]
+        _drop(ui, logs[int(number) - 1], ask=True)
+
+
+def _drop(ui: UI, log: Path, *, ask: bool = False) -> None:
+    """Drop the game of ``log`` from the unfinished games: its secrets are deleted, so this seat can
+    never go on with it (a game the host ended while this seat was away, say); the log stays."""
+    from fairdeal.seedfile import seed_path
+
+    if not seed_path(log).exists():
+        raise ConfigError(f"{log} is not an unfinished game of this profile: there is nothing to drop")
+    if ask:
+        question = f"Drop {log.name}? It can never go on then (its log stays). [y/N] "
+        try:
+            if ui.ask(question).strip().lower() not in ("y", "yes"):
+                ui.say("Kept.")
+                return
+        except EOFError:
+            return
+    delete_seed(log)
+    ui.say(f"Dropped {log.name}: it is no longer among the unfinished games. Its log stays: {log}")
 
 
 @cli.command()
@@ -93,13 +134,24 @@ def _pick(ui: UI) -> Path:
     default=None,
     help="(A guest) seconds to keep trying to reach the host (default: the game's grace period).",
 )
+@click.option(
+    "--drop",
+    is_flag=True,
+    help="Drop the game from the list instead: this seat can never go on with it (the log stays).",
+)
 @json_option
 @ascii_option
 @plain_option
 @heartbeat_option
 @friendly_errors
 def resume(
-    log: Path | None, wait: float | None, as_json: bool, ascii: bool, plain: bool, heartbeat: float | None
+    log: Path | None,
+    wait: float | None,
+    drop: bool,
+    as_json: bool,
+    ascii: bool,
+    plain: bool,
+    heartbeat: float | None,
 ) -> None:
     """Go on with an unfinished game: adjourned, or stopped by a crash or a lost connection.
 
@@ -112,12 +164,19 @@ def resume(
     Exit status: as for host and join (0 played to its end, 1 aborted or cut short,
     2 could not start, 3 adjourned again).
 
+    A game that can never go on (its host ended it while you were away) is dropped from
+    the list with --drop (or d and its number when picking).
+
     \b
     Examples:
       fairdeal resume                      pick one of your unfinished games
       fairdeal resume ~/.local/share/fairdeal/logs/ecarte-1a2b3c4d5e6f.fdlog
+      fairdeal resume --drop               pick one to drop from the list
     """
     ui = make_ui(ascii, as_json)
+    if drop:
+        _drop(ui, log if log is not None else _pick(ui, dropping=True))
+        return
     path = log if log is not None else _pick(ui)
     run_resume(path, wait, as_json, ascii, plain, heartbeat=heartbeat)
 
@@ -292,6 +351,14 @@ def run_resume(
             delete_seed(log)  # nothing left to resume: its secrets are of no use any more
             raise ConfigError(f"the game of {log} is over: there is nothing to resume") from None
         raise with_hint(exc) from None
+    except Refusal as exc:
+        if exc.reason == "the game is over":  # the host ended it while this seat was away
+            delete_seed(log)
+            raise ConfigError(
+                f"the host says the game of {log.name} is over: there is nothing to resume (it is no "
+                "longer among your unfinished games; its log stays)"
+            ) from None
+        raise
     finish_game(outcome, out, as_json, ui, report.human)
 
 

@@ -92,3 +92,47 @@ def test_resuming_a_watchers_log_says_it_is_a_watchers(tmp_path: Path) -> None:
     words = " ".join(result.output.split())
     assert "is a watcher's log" in words and "fairdeal watch CODE" in words, words
     assert "bots" not in words, words
+
+
+def _unfinished(home: Path) -> Path:
+    """A guest's game left unfinished in the profile at ``home`` (its log and seed file)."""
+    from fairdeal.core.session.verify import read_header
+    from fairdeal.net.invite import Endpoint, Invite
+    from fairdeal.seedfile import SeedFile, write_seed
+
+    game = registry.load().game("ecarte")
+    entries = parse_log(play_with_protocol(game, 2, 3, {"target": 1}).log).entries[:9]
+    header = read_header(entries[0])
+    logs = home / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"ecarte-{header.game_id.hex()[:12]}.fdlog"
+    log.write_bytes(MAGIC + b"".join(record(e) for e in entries))
+    invite = Invite(header.seats[0].fingerprint, bytes(16), (Endpoint("127.0.0.1", 9),)).encode()
+    seed = SeedFile(
+        "guest", 1, "ecarte", header.game_id, header.seats[1].fingerprint, bytes(32), invite, "human", 120
+    )
+    write_seed(log, seed)
+    return log
+
+
+def test_a_game_that_can_never_go_on_is_dropped_from_resumes_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fairdeal.seedfile import seed_path
+
+    monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path / "home"))
+    log = _unfinished(tmp_path / "home" / "data")
+    listed = CliRunner().invoke(cli, ["resume"], input="d 1\nn\nq\n")
+    text = " ".join(listed.output.split())
+    assert "Unfinished games:" in text and "d and a number drops one" in text, text
+    assert "Kept." in text and seed_path(log).exists()
+    rows = [ln for ln in listed.output.splitlines() if ln.startswith("  ") and str(log) not in ln]
+    assert rows and all(len(ln) <= 80 for ln in rows), listed.output
+    dropped = CliRunner().invoke(cli, ["resume"], input="d 1\ny\n")
+    assert "Dropped" in dropped.output and not seed_path(log).exists() and log.exists(), dropped.output
+    assert "no unfinished game here" in CliRunner().invoke(cli, ["resume"]).output
+    _unfinished(tmp_path / "home" / "data")
+    direct = CliRunner().invoke(cli, ["resume", "--drop", str(log)])
+    assert direct.exit_code == 0 and "Dropped" in direct.output, direct.output
+    again = CliRunner().invoke(cli, ["resume", "--drop", str(log)])
+    assert again.exit_code == 2 and "nothing to drop" in again.output, again.output
