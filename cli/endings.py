@@ -88,7 +88,9 @@ def _cause(ended: ev.GameEnded, session: Session, log: Path | None, compact: boo
             lines = [("The host left the game: it stops here, and your seat is kept.", HEAD)]
             return "The host left", lines + then("when the host does")
         case "host lost":
-            lines = [(f"Lost the host: {ended.reason or 'it could not be reached'}.", HEAD)]
+            why = ended.reason or "lost the host: it could not be reached"
+            told = why if why.startswith(("lost the host", "could not reach")) else f"lost the host: {why}"
+            lines = [(f"{told[:1].upper()}{told[1:]}.", HEAD)]
             if watching:
                 lines.append(("Watch again with the same code once the host is back.", PLAIN))
             return "Host lost", lines + then("once the host is back")

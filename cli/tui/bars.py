@@ -112,8 +112,9 @@ def keys_line(table: TableState, width: int) -> Text:
     picker = table.picker()
     if picker is not None and picker.cards:
         parts.append(("←→ card · 8c name · key: place", 0))
-    parts += [("/ chat", 3), ("F1 help", 0), ("F2 rules", 5)]
     watching = p is not None and (p.watching or (p.session is not None and p.session.seat is None))
+    parts += [("/ chat", 3)] if not watching else []  # the chat is the players'
+    parts += [("F1 help", 0), ("F2 rules", 5)]
     if not watching:  # a watcher plays no move: no forced moves to play, nothing to resign
         parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
     if table.adjourning.available:

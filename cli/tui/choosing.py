@@ -103,8 +103,9 @@ def _enter(picker: Picker, now: Choosing) -> Step:
         return _play(now, picker.single)
     sel = now.selected
     if sel is None:
-        if not picker.cards:
-            return Step(now)
+        if not picker.cards:  # buttons only, more than one: Enter cannot know which
+            keys = " or ".join(f"{b.key} ({b.verb})" for b in picker.buttons if b.key)
+            return Step(now, say=f"Enter cannot choose between these: press {keys}" if keys else "")
         return Step(
             replace(now, selected=picker.cards[0]),
             say="Choose a card (←→ or its name), then where it goes; Enter plays it",
@@ -118,7 +119,7 @@ def _enter(picker: Picker, now: Choosing) -> Step:
         return Step(now)
     return Step(
         replace(now, placing=True, cursor=0),
-        say="Choose where it goes: ←→ then Enter, or its key (Esc: another card)",
+        say="Where it goes: ←→ and Enter, or its key (Esc: another card)",
     )
 
 
@@ -152,7 +153,7 @@ def _typed(picker: Picker, now: Choosing, key: str, ascii: bool) -> Step:
         sel = matches[0]
     say = ""
     if len(options(picker, sel)) > 1:
-        say = f"{name}: press a place's key, or ←→ and Enter (Esc: another card)"
+        say = f"{name}: a place's key, or ←→ and Enter (Esc: another card)"
     return Step(replace(after, selected=sel, placing=False), say=say)
 
 

@@ -235,3 +235,10 @@ def test_the_table_modules_import_no_circle() -> None:
 
     for module in graph:
         visit(module, ())
+
+
+def test_enter_between_two_buttons_says_which_keys_choose() -> None:
+    picker = next(p for i in range(len(GAMES)) for _, _, p in turns(i) if not p.cards and len(p.buttons) > 1)
+    step = press(picker, Choosing(), "enter")
+    assert step.choice is None and step.say.startswith("Enter cannot choose between these: press "), step.say
+    assert all(f"{b.key} ({b.verb})" in step.say for b in picker.buttons), step.say
