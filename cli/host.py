@@ -194,7 +194,8 @@ def host(
     game is announced there (not with --private).
 
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
-    2 it could not start; 3 it was adjourned (everyone goes on later: fairdeal resume).
+    2 it could not start; 3 it was adjourned (everyone goes on later: fairdeal resume);
+    130 you left it (Ctrl-C).
 
     \b
     Examples:

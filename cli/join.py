@@ -107,7 +107,8 @@ def join(
     tried directly and through its relay at once; the message says which way connected.
 
     Exit status: 0 the game was played to its end; 1 it was aborted or cut short;
-    2 it could not start; 3 it was adjourned (everyone goes on later: fairdeal resume).
+    2 it could not start; 3 it was adjourned (everyone goes on later: fairdeal resume);
+    130 you left it (Ctrl-C).
 
     \b
     Examples:
