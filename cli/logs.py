@@ -372,7 +372,8 @@ def _flush_entries(ui: UI, header: Header, pending: list[tuple[int, str, int]]) 
 @cli.command("id")
 @friendly_errors
 def identity() -> None:
-    """Print your identity's fingerprint (made on first use and kept in your config folder).
+    """Print your identity's fingerprint (made on first use and kept in your config folder),
+    and the name the others see at the table.
 
     Friends see this fingerprint in the lobby and in invite codes; it names you in logs.
 
@@ -380,7 +381,11 @@ def identity() -> None:
     Example:
       fairdeal id
     """
+    from .seats import table_name
+
     ident, created = load_identity()
     if created:
         click.echo(_("Created a new identity in {path}").format(path=identity_path()))
     click.echo(ident.fingerprint)
+    seen = _("The others see you as {name} (--name NAME changes it).").format(name=table_name(None))
+    click.echo(seen, err=True)  # stdout stays the fingerprint alone, for scripts

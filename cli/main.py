@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -31,12 +32,26 @@ def friendly_errors(func: F) -> F:
             return func(*args, **kwargs)
         except FairdealError as exc:
             click.echo(f"fairdeal: {exc}", err=True)
-            hint = getattr(exc, "hint", "")
+            hint = getattr(exc, "hint", "") or _did_you_mean(str(exc))
             if hint:
                 click.echo(f"  {hint}", err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+_UNKNOWN_GAME = re.compile(r"unknown game '([^']*)'; installed games: (.*)$")
+
+
+def _did_you_mean(error: str) -> str:
+    """For a game name mistyped (``play ecart``), the installed game it is nearest to, if any."""
+    import difflib
+
+    found = _UNKNOWN_GAME.search(error)
+    if found is None:
+        return ""
+    near = difflib.get_close_matches(found.group(1), found.group(2).split(", "), n=1, cutoff=0.6)
+    return _("Did you mean {game}?").format(game=near[0]) if near else ""
 
 
 def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
@@ -272,9 +287,9 @@ def games() -> None:
 
 
 @cli.command()
-@click.argument("game", shell_complete=complete_game)
+@click.argument("game", required=False, shell_complete=complete_game)
 @friendly_errors
-def rules(game: str) -> None:
+def rules(game: str | None) -> None:
     """Print the rules of GAME as fairdeal plays them, options included.
 
     The options listed at the end are given to "fairdeal play" as --option NAME=VALUE.
@@ -286,6 +301,12 @@ def rules(game: str) -> None:
       fairdeal rules spite-malice --lang ru   in Russian (de, ru, el, fa)
     """
     reg = load_registry()
+    if game is None:  # which rules? say which games there are
+        click.echo(
+            _("Which game? fairdeal rules GAME, one of: {games}").format(games=", ".join(sorted(reg.games))),
+            err=True,
+        )
+        sys.exit(2)
     g = reg.game(game)
     text = rules_in(g, i18n.language()).rstrip()
     click.echo(text)

@@ -360,9 +360,10 @@ def test_id(home: Path) -> None:
     first = run("id")
     assert first.exit_code == 0
     assert "Created a new identity in" in first.output
-    fingerprint = first.output.splitlines()[-1]
+    fingerprint = first.stdout.splitlines()[-1]
     second = run("id")
-    assert second.output.strip() == fingerprint
+    assert second.stdout.strip() == fingerprint  # the fingerprint alone on stdout, for scripts
+    assert "The others see you as " in second.stderr  # and the name others see, for people
     assert (home / "config" / "identity.key").exists()
 
 

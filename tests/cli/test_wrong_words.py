@@ -136,3 +136,10 @@ def test_a_game_that_can_never_go_on_is_dropped_from_resumes_list(
     assert direct.exit_code == 0 and "Dropped" in direct.output, direct.output
     again = CliRunner().invoke(cli, ["resume", "--drop", str(log)])
     assert again.exit_code == 2 and "nothing to drop" in again.output, again.output
+
+
+def test_a_mistyped_game_is_met_with_the_nearest_and_rules_alone_lists_the_games() -> None:
+    mistyped = CliRunner().invoke(cli, ["play", "ecart"])
+    assert mistyped.exit_code == 2 and "Did you mean ecarte?" in mistyped.output, mistyped.output
+    alone = CliRunner().invoke(cli, ["rules"])
+    assert alone.exit_code == 2 and "fairdeal rules GAME, one of: ecarte, snatch, spite-malice" in alone.output
