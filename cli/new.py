@@ -80,7 +80,7 @@ def new(name: str, into: Path | None) -> None:
     \b
     Example:
       fairdeal new go-fish
-      .venv/bin/pip install -e ./fairdeal-go-fish
+      .venv/bin/pip install -e "./fairdeal-go-fish[test]"
       fairdeal games
       cd fairdeal-go-fish && ../.venv/bin/python -m pytest
     """
@@ -93,10 +93,26 @@ def new(name: str, into: Path | None) -> None:
     write_plugin(name, folder)
     n = names(name)
     click.echo(f"Made {folder}/: the game {n['title']} in {n['module']}/__init__.py, its rules in rules.txt.")
-    click.echo("Install it next to fairdeal (with fairdeal's pip), then play it and run its test:")
-    click.echo(f"  pip install -e {folder}")
+    pip, python = _tools()
+    click.echo("Install it next to fairdeal, with its test extra (pytest), then play it and run its test:")
+    click.echo(f'  {pip} install -e "{folder}[test]"')
     click.echo(f"  fairdeal play {name} --seat human --seat bot")
-    click.echo(f"  python -m pytest {folder}")
+    click.echo(f"  {python} -m pytest {folder}")
+
+
+def _tools() -> tuple[str, str]:
+    """The pip and python of the environment fairdeal runs from (./play.sh's .venv has no pytest
+    until the plugin's test extra brings it), spelled as a person types them there."""
+    import os
+    import sys
+
+    here = Path(sys.executable)
+    pip = here.with_name("pip")
+    if not pip.exists():
+        return f"{sys.executable} -m pip", sys.executable
+    rel = os.path.relpath(here.parent)
+    folder = str(here.parent) if rel.startswith("..") else rel  # .venv/bin from the project's folder
+    return f"{folder}/pip", f"{folder}/python"
 
 
 _PYPROJECT = """\
@@ -128,9 +144,9 @@ packages = ["{module}"]
 _README = """\
 # {dist}
 
-{title}, a card game for [fairdeal](https://github.com/), made with `fairdeal new {name}`.
+{title}, a card game for fairdeal, made with `fairdeal new {name}`.
 
-    pip install -e .          # with the pip of the environment fairdeal runs from
+    pip install -e ".[test]"  # with the pip of the environment fairdeal runs from; [test] brings pytest
     fairdeal games            # {name} is listed
     fairdeal play {name} --seat human --seat bot
     python -m pytest          # the conformance kit and a game over the real protocol
