@@ -102,6 +102,7 @@ class NetShow:
         self.ended: ev.GameEnded | None = None
         #: The host's refusal, in its words, when it would not let this end in.
         self.refused: str | None = None
+        self._chatted: set[int] = set()  # the seats whose chat was shown with their fingerprint
 
     def _lobby(self, table: NetScreen, lines: list[str]) -> None:
         self._lines = lines
@@ -230,7 +231,9 @@ class NetShow:
             case ev.ChatLine(seat, name, fingerprint, text):
                 p = table.player
                 mine = p is not None and p.session is not None and seat == p.session.seat
-                table.chat_line("You" if mine else name, "" if mine else fingerprint, text)
+                first = seat not in self._chatted  # its checked identity is shown once, not each line
+                self._chatted.add(seat)
+                table.chat_line("You" if mine else name, fingerprint if first and not mine else "", text)
             case ev.GameEnded(how):
                 table.ending, table.leave = how, None
                 self.ended = event

@@ -97,3 +97,26 @@ def test_before_the_start_the_way_out_is_leave_and_a_watcher_is_offered_no_auto_
         asyncio.run(main(watching))
     assert seen[False].endswith("F6 auto:off · ^Q leave"), seen  # nothing to resign yet
     assert "F6" not in seen[True] and seen[True].endswith("^Q leave"), seen
+
+
+def test_a_players_checked_identity_is_shown_with_its_first_chat_line_only() -> None:
+    from fairdeal.cli.tui.netview import TableReport
+    from fairdeal.net import events as ev
+
+    async def game() -> None:
+        await trio.sleep_forever()
+
+    async def main() -> None:
+        report = TableReport(None)
+        app = TableApp("Test", None, game)
+        report.app = app
+        async with app.run_test(size=(80, 24)) as pilot:
+            report(ev.ChatLine(1, "Bob", "fd1-aaaa-bbbb-cccc-dddd", "hello"))
+            report(ev.ChatLine(1, "Bob", "fd1-aaaa-bbbb-cccc-dddd", "again"))
+            await pilot.pause()
+            panel = " ".join(app.query_one(SidePanel).render().plain.split())
+            assert "Bob (fd1-aaaa-bbbb-cccc-dddd): hello" in panel and "Bob: again" in panel, panel
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
