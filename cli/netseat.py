@@ -270,9 +270,19 @@ _WATCHING_HINTS = (
 )
 
 
+#: Nothing answered at the host's own address, and the relay failed too: the likeliest cause is a
+#: host that is not running (an old code), which comes before what the relay did.
+_NOT_RUNNING = (
+    "Nothing answers at the host's address: check that the host still runs `fairdeal host` and that "
+    "you have the newest code it printed (the relay could not be used either)."
+)
+
+
 def hint_for(text: str, *, watching: bool = False) -> str | None:
     """What to do about the error ``text`` (a watcher's own hints first), if anything is known."""
     low = text.lower()
+    if "could not reach the host" in low and "connection refused" in low:
+        return _NOT_RUNNING
     hints = (*_WATCHING_HINTS, *_HINTS) if watching else _HINTS
     return next((hint for needle, hint in hints if needle in low), None)
 

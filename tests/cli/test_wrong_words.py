@@ -142,4 +142,18 @@ def test_a_mistyped_game_is_met_with_the_nearest_and_rules_alone_lists_the_games
     mistyped = CliRunner().invoke(cli, ["play", "ecart"])
     assert mistyped.exit_code == 2 and "Did you mean ecarte?" in mistyped.output, mistyped.output
     alone = CliRunner().invoke(cli, ["rules"])
-    assert alone.exit_code == 2 and "fairdeal rules GAME, one of: ecarte, snatch, spite-malice" in alone.output
+    assert (
+        alone.exit_code == 2 and "fairdeal rules GAME, one of: ecarte, snatch, spite-malice" in alone.output
+    )
+
+
+def test_an_old_code_says_the_host_is_not_running_before_what_the_relay_did() -> None:
+    from fairdeal.cli.netseat import hint_for
+
+    error = (
+        "could not reach the host (192.0.2.2:35277: nothing answers there (connection refused); relay "
+        "transit.magic-wormhole.io:4001: cannot reach the relay at transit.magic-wormhole.io:4001: its "
+        "address cannot be found (name lookup failed: no such name))"
+    )
+    hint = hint_for(error) or ""
+    assert hint.startswith("Nothing answers at the host's address: check that the host still runs"), hint
