@@ -380,7 +380,8 @@ class TableApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen("Help", help_lines(max(20, (self.size.width or 80) - 6))))
+        width = max(20, (self.size.width or 80) - 6)
+        self.push_screen(TextScreen("Help", help_lines(width, ascii=self.ascii)))
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)

@@ -57,7 +57,7 @@ def _header(region: Region, view: TableView, names: Namer, marks: Marks, room: i
             lines.append(Line())
             lines[-1].add("  ")
         else:
-            lines[-1].add(Text(" · ", style=LABEL))
+            lines[-1].add(Text(" | " if marks.ascii else " · ", style=LABEL))
         lines[-1].add(text)
     return lines
 
@@ -107,7 +107,7 @@ def _region_lines(
         note = Line()
         for i, words in enumerate(region.notes):
             if i:
-                note.add(Text(" · ", style=LABEL))
+                note.add(Text(" | " if marks.ascii else " · ", style=LABEL))
             note.add(words_text(words, names, marks.ascii, "italic dim"))
         lines.append(note)
     return lines

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -11,9 +11,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Static
 
-from ..render import reflow
+from ..render import reflow, to_ascii
+
+
+def _ascii(screen: ModalScreen[Any]) -> bool:
+    """Whether the app draws in ASCII only (``--ascii``)."""
+    return bool(getattr(screen.app, "ascii", False))
+
+
+def _words(screen: ModalScreen[Any], text: str) -> str:
+    return to_ascii(text) if _ascii(screen) else text
+
+
+def _boxed(screen: ModalScreen[Any], box: Widget) -> None:
+    """With ``--ascii``, the box's border in ASCII too (the stylesheet's are round, in Unicode)."""
+    if _ascii(screen):
+        box.styles.border = ("ascii", box.styles.border_top[1])
 
 
 class TextScreen(ModalScreen[None]):
@@ -32,12 +48,14 @@ class TextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
-            box.border_title = self.title_text
-            box.border_subtitle = "Esc closes · ↑↓ PgUp PgDn scroll"
-            yield Static(Text("\n".join(self.lines)))
+            box.border_title = _words(self, self.title_text)
+            box.border_subtitle = _words(self, "Esc closes · ↑↓ PgUp PgDn scroll")
+            yield Static(Text(_words(self, "\n".join(self.lines))))
 
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
+        box = self.query_one(VerticalScroll)
+        _boxed(self, box)
+        box.focus()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.flowing:
@@ -61,7 +79,10 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"{self.question}\n\n[y] yes   [n] no"))
+        yield Static(Text(_words(self, f"{self.question}\n\n[y] yes   [n] no")))
+
+    def on_mount(self) -> None:
+        _boxed(self, self.query_one(Static))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -81,11 +102,14 @@ class EndScreen(ModalScreen[None]):
         for i, (line, style) in enumerate(self.lines):
             if i:
                 text.append("\n")
-            text.append(line, style=style)
+            text.append(_words(self, line), style=style)
         box = Static(text)
-        box.border_title = self.title
+        box.border_title = _words(self, self.title or "")
         box.border_subtitle = "Enter leaves (the summary stays in your terminal)"
         yield box
+
+    def on_mount(self) -> None:
+        _boxed(self, self.query_one(Static))
 
     def action_leave(self) -> None:
         self.app.exit()
@@ -98,7 +122,7 @@ HELP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (
             ("← →", "choose one of your cards that can be played (it shows reversed)"),
             ("8c, 10h, qs", "choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)"),
-            ("1-9, 0", "put the chosen card on the place showing that key (lit in green)"),
+            ("1-9, 0", "put the chosen card on the place showing that key (lit up)"),
             ("Enter", "play the only move, or walk the chosen card's places with ← → and Enter"),
             ("a click", "choose a card; click a lit place to put it there"),
             ("letters", "the buttons below the table (stand, propose, pass, ...), as they show"),
@@ -136,8 +160,9 @@ HELP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 KEY_COLUMN = 15
 
 
-def help_lines(width: int = 76) -> list[str]:
-    """The help wrapped once, to ``width``: each key in a column, its words wrapped beside it."""
+def help_lines(width: int = 76, *, ascii: bool = False) -> list[str]:
+    """The help wrapped once, to ``width``: each key in a column, its words wrapped beside it
+    (with ``ascii``, in ASCII before it is wrapped)."""
     import textwrap
 
     out: list[str] = []
@@ -145,7 +170,7 @@ def help_lines(width: int = 76) -> list[str]:
         if i:
             out.append("")
         out.append(title)
-        for key, words in rows:
+        for key, words in ((to_ascii(k), to_ascii(w)) if ascii else (k, w) for k, w in rows):
             if not key:
                 out.extend(textwrap.wrap(words, max(20, width), initial_indent="  ", subsequent_indent="  "))
                 continue

@@ -91,3 +91,30 @@ def test_the_table_keeps_one_form_for_the_whole_game(
         least = drawn.form
         forms.append(drawn.form)
     assert len(set(forms)) == 1, forms
+
+
+def test_ascii_draws_the_boxes_and_the_help_in_ascii_too() -> None:
+    from textual.widgets import Static
+
+    from fairdeal.cli.tui.screens import ConfirmScreen, TextScreen
+
+    app, player = table_app("ecarte", 2, seed=3, ascii=True)
+    lines = help_lines(74, ascii=True)
+    assert all(line.isascii() for line in lines) and "lit in green" not in " ".join(lines)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: player.deciding, pilot, "a decision")
+            await pilot.press("f1")
+            await until(lambda: isinstance(app.screen, TextScreen), pilot, "the help")
+            box = app.screen.query_one("VerticalScroll")
+            assert box.styles.border_top[0] == "ascii" and (box.border_title or "").isascii()
+            await pilot.press("escape")
+            await pilot.press("ctrl+q")
+            await until(lambda: isinstance(app.screen, ConfirmScreen), pilot, "the question")
+            assert app.screen.query_one(Static).styles.border_top[0] == "ascii"
+            await pilot.press("n")
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
