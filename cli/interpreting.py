@@ -145,7 +145,7 @@ def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
         f"  rules   the rules of {game_title}",
         "  quit    resign this game (asks first; the log records it)",
         "  adjourn propose to stop and go on later (a network game: every player must agree)",
-        "End of input (Ctrl-D) resigns at once; Ctrl-C stops the program.",
+        "Ctrl-D asks, then resigns (the end of piped input resigns at once); Ctrl-C leaves the game.",
     ]
     return lines
 

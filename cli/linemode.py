@@ -66,6 +66,8 @@ class TerminalAgent:
         self.ui = ui
         self.ascii = self.ui.ascii
         self.ask = ask if ask is not None else self.ui.ask
+        #: A person at a terminal: Ctrl-D there asks before it resigns (a pipe's end resigns at once).
+        self.at_terminal = ask is None and _stdin_is_a_terminal()
         self._lines = LineReader(self.ask)
         self.recent: deque[str] = deque(maxlen=200)
         self._shown_table = False
@@ -224,6 +226,9 @@ class TerminalAgent:
                 raw = await self._read(prompt)
             except EOFError:
                 self.ui.blank()
+                if self.at_terminal and not await self._confirm_quit():  # Ctrl-D, perhaps by mistake
+                    self.ui.say("Not resigning; the game goes on.")
+                    continue
                 self.ui.say("End of input: you resign this game.")
                 return RESIGN
             if adjourning is not None and adjourning.asking and raw.strip().lower() in ("no", "n"):
@@ -243,6 +248,7 @@ class TerminalAgent:
                     self._command(reply.command, session, descriptions)
 
     async def _confirm_quit(self) -> bool:
+        """Whether the person confirms resigning (at the end of input, or Ctrl-D again: yes)."""
         try:
             answer = await self._read("Resign this game? The log records it. [y/N] ")
         except EOFError:
@@ -270,6 +276,15 @@ class TerminalAgent:
             self.show_moves(session, descriptions)
         elif command == "moves":
             self.show_moves(session, descriptions)
+
+
+def _stdin_is_a_terminal() -> bool:
+    import sys
+
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # closed, or not a file
+        return False
 
 
 def _name(session: Session, seat: int) -> str:

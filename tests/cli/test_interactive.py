@@ -153,13 +153,15 @@ def test_ctrl_c_stops_with_one_line(tmp_path: Path) -> None:
     assert f"fairdeal: stopped (Ctrl-C); the game did not finish. Its log so far: {log}" in rest
 
 
-def test_end_of_input_resigns_cleanly(tmp_path: Path) -> None:
+def test_end_of_input_asks_then_resigns_cleanly(tmp_path: Path) -> None:
     log = tmp_path / "eof.fdlog"
     child = spawn(
         tmp_path, "play", "ecarte", "--seat", "human", "--seat", "bot", "--seed", "3", "--log", str(log)
     )
     try:
         child.expect(PROMPT)
+        child.sendeof()  # at a terminal, Ctrl-D asks first (it may be a slip); twice, it resigns
+        child.expect("Resign this game")
         child.sendeof()
         rest = plain(finish(child))
     finally:

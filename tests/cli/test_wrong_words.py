@@ -157,3 +157,34 @@ def test_an_old_code_says_the_host_is_not_running_before_what_the_relay_did() ->
     )
     hint = hint_for(error) or ""
     assert hint.startswith("Nothing answers at the host's address: check that the host still runs"), hint
+
+
+def test_ctrl_d_at_a_terminal_asks_before_it_resigns() -> None:
+    import random
+
+    import trio
+
+    from fairdeal.cli.linemode import TerminalAgent
+    from fairdeal.net.driver import BotAgent
+    from fairdeal.net.local import play_local
+    from fairdeal.testing import seat_sessions
+
+    reg = registry.load()
+    table = seat_sessions(reg.game("ecarte"), 2, 2, {"target": 1}, names=["Ann", "Bob"])
+    typed = iter([EOFError, "n", EOFError, EOFError])  # Ctrl-D, no; Ctrl-D twice
+
+    def ask(prompt: str) -> str:
+        answer = next(typed)
+        if answer is EOFError:
+            raise EOFError
+        return str(answer)
+
+    out = io.StringIO()
+    person = TerminalAgent(UI(plain=True, file=out, status=False), ask=ask)
+    person.at_terminal = True
+    bot = BotAgent(reg.bot("ecarte").make(), random.Random(2))
+    outcomes = trio.run(play_local, table.header, table.sessions, [person, bot])
+    result = outcomes[0].session.result
+    assert result is not None and result.reason == "Ann resigned", result
+    text = " ".join(out.getvalue().split())
+    assert "Not resigning; the game goes on." in text and "End of input: you resign this game." in text, text
