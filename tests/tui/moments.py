@@ -237,6 +237,7 @@ class Net:
 
     def leave(self, role: Role) -> None:
         """A bot end leaves, as the network layer offers it."""
+        assert role != self.person or self.late, "the person's end leaves through its front end"
         leave = self.taps[role].leave
         assert leave is not None, f"{role} was offered no leave"
         self.act(role, leave)

@@ -148,10 +148,13 @@ class InLines:
         self.log.path = tmp / "ecarte.fdlog"
         seed_path(self.log.path).write_text("kept")
         self.status: int | str | None = None
+        self.running = False
+        self._lock = threading.Lock()
 
     def run(self, interrupt_after: int | None = None) -> None:
         """Play this end; with ``interrupt_after``, Ctrl-C once it holds that many entries."""
         self.net.start_others()
+        self.running = True
         if interrupt_after is not None:
             threading.Thread(target=self._ctrl_c, args=(interrupt_after,), daemon=True).start()
         try:
@@ -162,13 +165,21 @@ class InLines:
         except SystemExit as stop:
             self.status = stop.code
         finally:
+            with self._lock:
+                self.running = False  # no Ctrl-C from here on: it would land in another test
             self.net.stop_others()
+
+    def interrupt(self) -> None:
+        """Ctrl-C, as at a terminal — while this end still runs."""
+        with self._lock:
+            if self.running:
+                os.kill(os.getpid(), signal.SIGINT)
 
     def _ctrl_c(self, entries: int) -> None:
         end = time.monotonic() + 60
-        while self.net.taps[self.role].entries < entries and time.monotonic() < end:
+        while self.running and self.net.taps[self.role].entries < entries and time.monotonic() < end:
             time.sleep(0.02)
-        os.kill(os.getpid(), signal.SIGINT)
+        self.interrupt()
 
     @property
     def text(self) -> str:
@@ -403,7 +414,6 @@ def test_the_host_says_in_its_own_words_why_it_turned_a_connection_away(front: s
     words = "it came with this host's own identity (a terminal of this profile: use --profile NAME)."
     if front == "lines":
         t2 = InLines("host", tmp_path, as_host=("watcher",))
-        threading.Thread(target=_leaves, args=(t2.net, "host"), daemon=True).start()
         t2.run(interrupt_after=UNDER_WAY + 4)
         assert "Turned away a connection from 127.0.0.1:" in t2.text and words in t2.text, t2.text
         return
@@ -466,7 +476,7 @@ def test_the_host_away_or_a_seat_away_is_said_in_line_mode(role: Role, tmp_path:
         t.net.kill()
         while said not in t.text and time.monotonic() < end:
             time.sleep(0.02)
-        os.kill(os.getpid(), signal.SIGINT)
+        t.interrupt()
         if role != "host":
             t.net.leave("host")  # the host is still there, behind the network that went: it ends
 
