@@ -162,7 +162,7 @@ def finish_game(
         obj = result_object(session, kinds, log.path, outcome.error, adjourned=outcome.adjourned)
         obj.update(extra or {})
         click.echo(json.dumps(obj))
-    else:
+    if not as_json or ended.how not in ("finished", "aborted"):  # with --json, on stderr: how to go on
         seat = (session.seat if human is not None else None) if you == -1 else you
         print_ending(ui, ending(ended, session, log.path, you=seat, ascii=ui.ascii))
     if outcome.adjourned:
