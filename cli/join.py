@@ -63,7 +63,7 @@ def unfinished_at(invite: Invite) -> Path | None:
 
 # -- join -------------------------------------------------------------------------------------------
 @cli.command()
-@click.argument("code", required=False)
+@click.argument("pieces", metavar="[CODE]", nargs=-1)
 @click.option(
     "--seat",
     "seat",
@@ -84,7 +84,7 @@ def unfinished_at(invite: Invite) -> Path | None:
 @heartbeat_option
 @friendly_errors
 def join(
-    code: str | None,
+    pieces: tuple[str, ...],
     seat: str,
     name: str | None,
     log_path: Path | None,
@@ -123,6 +123,7 @@ def join(
     ui = make_ui(ascii, as_json)
     say = ui.say
     extra: tuple[Endpoint, ...] = ()
+    code = " ".join(pieces) or None  # a long code a terminal wrapped may come pasted in pieces
     if code is None:
         found = pick(ui, look_seconds)
         invite, extra, source = found.invite, found.addresses, "the announcement"

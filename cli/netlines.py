@@ -119,7 +119,7 @@ class LineReport:
             case ev.Listening(code, invite, bound):
                 say(f"Listening on {', '.join(bound)}.")
                 say("Invite code (give it to the other players; they type  fairdeal join CODE):")
-                self.ui.say(f"  {code}", "bold", wrap=False)
+                self.ui.say(code, "bold", wrap=False)  # no indent: a code of 80 characters copies whole
                 if self.invite_file is not None:
                     why = write_invite_file(self.invite_file, code, write_atomically)
                     where = f"could not write it to {self.invite_file}: {why}" if why else None

@@ -70,7 +70,7 @@ class Spectator:
 
 
 @cli.command()
-@click.argument("code", required=False)
+@click.argument("pieces", metavar="[CODE]", nargs=-1)
 @log_option
 @connect_timeout_option
 @mailbox_option
@@ -80,7 +80,7 @@ class Spectator:
 @plain_option
 @friendly_errors
 def watch(
-    code: str | None,
+    pieces: tuple[str, ...],
     log_path: Path | None,
     connect_timeout: float,
     mailbox_text: str | None,
@@ -108,6 +108,7 @@ def watch(
     ui = make_ui(ascii, as_json)
     say = ui.say
     extra: tuple[Endpoint, ...] = ()
+    code = " ".join(pieces) or None  # a long code a terminal wrapped may come pasted in pieces
     if code is None:
         found = pick(ui, look_seconds, watching=True)
         invite, extra = found.invite, found.addresses

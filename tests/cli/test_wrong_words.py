@@ -188,3 +188,23 @@ def test_ctrl_d_at_a_terminal_asks_before_it_resigns() -> None:
     assert result is not None and result.reason == "Ann resigned", result
     text = " ".join(out.getvalue().split())
     assert "Not resigning; the game goes on." in text and "End of input: you resign this game." in text, text
+
+
+def test_a_long_code_pasted_in_pieces_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal that wrapped the code hands it over in pieces (pasted unquoted: two arguments)."""
+    from fairdeal.cli import join as joining
+    from fairdeal.net.invite import Endpoint, Invite
+
+    code = Invite("fd1-amqq-4gkn-iwpe-q7wr", bytes(16), (Endpoint("192.0.2.7", 7700),)).encode()
+    read: list[str] = []
+
+    def stop(text: str, mailbox: object, say: object) -> None:
+        read.append(text)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(joining, "read_code", stop)
+    result = CliRunner().invoke(cli, ["join", code[:40], code[40:]])
+    assert result.exit_code == 0, result.output
+    from fairdeal.net.invite import decode_invite
+
+    assert decode_invite(read[0]) == decode_invite(code)
