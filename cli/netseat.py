@@ -384,7 +384,7 @@ def end_box(
 ) -> Ending | None:
     """The table's end box: the host's refusal with what to do, or how the game ended (``kept``:
     this seat's seed file is beside its log); None to leave at once (an error the terminal says)."""
-    if refused is not None:
+    if refused is not None and (session is None or ended is None):  # refused before the game
         reason = refusal_words(refused, watching=watching)
         return refusal_ending(reason, hint_for(reason, watching=watching))
     if session is None or (ended is None and not session.finished):
