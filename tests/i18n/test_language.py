@@ -94,8 +94,8 @@ def test_click_says_its_own_words_in_the_language_spoken() -> None:
     wrong = CliRunner().invoke(cli, ["--lang", "de", "rulez"])
     assert wrong.exit_code == 2
     assert "Fehler: Kein solcher Befehl: 'rulez'. Meintest du 'rules'?" in wrong.output
-    el = CliRunner().invoke(cli, ["--lang", "el", "rules"])
-    assert "Σφάλμα: Λείπει όρισμα 'GAME'." in el.output
+    el = CliRunner().invoke(cli, ["--lang", "el", "replay"])
+    assert "Σφάλμα: Λείπει όρισμα 'LOG'." in el.output
 
 
 def test_line_mode_reads_a_card_typed_in_the_language_spoken() -> None:

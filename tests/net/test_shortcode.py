@@ -140,7 +140,7 @@ async def test_a_four_seat_game_joined_by_three_short_codes(mailbox_url: str) ->
     assert hosted.error is None and hosted.session.finished
     assert sorted(o.session.seat or 0 for o in joined) == [1, 2, 3]
     assert all(o.error is None for o in joined)
-    assert len(set(codes.codes)) == len(codes.codes) >= 4
+    assert len(set(codes.codes)) == len(codes.codes) >= 3  # one each (a fourth may open as the last sits)
     assert [u.handed for u in codes.used] == [True, True, True]
 
 
