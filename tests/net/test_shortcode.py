@@ -123,7 +123,7 @@ async def test_a_two_seat_game_joined_by_a_short_code(mailbox_url: str) -> None:
     hosted, joined, codes = await _game_by_short_codes("ecarte", 2, mailbox_url)
     assert hosted.error is None and hosted.session.finished
     assert [o.error for o in joined] == [None]
-    assert codes.codes[0] != codes.codes[1]  # the next one opened once the first was claimed
+    assert len(set(codes.codes)) == len(codes.codes)  # each code once (a next may open as the seat fills)
     assert [u.handed for u in codes.used] == [True]
     first = next(e for e in codes.events if isinstance(e, ev.ShortCode))
     assert first.first and first.mailbox == mailbox_url
