@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from fairdeal import KING, Move, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal import KING, Move, MoveParts, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal.core.tableview import default_parts
 
 from .model import (
     TALON,
@@ -152,6 +153,13 @@ class EcarteView:
         if a == "play":
             return f"{who} played {_card_text(state, arg, True)}" + _trick_taken(state, player, arg)
         return f"{who}: {move}"
+
+    def move_parts(self, state: EcarteState, player: int, move: Move) -> MoveParts:
+        """The King's announcement is a button, on offer whatever card is picked (not a card's move
+        found only once the King is picked); every other move is its card onto its pile."""
+        if move.action == "announce":
+            return MoveParts(None, None, "announce")
+        return default_parts(state.table, move.args, move.action)
 
     def view(self, state: EcarteState, viewer: int | None) -> TableView:
         """The turn-up, the talon and the trick in the middle; each player's hand and tricks (whose

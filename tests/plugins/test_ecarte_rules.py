@@ -588,3 +588,20 @@ def test_may_play_matches_the_rules_and_unknown_cards_only_widen_it(
         seen: Iterable[Card] = [x for j, x in enumerate(hand_) if j != i and j not in hidden]
         if c in legal:
             assert may_play(c, seen, led, trump, trump_when_void)  # knowing less never forbids more
+
+
+def test_the_kings_announcement_is_a_button_whatever_card_is_picked() -> None:
+    from fairdeal.testing import random_position
+
+    game = Ecarte()
+    for seed, decisions in ((seed, d) for seed in range(60) for d in range(2, 14)):
+        view, _ = random_position(game, 2, seed, decisions)
+        step = game.next_step(view)
+        if not isinstance(step, Decide):
+            continue
+        announce = [m for m in game.legal_moves(view, step.player) if m.action == "announce"]
+        if announce:
+            parts = game.move_parts(view, step.player, announce[0])
+            assert parts.card is None and parts.target is None and parts.verb == "announce"
+            return
+    raise AssertionError("no position with the King's announcement on offer")
