@@ -75,6 +75,12 @@ def standing(state: SnatchState) -> str:
 class SnatchView:
     """Snatch!'s words and table, for :class:`~fairdeal.plugins.snatch.rules.SnatchGame`."""
 
+    def remarks(self, before: SnatchState, after: SnatchState) -> list[Words]:
+        """Who took the trick just judged: the one thing no move tells."""
+        if after.tricks > before.tricks and after.last_taker is not None:
+            return [(Seat(after.last_taker), "took the trick")]
+        return []
+
     def describe(self, state: SnatchState, player: int, move: Move) -> str:
         """The move in words for the player choosing it."""
         t = state.table

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fairdeal import (
     KING,
     Move,
+    MoveWords,
     Pile,
     Region,
     Seat,
@@ -18,7 +19,7 @@ from fairdeal import (
 )
 
 from .layout import CENTRE_INDEX, CENTRES, COMPLETE, PLAYERS, SIDE_INDEX, SIDES, STOCK, hand, payoff
-from .state import SpiteState
+from .state import Phase, SpiteState
 
 
 def _source(state: SpiteState, token: int, owner: str | None) -> str:
@@ -100,6 +101,14 @@ def standing(state: SpiteState) -> str:
 
 class SpiteView:
     """Spite & Malice's words and table, for :class:`~fairdeal.plugins.spite_malice.rules.SpiteMalice`."""
+
+    def remarks(self, before: SpiteState, after: SpiteState) -> list[MoveWords]:
+        """A completed centre stack that went back into the stock: the one thing no move tells."""
+        return [
+            (f"the completed stack of centre {i + 1} went back into the stock, to be shuffled",)
+            for i, c in enumerate(CENTRES)
+            if before.table.size(c) and not after.table.size(c) and after.phase is Phase.PLAY
+        ]
 
     def describe(self, state: SpiteState, player: int, move: Move) -> str:
         """The move in words for the player choosing it, short enough for two columns of moves.

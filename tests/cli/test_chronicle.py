@@ -120,3 +120,12 @@ def test_cards_passed_to_a_seat_are_told_as_received_from_their_giver() -> None:
     assert len(received) == 1 and received[0].endswith("from Bot 0"), said
     assert len(received[0].split()) == 2 + 3 + 3  # three cards, from "Bot 0"
     assert [w for w in said if w.startswith("You drew")] == said[:1], said  # the deal, and no more
+
+
+def test_the_story_says_who_took_each_trick_and_when_a_stack_goes_back() -> None:
+    snatch = [e.words() for e in _story("snatch", 3, {}, 1).entries]
+    taken = [w for w in snatch if w.endswith("took the trick")]
+    assert len(taken) >= 3 and "You took the trick" in taken  # seat 0 tells its own as "You"
+    spite = [e.words() for e in _story("spite-malice", 2, {"target": 1, "max_games": 1}, 0).entries]
+    back = [w for w in spite if "went back into the stock" in w]
+    assert back and back[0].startswith("The completed stack of centre ")
