@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from fairdeal.i18n import gettext as _
+
 
 class Adjourning:
     def __init__(self) -> None:
@@ -44,19 +46,30 @@ class Adjourning:
         you = seat == self.seat
         if not agree:
             self.agreed, self.mine, self.missing = [], False, []
-            who = "You decline" if you else f"{name} declines"
-            return f"{who} to adjourn: the game goes on."
+            if you:
+                return _("You decline to adjourn: the game goes on.")
+            return _("{name} declines to adjourn: the game goes on.").format(name=name)
         first = not self.agreed
         if name not in self.agreed:
             self.agreed.append(name)
         self.mine = self.mine or you
         self.missing = list(missing)
-        waiting = f" Waiting for {', '.join(self.missing)} to agree." if self.missing else ""
-        if you:
-            verb = "propose" if first else "agree"
-            return f"You {verb} to adjourn (stop now, go on later with fairdeal resume).{waiting}"
-        verb = "proposes" if first else "agrees"
-        return f"{name} {verb} to adjourn (stop now, go on later with fairdeal resume).{waiting}"
+        if you and first:
+            said = _("You propose to adjourn (stop now, go on later with fairdeal resume).")
+        elif you:
+            said = _("You agree to adjourn (stop now, go on later with fairdeal resume).")
+        elif first:
+            said = _("{name} proposes to adjourn (stop now, go on later with fairdeal resume).").format(
+                name=name
+            )
+        else:
+            said = _("{name} agrees to adjourn (stop now, go on later with fairdeal resume).").format(
+                name=name
+            )
+        if not self.missing:
+            return said
+        waiting = _("Waiting for {names} to agree.").format(names=_(", ").join(self.missing))
+        return f"{said} {waiting}"
 
     def agree(self) -> bool:
         """Propose, or agree to, adjourning; False when that cannot be sent now."""

@@ -21,8 +21,10 @@ from fairdeal.core.rules import GameState, words_text
 from fairdeal.core.session import Event, MoveMade
 from fairdeal.core.session.session import Session
 from fairdeal.core.table import Table, Visibility
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import language, pgettext
 
-from .render import named, sentence
+from .render import named, seat_words, sentence
 
 #: How many entries are kept.
 KEEP = 500
@@ -51,13 +53,16 @@ class Entry:
         move drew, on the same line: ``You drew 2 cards: 9♣ Q♠``."""
         text = self.text
         if self.cards:
-            text += ": " + " ".join(c.text() for c in self.cards)
+            text = _("{said}: {cards}").format(said=text, cards=_cards(self.cards))
         if self.turned:
-            text += f" (turned up {' '.join(c.text() for c in self.turned)})"
+            text = _("{said} (turned up {cards})").format(said=text, cards=_cards(self.turned))
         if self.drawn:
-            text += (": " if text.endswith(("card", "cards")) else "; you drew ") + " ".join(
-                c.text() for c in self.drawn
-            )
+            # "You drew 2 cards: 9♣ Q♠", where the words end as English ones do; else said apart.
+            counted = pgettext("the last word of drawing cards", "card cards").split()
+            if text.endswith(tuple(counted)):
+                text = _("{said}: {cards}").format(said=text, cards=_cards(self.drawn))
+            else:
+                text = _("{said}; you drew {cards}").format(said=text, cards=_cards(self.drawn))
         return text
 
 
@@ -172,9 +177,13 @@ class Chronicle:
             owner = table.specs[before].owner if before is not None else None
             by.setdefault(owner if owner != self.seat else None, []).append(tok)
         for giver, toks in by.items():
-            cards = " ".join(c.text() for tok in toks if (c := table.card(tok)))
-            text = f"You drew {cards}" if giver is None else f"You received {cards} from seat {giver}"
-            self._add(Entry(named(text, names, self.seat), None, False))
+            cards = _cards([c for tok in toks if (c := table.card(tok))])
+            if giver is None:
+                text = _("You drew {cards}").format(cards=cards)
+            else:
+                name = names[giver] if 0 <= giver < len(names) else seat_words(giver)
+                text = _("You received {cards} from {name}").format(cards=cards, name=name)
+            self._add(Entry(text, None, False))
         self.fresh |= set(came)
         return True
 
@@ -194,7 +203,7 @@ class Chronicle:
             if card is None:
                 continue
             where = self._pile_name(view, tok) if self._pile_name else zones[tok]
-            self._add(Entry(f"{where}: {card.text()}", None, False))
+            self._add(Entry(_("{said}: {cards}").format(said=where, cards=_cards([card])), None, False))
             self.fresh.add(tok)
         return True
 
@@ -220,6 +229,11 @@ class Chronicle:
 
     def recent(self, n: int) -> list[Entry]:
         return self.entries[-n:]
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    """Cards named in a line of the story, in the letters of the language spoken: ``9♣ Q♠``."""
+    return " ".join(c.text(lang=language()) for c in cards)
 
 
 def _owned_by(table: Table, zone: str, seat: int | None) -> bool:

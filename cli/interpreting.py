@@ -10,9 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import ngettext, pgettext
+
 from .render import card_token
 
-#: Each command and the words that call it (the whole reply must be one of them).
+#: Each command and the English words that call it (the whole reply must be one of them); the
+#: language spoken adds its own word for each (:func:`command_words`).
 COMMANDS: dict[str, tuple[str, ...]] = {
     "help": ("help", "h", "?"),
     "moves": ("moves", "list"),
@@ -24,6 +28,33 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 _COMMAND_OF = {word: name for name, words in COMMANDS.items() for word in words}
 _WORD = re.compile(r"[^\s,;:()]+")
+#: Persian and Arabic digits, typed for a move's number, as ASCII ones.
+_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+#: What a Persian keyboard may type differently in a word: the joiner, the Arabic forms of ی and ک.
+_LETTERS = str.maketrans({"\u200c": None, "ي": "ی", "ك": "ک"})
+
+
+def command_words() -> dict[str, str]:
+    """Each command's word in the language spoken, as help shows it (the English words work too)."""
+    return {
+        "help": pgettext("line-mode command", "help"),
+        "moves": pgettext("line-mode command", "moves"),
+        "table": pgettext("line-mode command", "table"),
+        "log": pgettext("line-mode command", "log"),
+        "rules": pgettext("line-mode command", "rules"),
+        "quit": pgettext("line-mode command", "quit"),
+        "adjourn": pgettext("line-mode command", "adjourn"),
+    }
+
+
+def command_of(typed: str) -> str | None:
+    """The command a whole typed reply calls (lower case): an English word, or the language's."""
+    if typed in _COMMAND_OF:
+        return _COMMAND_OF[typed]
+    plain = typed.translate(_LETTERS)
+    return next(
+        (name for name, word in command_words().items() if word.lower().translate(_LETTERS) == plain), None
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,21 +100,26 @@ def _in_order(typed: list[str], words: list[str]) -> bool:
 
 def _candidates(raw: str, picks: list[int], descriptions: Sequence[str], width: int) -> str:
     """One line naming the moves ``raw`` fits: their numbers, and where they differ if that fits."""
-    head = f"{raw!r} fits {len(picks)} moves: "
-    tail = " — type its number."
+
+    def line(listed: str) -> str:
+        n = len(picks)
+        text = ngettext("{typed} fits {n} move: {moves} — type its number.",
+                        "{typed} fits {n} moves: {moves} — type its number.", n)  # fmt: skip
+        return text.format(typed=repr(raw), n=n, moves=listed)
+
     split = [descriptions[i].split() for i in picks]
     same = 0
     while all(len(w) > same + 1 for w in split) and len({w[same] for w in split}) == 1:
         same += 1
     keep = max(0, same - 1)  # one shared word for context: "…centre 1", "…centre 2"
     parts = [f"{i + 1} {'…' if keep else ''}{' '.join(w[keep:])}" for i, w in zip(picks, split, strict=True)]
-    listed = " · ".join(parts)
-    if len(head) + len(listed) + len(tail) <= width:
-        return head + listed + tail
+    said = line(" · ".join(parts))
+    if len(said) <= width:
+        return said
     numbers = [str(i + 1) for i in picks]
     if len(numbers) > 12:
         numbers = [*numbers[:12], "…"]
-    return head + ", ".join(numbers) + tail
+    return line(", ".join(numbers))
 
 
 def interpret(raw: str, descriptions: Sequence[str], width: int = 80) -> Reply:
@@ -99,28 +135,30 @@ def interpret(raw: str, descriptions: Sequence[str], width: int = 80) -> Reply:
     if not text:
         return Reply("empty")
     low = text.lower()
-    if low in _COMMAND_OF:
-        return Reply("command", command=_COMMAND_OF[low])
-    if low.isascii() and low.isdigit():  # not "²" (int() refuses it) nor other scripts' digits
-        k = int(low)
+    command = command_of(low)
+    if command is not None:
+        return Reply("command", command=command)
+    number = low.translate(_DIGITS)  # Persian ۳ too, but never "²" (int() refuses it)
+    if number.isascii() and number.isdigit():
+        k = int(number)
         if 1 <= k <= n:
             return Reply("move", index=k - 1)
-        return Reply("error", message=f"There is no move {k}: type a number from 1 to {n}, or help.")
+        no_move = _("There is no move {k}: type a number from 1 to {n}, or help.")
+        return Reply("error", message=no_move.format(k=k, n=n))
     typed = _tokens(text)
-    words = [_tokens(d) for d in descriptions]
+    said = [_tokens(d) for d in descriptions]
     for test in (_leading, _in_order):
-        picks = [i for i, w in enumerate(words) if test(typed, w)]
+        picks = [i for i, w in enumerate(said) if test(typed, w)]
         if len(picks) == 1:
             return Reply("move", index=picks[0])
         if picks:
             return Reply("error", message=_candidates(text, picks, descriptions, width))
     cards = [t for t in typed if card_token(t) is not None]
     if cards and len(cards) == len(typed):
-        return Reply("error", message=f"No move with {text}: type a number from 1 to {n}, or help.")
-    return Reply(
-        "error",
-        message=f"{text!r} is not a move or a command: type a number from 1 to {n}, or help.",
-    )
+        no_move = _("No move with {cards}: type a number from 1 to {n}, or help.")
+        return Reply("error", message=no_move.format(cards=text, n=n))
+    nothing = _("{typed} is not a move or a command: type a number from 1 to {n}, or help.")
+    return Reply("error", message=nothing.format(typed=repr(text), n=n))
 
 
 def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
@@ -133,21 +171,30 @@ def help_text(game_title: str, descriptions: Sequence[str]) -> list[str]:
             break
     if not example and descriptions:
         example = descriptions[0].split()[0]
-    lines = [
-        f"Type the number of a move (1 to {len(descriptions)}), or its first words"
-        + (f' ("{example}")' if example else "")
-        + ', or a card in it ("7h", "10s").',
-        "Commands:",
-        "  help    this text",
-        "  moves   list your moves again",
-        "  table   show the table again",
-        "  log     what happened lately",
-        f"  rules   the rules of {game_title}",
-        "  quit    resign this game (asks first; the log records it)",
-        "  adjourn propose to stop and go on later (a network game: every player must agree)",
-        "Ctrl-D asks, then resigns (the end of piped input resigns at once); Ctrl-C leaves the game.",
+    n = len(descriptions)
+    if example:
+        first = _('Type the number of a move (1 to {n}), or its first words ("{example}"), or a card in it '
+                  '("7h", "10s").').format(n=n, example=example)  # fmt: skip
+    else:
+        first = _('Type the number of a move (1 to {n}), or its first words, or a card in it ("7h", "10s").')
+        first = first.format(n=n)
+    command = command_words()
+    rows = [
+        (command["help"], _("this text")),
+        (command["moves"], _("list your moves again")),
+        (command["table"], _("show the table again")),
+        (command["log"], _("what happened lately")),
+        (command["rules"], _("the rules of {game}").format(game=game_title)),
+        (command["quit"], _("resign this game (asks first; the log records it)")),
+        (command["adjourn"], _("propose to stop and go on later (a network game: every player must agree)")),
     ]
-    return lines
+    column = max(8, *(len(word) + 1 for word, _what in rows))
+    return [
+        first,
+        _("Commands:"),
+        *(f"  {word.ljust(column)}{what}" for word, what in rows),
+        _("Ctrl-D asks, then resigns (the end of piped input resigns at once); Ctrl-C leaves the game."),
+    ]
 
 
-__all__ = ["COMMANDS", "Reply", "help_text", "interpret"]
+__all__ = ["COMMANDS", "Reply", "command_of", "command_words", "help_text", "interpret"]

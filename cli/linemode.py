@@ -23,9 +23,12 @@ from typing import Any
 
 from rich.text import Text
 
-from fairdeal.core.rules import Game, GameState, Move
+from fairdeal import i18n
+from fairdeal.core.rules import Game, GameState, Move, rules_in
 from fairdeal.core.session import Event
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import ngettext
 from fairdeal.net.driver import RESIGN
 
 from .adjourning import Adjourning
@@ -33,6 +36,7 @@ from .chronicle import Chronicle
 from .console import UI, LineSink
 from .interpreting import COMMANDS, Reply, help_text, interpret
 from .linereader import LineReader
+from .phrases import and_list, is_no, is_yes, pile_name, turned_up, you
 from .render import line_text, named, reflow, table_lines, to_ascii
 from .waiting import describe_waiting
 
@@ -127,7 +131,7 @@ class TerminalAgent:
         rows: list[Text] = [Text()]
         for i, name in enumerate(session.header.names):
             you = i == session.seat
-            seat = ui.text(f"You ({name})", "bold") if you else ui.text(name)
+            seat = ui.text(_("You ({name})").format(name=name), "bold") if you else ui.text(name)
             dot = ui.text(" · ", "dim")
             if rows[-1].plain and len(rows[-1].plain) + len(dot.plain) + len(seat.plain) > ui.width:
                 rows.append(Text())
@@ -139,9 +143,11 @@ class TerminalAgent:
     def _turn(self, session: Session) -> str:
         w = session.waiting()
         if w is None:
-            return "game over"
+            return _("game over")
         if w.decision:
-            return "your turn" if w.seat == session.seat else f"{session.name(w.seat)} to move"
+            if w.seat == session.seat:
+                return _("your turn")
+            return _("{name} to move").format(name=session.name(w.seat))
         return ""
 
     def show_table(self, session: Session, *, news: bool = True) -> None:
@@ -161,16 +167,18 @@ class TerminalAgent:
             return
         unseen = ui.status.unseen()
         if unseen:
-            ui.print(ui.text("Since your last move:" if self._shown_table else "So far:", "dim"))
+            ui.print(ui.text(_("Since your last move:") if self._shown_table else _("So far:"), "dim"))
             if len(unseen) > RECENT_SHOWN:
-                ui.print(ui.text(f"… {len(unseen) - RECENT_SHOWN} earlier (type log)", "dim"), indent=2)
+                n = len(unseen) - RECENT_SHOWN
+                earlier = ngettext("… {n} earlier (type log)", "… {n} earlier (type log)", n).format(n=n)
+                ui.print(ui.text(earlier, "dim"), indent=2)
             ui.print(*unseen[-RECENT_SHOWN:], indent=2)
         self._shown_table = True
 
     def show_moves(self, session: Session, descriptions: Sequence[str]) -> None:
         """The legal moves, numbered; in two columns when there are many short ones."""
         ui = self.ui
-        ui.print(ui.text("Your moves:", "bold"))
+        ui.print(ui.text(_("Your moves:"), "bold"))
         items = [ui.text(f"{i:>2}. {d}") for i, d in enumerate(descriptions, 1)]
         col = max(len(t.plain) for t in items) + 4
         if len(items) > _MOVES_PER_COLUMN and 1 + 2 * col <= ui.width:
@@ -189,9 +197,9 @@ class TerminalAgent:
     def show_log(self) -> None:
         items = list(self.recent)[-LOG_SHOWN:]
         if not items:
-            self.ui.say("Nothing has happened yet.")
+            self.ui.say(_("Nothing has happened yet."))
             return
-        self.ui.print(self.ui.text("Recent actions, oldest first:", "dim"))
+        self.ui.print(self.ui.text(_("Recent actions, oldest first:"), "dim"))
         self.ui.print(*(self._action(t) for t in items), indent=2)
 
     # -- deciding ----------------------------------------------------------------------------------
@@ -216,22 +224,26 @@ class TerminalAgent:
             descriptions = [to_ascii(d) for d in descriptions]
         self.show_table(session)
         self.show_moves(session, descriptions)
-        prompt = f"Your move (1-{len(moves)}, or help): " if len(moves) > 1 else "Your move (1, or help): "
+        if len(moves) > 1:
+            prompt = _("Your move (1-{n}, or help): ").format(n=len(moves))
+        else:
+            prompt = _("Your move (1, or help): ")
         adjourning = self.adjourning
         if adjourning is not None and adjourning.asking:
-            who = " and ".join(adjourning.agreed)
-            self.ui.say(f"{who} proposed to adjourn: type adjourn to agree, or no to play on.", "yellow")
+            who = and_list(adjourning.agreed)
+            asked = _("{who} proposed to adjourn: type adjourn to agree, or no to play on.").format(who=who)
+            self.ui.say(asked, "yellow")
         while True:
             try:
                 raw = await self._read(prompt)
             except EOFError:
                 self.ui.blank()
                 if self.at_terminal and not await self._confirm_quit():  # Ctrl-D, perhaps by mistake
-                    self.ui.say("Not resigning; the game goes on.")
+                    self.ui.say(_("Not resigning; the game goes on."))
                     continue
-                self.ui.say("End of input: you resign this game.")
+                self.ui.say(_("End of input: you resign this game."))
                 return RESIGN
-            if adjourning is not None and adjourning.asking and raw.strip().lower() in ("no", "n"):
+            if adjourning is not None and adjourning.asking and is_no(raw):
                 adjourning.decline()
                 continue
             reply = interpret(raw, descriptions, self.ui.width)
@@ -243,31 +255,31 @@ class TerminalAgent:
                 if reply.command == "quit":
                     if await self._confirm_quit():
                         return RESIGN
-                    self.ui.say("Not resigning; the game goes on.")
+                    self.ui.say(_("Not resigning; the game goes on."))
                 else:
                     self._command(reply.command, session, descriptions)
 
     async def _confirm_quit(self) -> bool:
         """Whether the person confirms resigning (at the end of input, or Ctrl-D again: yes)."""
         try:
-            answer = await self._read("Resign this game? The log records it. [y/N] ")
+            answer = await self._read(_("Resign this game? The log records it. [y/N] "))
         except EOFError:
             return True
-        return answer.strip().lower() in ("y", "yes")
+        return is_yes(answer)
 
     def _command(self, command: str, session: Session, descriptions: Sequence[str]) -> None:
         ui = self.ui
         if command == "adjourn":
             if self.adjourning is None or not self.adjourning.available:
-                ui.say("Adjourning is for games over the network: every player agrees to go on later.")
+                ui.say(_("Adjourning is for games over the network: every player agrees to go on later."))
             elif not self.adjourning.agree():
-                ui.say("Could not send that to the host right now; try again.", "yellow")
+                ui.say(_("Could not send that to the host right now; try again."), "yellow")
             return
         if command == "help":
             for line in help_text(session.game.title, descriptions):
                 ui.say(line)
         elif command == "rules":
-            for line in reflow(session.game.rules_text().rstrip(), ui.width):
+            for line in reflow(rules_in(session.game, i18n.language()).rstrip(), ui.width):
                 ui.say(line, wrap=False)
         elif command == "log":
             self.show_log()
@@ -289,7 +301,7 @@ def _stdin_is_a_terminal() -> bool:
 
 def _name(session: Session, seat: int) -> str:
     """ "You" for this session's seat, the seat's name for the others."""
-    return "You" if seat == session.seat else session.name(seat)
+    return you() if seat == session.seat else session.name(seat)
 
 
 def _pile_name(session: Session, state: GameState, token: int) -> str:
@@ -298,12 +310,10 @@ def _pile_name(session: Session, state: GameState, token: int) -> str:
     for region in view.regions:
         for pile in region.piles:
             if token in pile.tokens:
-                if region.owner is None:
-                    return pile.label
-                if region.owner == session.seat:
-                    return f"Your {pile.label.lower()}"
-                return f"{session.name(region.owner)}'s {pile.label.lower()}"
-    return "Turned up"
+                owner = region.owner
+                name = session.name(owner) if owner is not None else ""
+                return pile_name(pile.label, owner, session.seat, name)
+    return turned_up()
 
 
 def offered_moves(game: Game[Any], state: GameState, seat: int | None, moves: Sequence[Move]) -> list[Move]:

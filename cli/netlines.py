@@ -18,6 +18,8 @@ from fairdeal.core.session import Event
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Session
 from fairdeal.core.text import distinct_names
+from fairdeal.i18n import N_, ngettext
+from fairdeal.i18n import gettext as _
 from fairdeal.net import events as ev
 from fairdeal.net import wire
 
@@ -34,14 +36,16 @@ def lobby_lines(lobby: wire.Lobby) -> list[str]:
     lines = []
     names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
     for i, s in enumerate(lobby.seats):
-        who = "(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
-        lines.append(f"  seat {i}: {who}")
+        who = _("(free)") if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
+        lines.append("  " + _("seat {n}: {who}").format(n=i, who=who))
     return lines
 
 
 def _waiting(lobby: wire.Lobby) -> str:
     n = lobby.missing
-    return "Every seat is taken." if n == 0 else f"Waiting for {n} more player{'s' if n > 1 else ''}..."
+    if n == 0:
+        return _("Every seat is taken.")
+    return ngettext("Waiting for {n} more player...", "Waiting for {n} more players...", n).format(n=n)
 
 
 #: A new file, never through a link, its owner's alone from the start (the umask only takes away).
@@ -93,7 +97,7 @@ class LineReport:
         ui: UI,
         human: TerminalAgent | None = None,
         invite_file: Path | None = None,
-        source: str = "the invite",
+        source: str = N_("the invite"),
     ) -> None:
         self.ui = ui
         self.say = ui.say
@@ -117,58 +121,67 @@ class LineReport:
             self.ui.say(words, wrap=not isinstance(event, ev.Rejected | ev.RejectedMany))
         match event:
             case ev.Listening(code, invite, bound):
-                say(f"Listening on {', '.join(bound)}.")
-                say("Invite code (give it to the other players; they type  fairdeal join CODE):")
+                say(_("Listening on {addresses}.").format(addresses=", ".join(bound)))
+                say(_("Invite code (give it to the other players; they type  fairdeal join CODE):"))
                 self.ui.say(code, "bold", wrap=False)  # no indent: a code of 80 characters copies whole
                 if self.invite_file is not None:
                     why = write_invite_file(self.invite_file, code, write_atomically)
-                    where = f"could not write it to {self.invite_file}: {why}" if why else None
-                    self.ui.say(f"  ({where or f'also written to {self.invite_file}'})", wrap=False)
-                ways = [str(e) for e in invite.direct]
-                if invite.relay is not None:
-                    ways.append(f"through relay {invite.relay}")
-                say(f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.")
+                    if why:
+                        where = _("could not write it to {path}: {reason}").format(
+                            path=self.invite_file, reason=why
+                        )
+                    else:
+                        where = _("also written to {path}").format(path=self.invite_file)
+                    self.ui.say(f"  ({where})", wrap=False)
+                say(leads_to(invite))
             case ev.RelayStatus(relay, False, reason):
-                say(
-                    f"{relay_down(relay, reason)}. Only direct connections work until it answers again "
-                    "(retried in the background)."
-                )
+                only = _("Only direct connections work until it answers again (retried in the background).")
+                say(f"{relay_down(relay, reason)}. {only}")
             case ev.RelayDoorTaken(relay):
                 say(
-                    f"A connection that is not yours was paired on a door of relay {relay}: someone else who "
-                    "has the code waits there as the host (or the relay dropped it). The door was opened "
-                    "again; players coming through the relay may need a few more seconds."
+                    _(
+                        "A connection that is not yours was paired on a door of relay {relay}: someone else "
+                        "who has the code waits there as the host (or the relay dropped it). The door was "
+                        "opened again; players coming through the relay may need a few more seconds."
+                    ).format(relay=relay)
                 )
             case ev.Joined(joiner, lobby):
+                took = _("{name} ({fingerprint}) took seat {seat} [{kind}], {where}.")
                 say(
-                    f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat} [{joiner.kind}], "
-                    f"{came_from(joiner.address)}."
+                    took.format(
+                        name=joiner.name,
+                        fingerprint=joiner.fingerprint,
+                        seat=joiner.seat,
+                        kind=joiner.kind,
+                        where=came_from(joiner.address),
+                    )
                 )
                 say(_waiting(lobby))
-            case ev.LeftLobby(_, _, lobby):
+            case ev.LeftLobby(_unused, _reason, lobby):
                 say(_waiting(lobby))
             case ev.HostReached(invite, path, via):
-                how = f"directly to {via}" if path == "direct" else f"through relay {via}"
-                say(f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says.")
+                say(connected(invite, path, via, self.source))
             case ev.Seated(welcome, name):
-                opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
-                say(
-                    f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
-                    f"{f' ({opts})' if opts else ''}."
-                )
+                say(seated(welcome, name))
             case ev.LobbyChanged(lobby):
-                say("Lobby:")
+                say(_("Lobby:"))
                 for line in lobby_lines(lobby):
                     say(line)
                 say(_waiting(lobby))
             case ev.Started(header, seat):
-                say("The game begins:")
+                say(_("The game begins:"))
                 self._seats(header, seat)
             case ev.Resumed(header, seat, entries):
                 if seat is None:
-                    say("Watching the game (every entry is checked as it comes):")
+                    say(_("Watching the game (every entry is checked as it comes):"))
                 else:
-                    say(f"The game goes on after {entries} entries:")
+                    say(
+                        ngettext(
+                            "The game goes on after {n} entry:",
+                            "The game goes on after {n} entries:",
+                            entries,
+                        ).format(n=entries)
+                    )
                 self._seats(header, seat)
             case ev.Applied(session, events, replayed):
                 self._applied(session, events, replayed)
@@ -182,8 +195,12 @@ class LineReport:
                 self.ui.status.absences.host = until
                 self.ui.status.absences.reaching = False
                 self.ui.status.absences.seats.clear()
-                what = reason[:1].upper() + reason[1:] if "host" in reason else f"Lost the host ({reason})"
-                say(f"{what}: trying to reach it again ({clock(seconds)}).")
+                if "host" in reason:
+                    again = _("{reason}: trying to reach it again ({clock}).")
+                    say(again.format(reason=reason[:1].upper() + reason[1:], clock=clock(seconds)))
+                else:
+                    again = _("Lost the host ({reason}): trying to reach it again ({clock}).")
+                    say(again.format(reason=reason, clock=clock(seconds)))
                 self._tick()
             case ev.ReachingHost(_, until):
                 self.ui.status.absences.host = until
@@ -192,11 +209,10 @@ class LineReport:
             case ev.HostBack(path, via):
                 if self.ui.status.absences.host is None:
                     return
-                again = "" if self.ui.status.absences.reaching else " again"
+                first = self.ui.status.absences.reaching
                 self.ui.status.absences.host = None
                 self.ui.status.absences.reaching = False
-                how = f"directly ({via})" if path == "direct" else f"through relay {via}"
-                say(f"Reached the host{again} {how}: the game goes on.")
+                say(reached(first, path, via))
                 self.ui.status.refresh()
             case ev.HostLeft():
                 self.ui.status.absences.seats.clear()
@@ -211,7 +227,7 @@ class LineReport:
             case ev.AdjournVote(seat, name, agree, missing):
                 text = self.adjourning.heard(seat, name, agree, missing)
                 if self.adjourning.asking and self.human is not None:
-                    text += " Type adjourn to agree, or no to play on (at your next move)."
+                    text += " " + _("Type adjourn to agree, or no to play on (at your next move).")
                 say(text)
             case ev.Adjourned():
                 self.ui.status.absences.seats.clear()
@@ -226,8 +242,10 @@ class LineReport:
     def _seats(self, header: Header, seat: int | None) -> None:
         self._seat = seat
         for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True)):
-            you = "  <- you" if i == seat else ""
-            self.say(f"  seat {i}: {name}  {s.fingerprint}  [{s.kind}]{you}")
+            who = f"{name}  {s.fingerprint}  [{s.kind}]"
+            if i == seat:
+                who += "  " + _("<- you")
+            self.say("  " + _("seat {n}: {who}").format(n=i, who=who))
 
     def _applied(self, session: Session, events: Sequence[Event], replayed: bool = False) -> None:
         if self.human is not None:
@@ -254,4 +272,58 @@ class LineReport:
         self._ticker.start()
 
 
-__all__ = ["LineReport", "lobby_lines", "write_atomically", "write_invite_file"]
+def leads_to(invite: Any) -> str:
+    """Where an invite leads its players, and whom it proves the host to be."""
+    ways = [str(e) for e in invite.direct]
+    if invite.relay is not None:
+        ways.append(_("through relay {relay}").format(relay=invite.relay))
+    said = _("It leads them to {ways}, and proves this host is {fingerprint}.")
+    return said.format(ways=_(" or ").join(ways), fingerprint=invite.fingerprint)
+
+
+def connected(invite: Any, path: str, via: str, source: str) -> str:
+    """How a joiner reached the host, and that it is who the invite (``source``) says."""
+    if path == "direct":
+        said = _("Connected directly to {via}: the host is {fingerprint}, as {source} says.")
+    else:
+        said = _("Connected through relay {via}: the host is {fingerprint}, as {source} says.")
+    return said.format(via=via, fingerprint=invite.fingerprint, source=_(source))
+
+
+def reached(first: bool, path: str, via: str) -> str:
+    """A host reached (``first``: by a resumed seat; else again, after it was lost)."""
+    if path == "direct":
+        said = (
+            _("Reached the host directly ({via}): the game goes on.")
+            if first
+            else _("Reached the host again directly ({via}): the game goes on.")
+        )
+    else:
+        said = (
+            _("Reached the host through relay {via}: the game goes on.")
+            if first
+            else _("Reached the host again through relay {via}: the game goes on.")
+        )
+    return said.format(via=via)
+
+
+def seated(welcome: wire.Welcome, name: str) -> str:
+    """Where this joiner sits, at which game, with which options."""
+    opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
+    if opts:
+        said = _("You are {name}, in seat {seat} of {players} at {game} ({options}).")
+    else:
+        said = _("You are {name}, in seat {seat} of {players} at {game}.")
+    return said.format(name=name, seat=welcome.seat, players=welcome.players, game=welcome.game, options=opts)
+
+
+__all__ = [
+    "LineReport",
+    "connected",
+    "leads_to",
+    "lobby_lines",
+    "reached",
+    "seated",
+    "write_atomically",
+    "write_invite_file",
+]

@@ -19,6 +19,8 @@ from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.rng import Rng
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net import NetOutcome, WatchPlan, wire
 from fairdeal.net.driver import Agent
 from fairdeal.net.errors import NetError
@@ -53,7 +55,9 @@ def default_relay() -> Endpoint | None:
     try:
         return parse_endpoint(value)
     except ValueError:
-        raise ConfigError(f"{RELAY_ENV}={value!r} is not tcp:HOST:PORT or none") from None
+        raise ConfigError(
+            _("{variable}={value} is not tcp:HOST:PORT or none").format(variable=RELAY_ENV, value=repr(value))
+        ) from None
 
 
 # -- shared pieces ------------------------------------------------------------------------------------
@@ -69,7 +73,7 @@ class SeatLog:
         self, path: Path | None, *, reopen: bool = False, suffix: str = "", lock: bool = True
     ) -> None:
         if path is not None and path.exists() and not reopen:
-            raise ConfigError(f"the log file {path} exists already; choose another --log")
+            raise ConfigError(_("the log file {path} exists already; choose another --log").format(path=path))
         self.wanted = path
         self.reopen = reopen
         self.suffix = suffix
@@ -91,10 +95,11 @@ class SeatLog:
         self.lock = lock_seat(self.path)
         atexit.register(self.lock.release)
         if self.lock.took_over is not None:
-            say(
-                f"The fairdeal process that played this seat before (pid {self.lock.took_over}) ended "
-                "without letting go of it: this process takes the seat over."
+            said = _(
+                "The fairdeal process that played this seat before (pid {pid}) ended without letting go of "
+                "it: this process takes the seat over."
             )
+            say(said.format(pid=self.lock.took_over))
 
     def _made(self, writer: LogWriter) -> LogWriter:
         try:
@@ -114,7 +119,7 @@ class SeatLog:
         path = default_log_path(header.game, header.game_id)
         if self.suffix:
             path = path.with_name(f"{path.stem}-{self.suffix}{path.suffix}")
-        for _ in range(5):
+        for _attempt in range(5):
             path = unique_log_path(path)
             try:
                 writer = LogWriter(path)
@@ -122,7 +127,7 @@ class SeatLog:
                 continue
             self.path = path
             return self._made(writer)
-        raise ConfigError(f"cannot create a log file next to {path}")
+        raise ConfigError(_("cannot create a log file next to {path}").format(path=path))
 
 
 #: Exit status of host, join and resume when the game was adjourned (to be resumed later).
@@ -177,86 +182,108 @@ def finish_game(
 _HINTS = (
     (
         "wrong or already used",
-        "Ask the host for the short code its screen shows now: each is for one player, once, and a "
-        "wrong try uses it up. The long code (fd1:...) works too.",
+        N_(
+            "Ask the host for the short code its screen shows now: each is for one player, once, and a "
+            "wrong try uses it up. The long code (fd1:...) works too."
+        ),
     ),
-    ("needs a mailbox", "Join with the long code (fd1:...), or name the host's mailbox: --mailbox URL."),
-    ("word of short codes", "Read the code again from the host's screen: a number and two words."),
-    ("a short code is", "Read the code again from the host's screen: a number and two words."),
+    ("needs a mailbox", N_("Join with the long code (fd1:...), or name the host's mailbox: --mailbox URL.")),
+    ("word of short codes", N_("Read the code again from the host's screen: a number and two words.")),
+    ("a short code is", N_("Read the code again from the host's screen: a number and two words.")),
     (
         "mailbox",
-        "The mailbox of short codes could not be used: ask the host for the long code (fd1:...), "
-        "which needs no mailbox, or try again.",
+        N_(
+            "The mailbox of short codes could not be used: ask the host for the long code (fd1:...), "
+            "which needs no mailbox, or try again."
+        ),
     ),
-    ("the game has not started yet", "Run  fairdeal watch CODE  again once the players have begun."),
+    ("the game has not started yet", N_("Run  fairdeal watch CODE  again once the players have begun.")),
     (
         "does not allow watchers",
-        "The host chose to let nobody watch (fairdeal host --watchers 0); ask it to let you watch.",
+        N_("The host chose to let nobody watch (fairdeal host --watchers 0); ask it to let you watch."),
     ),
     (
         "host identity does not match the invite",
-        "The computer at that address is not the host who made the code. Ask your host for a fresh "
-        "code and compare fingerprints (the host's `fairdeal id`).",
+        N_(
+            "The computer at that address is not the host who made the code. Ask your host for a fresh "
+            "code and compare fingerprints (the host's `fairdeal id`)."
+        ),
     ),
     (
         "host's own identity",
-        "You joined with the same identity as the host (one profile on one machine). Give this "
-        "terminal its own identity: fairdeal --profile NAME join ... (any name; it is kept).",
+        N_(
+            "You joined with the same identity as the host (one profile on one machine). Give this "
+            "terminal its own identity: fairdeal --profile NAME join ... (any name; it is kept)."
+        ),
     ),
     (
         "another version of fairdeal",
-        "Run the same fairdeal version as the host (fairdeal --version), then ask for a new code.",
+        N_("Run the same fairdeal version as the host (fairdeal --version), then ask for a new code."),
     ),
     (
         "not the host answered on its doors",
-        "Someone else who has the code (or the relay) answers on the relay in the host's place; it cannot "
-        "pretend to be the host. Check that the host still waits in `fairdeal host`, or ask it for a fresh "
-        "code, given only to the players.",
+        N_(
+            "Someone else who has the code (or the relay) answers on the relay in the host's place; it "
+            "cannot pretend to be the host. Check that the host still waits in `fairdeal host`, or ask it "
+            "for a fresh code, given only to the players."
+        ),
     ),
     (
         "no host is waiting",
-        "Check that the host still waits in `fairdeal host` and that you have the newest code it printed; "
-        "if its table is full, the game has started without you.",
+        N_(
+            "Check that the host still waits in `fairdeal host` and that you have the newest code it "
+            "printed; if its table is full, the game has started without you."
+        ),
     ),
     (
         "the table is full",
-        "Every seat is taken: ask the host to host another game (or one for more players).",
+        N_("Every seat is taken: ask the host to host another game (or one for more players)."),
     ),
     (
         "relay",
-        "The relay could not be used: try again, or ask the host for a code with another relay "
-        "(fairdeal host --relay tcp:HOST:PORT) or with an address you can reach (--advertise).",
+        N_(
+            "The relay could not be used: try again, or ask the host for a code with another relay "
+            "(fairdeal host --relay tcp:HOST:PORT) or with an address you can reach (--advertise)."
+        ),
     ),
     (
         "closed during the handshake",
-        "The host closed the connection before it was set up: check that it still waits for players.",
+        N_("The host closed the connection before it was set up: check that it still waits for players."),
     ),
     (
         "is not a fairdeal host",
-        "Another program listens at that address and port: check the code with your host (the port "
-        "is the one `fairdeal host` printed).",
+        N_(
+            "Another program listens at that address and port: check the code with your host (the port "
+            "is the one `fairdeal host` printed)."
+        ),
     ),
     (
         "handshake did not finish",
-        "Nothing at that address answered as a fairdeal host: check the address and port with your "
-        "host, and that its `fairdeal host` is still waiting.",
+        N_(
+            "Nothing at that address answered as a fairdeal host: check the address and port with your "
+            "host, and that its `fairdeal host` is still waiting."
+        ),
     ),
     (
         "connection refused",
-        "Nobody is listening there: check that the host is still waiting in `fairdeal host` and that "
-        "you have the newest code it printed.",
+        N_(
+            "Nobody is listening there: check that the host is still waiting in `fairdeal host` and that "
+            "you have the newest code it printed."
+        ),
     ),
     (
         "could not connect",
-        "Check the address and port, and that no firewall blocks the host's port (behind a router the "
-        "host may need --advertise with an address you can reach).",
+        N_(
+            "Check the address and port, and that no firewall blocks the host's port (behind a router the "
+            "host may need --advertise with an address you can reach)."
+        ),
     ),
-    ("did not send", "The host is not answering: check that it is still running, then join again."),
-    ("closed the connection", "The host went away before the game began: ask it to host again."),
-    ("lost the connection", "The connection dropped: ask the host to host again."),
-    ("refused", "Ask the host for the code of the game it is hosting now."),
-    ("invite code", "Copy the whole code again from the host: it starts with fd1:."),
-    ("cannot listen", "Choose another --port (or 0 for any free one), or another --bind address."),
+    ("did not send", N_("The host is not answering: check that it is still running, then join again.")),
+    ("closed the connection", N_("The host went away before the game began: ask it to host again.")),
+    ("lost the connection", N_("The connection dropped: ask the host to host again.")),
+    ("refused", N_("Ask the host for the code of the game it is hosting now.")),
+    ("invite code", N_("Copy the whole code again from the host: it starts with fd1:.")),
+    ("cannot listen", N_("Choose another --port (or 0 for any free one), or another --bind address.")),
 )
 
 
@@ -264,15 +291,17 @@ _HINTS = (
 _WATCHING_HINTS = (
     (
         "host's own identity",
-        "You watch with the same identity as the host (one profile on one machine). Give this "
-        "terminal its own identity: fairdeal --profile NAME watch ... (any name; it is kept).",
+        N_(
+            "You watch with the same identity as the host (one profile on one machine). Give this "
+            "terminal its own identity: fairdeal --profile NAME watch ... (any name; it is kept)."
+        ),
     ),
 )
 
 
 #: Nothing answered at the host's own address, and the relay failed too: the likeliest cause is a
 #: host that is not running (an old code), which comes before what the relay did.
-_NOT_RUNNING = (
+_NOT_RUNNING = N_(
     "Nothing answers at the host's address: check that the host still runs `fairdeal host` and that "
     "you have the newest code it printed (the relay could not be used either)."
 )
@@ -282,9 +311,9 @@ def hint_for(text: str, *, watching: bool = False) -> str | None:
     """What to do about the error ``text`` (a watcher's own hints first), if anything is known."""
     low = text.lower()
     if "could not reach the host" in low and "connection refused" in low:
-        return _NOT_RUNNING
+        return _(_NOT_RUNNING)
     hints = (*_WATCHING_HINTS, *_HINTS) if watching else _HINTS
-    return next((hint for needle, hint in hints if needle in low), None)
+    return next((_(hint) for needle, hint in hints if needle in low), None)
 
 
 def with_hint(exc: FairdealError, *, watching: bool = False) -> FairdealError:
@@ -310,14 +339,14 @@ async def _leavable(
 
             async def ctrl_c() -> None:
                 nonlocal stopped
-                async for _ in presses:
+                async for _press in presses:
                     leave = report.leave if report is not None else None
                     if leave is None or report is None or report.leaving:
                         stopped = True
                         nursery.cancel_scope.cancel()
                         return
                     report.leaving = True
-                    say("Leaving the game: telling the others (Ctrl-C again stops at once)...")
+                    say(_("Leaving the game: telling the others (Ctrl-C again stops at once)..."))
                     leave()
 
             nursery.start_soon(ctrl_c)
@@ -366,9 +395,11 @@ def run_seat(
 
 
 def _interrupted(say: Say, log: SeatLog | None) -> NoReturn:
-    where = f" Its log so far: {log.path}" if log is not None and log.path is not None else ""
     watching = log is not None and not log.locking  # a watcher's log: no seat to lock
-    say(f"{'You stopped watching' if watching else 'Interrupted: you left the game'}.{where}")
+    said = _("You stopped watching.") if watching else _("Interrupted: you left the game.")
+    if log is not None and log.path is not None:
+        said += " " + _("Its log so far: {path}").format(path=log.path)
+    say(said)
     sys.exit(LEFT)
 
 
@@ -412,7 +443,7 @@ def run_table(
     log: SeatLog,
     fn: Callable[..., Awaitable[NetOutcome]],
     plan: Any,
-    source: str = "the invite",
+    source: str = N_("the invite"),
 ) -> NetOutcome:
     """Run ``fn(plan, report)`` as the guest of the full-screen table; like :func:`run_seat` after it."""
     from .tui.app import TableApp
@@ -476,5 +507,5 @@ def seat_agent(
 def _clean_name(name: str) -> str:
     text = wire.clean_text(name, 40).strip()
     if not wire.valid_name(text):
-        raise ConfigError(f"{name!r} cannot be a name at the table")
+        raise ConfigError(_("{name} cannot be a name at the table").format(name=repr(name)))
     return text

@@ -17,14 +17,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import ngettext
 
+from .phrases import and_list
+from .phrases import you as you_word
 from .render import named
 
 if TYPE_CHECKING:
     from .console import UI
 
-#: Styles of summary lines (plain output ignores them).
-HEAD, GOOD, BAD, WARN, DIM, PLAIN = "bold", "bold green", "bold red", "yellow", "dim", ""
+#: Styles of summary lines (plain output ignores them). ``PATH``: a line with a path, never wrapped
+#: (to be copied whole); a line of ``DIM`` that begins with two spaces is a command, never wrapped.
+HEAD, GOOD, BAD, WARN, DIM, PLAIN, PATH = "bold", "bold green", "bold red", "yellow", "dim", "", "none"
+
+
+def kept_whole(text: str, style: str) -> bool:
+    """Whether a summary line is a path or a command, which stay whole to be copied."""
+    return style == PATH or (text.startswith("  ") and style == DIM)
 
 
 def verdict_word(session: Session) -> str:
@@ -70,12 +80,13 @@ def result_object(
 def _who(session: Session, seat: int | None, you: int | None) -> str:
     """``Bob (seat 1)``, ``Alice (seat 0, you)``, or ``an unknown seat``."""
     if seat is None:
-        return "an unknown seat"
+        return _("an unknown seat")
     names = session.header.names
     if not 0 <= seat < len(names):
-        return f"seat {seat}"
-    mark = ", you" if seat == you else ""
-    return f"{names[seat]} (seat {seat}{mark})"
+        return _("seat {n}").format(n=seat)
+    if seat == you:
+        return _("{name} (seat {n}, you)").format(name=names[seat], n=seat)
+    return _("{name} (seat {n})").format(name=names[seat], n=seat)
 
 
 _SELF: Any = object()  # "the session's own seat"
@@ -137,11 +148,18 @@ def log_lines(log: Path | None, *, compact: bool = False, resume: bool = False) 
         return []
     cmd = fairdeal_command()
     q = "LOG" if compact else shlex.quote(str(log))
-    out = [(f"Log (LOG): {_at_home(log)}" if compact else f"Log: {log}", PLAIN)]
-    if resume:
-        out.append((f"  go on:      {resume_command(q)}", DIM))
-    out.append((f"  check it:   {cmd} verify {q}", DIM))
-    out.append((f"  replay it:  {cmd} replay {q}", DIM))
+    out = [
+        (
+            _("Log (LOG): {path}").format(path=_at_home(log))
+            if compact
+            else _("Log: {path}").format(path=log),
+            PATH,
+        )
+    ]
+    commands = [(_("go on:"), resume_command(q))] if resume else []
+    commands += [(_("check it:"), f"{cmd} verify {q}"), (_("replay it:"), f"{cmd} replay {q}")]
+    column = max(len(label) for label, _command in commands) + 2
+    out.extend((f"  {label.ljust(column)}{command}", DIM) for label, command in commands)
     return out
 
 
@@ -151,17 +169,28 @@ def adjourned_lines(
     """An adjourned game: nothing is lost, and how to go on (``resumable``: this end keeps what it
     needs to, beside ``log``) — in place of a result and an audit, which come at the real end.
     ``compact``: as :func:`summary` says."""
-    out = [(f"The game is adjourned after {session.seq} entries: nothing is lost.", HEAD)]
+    out = [
+        (
+            ngettext(
+                "The game is adjourned after {n} entry: nothing is lost.",
+                "The game is adjourned after {n} entries: nothing is lost.",
+                session.seq,
+            ).format(n=session.seq),
+            HEAD,
+        )
+    ]
     going_on = session.seat is not None and resumable and log is not None
     if session.seat is None:
-        out.append(("The players will go on later; watch again with the same code when they do.", PLAIN))
+        out.append((_("The players will go on later; watch again with the same code when they do."), PLAIN))
     elif going_on and compact:
-        out.append(("To go on, every player runs  fairdeal resume  (or joins with the same code).", PLAIN))
+        out.append((_("To go on, every player runs  fairdeal resume  (or joins with the same code)."), PLAIN))
     elif going_on and log is not None:
-        how = "To go on, every player runs  fairdeal resume  (the others may also join with the same code):"
+        how = _(
+            "To go on, every player runs  fairdeal resume  (the others may also join with the same code):"
+        )
         out.append((how, PLAIN))
         out.append((f"  {resume_command(log)}", DIM))
-    out.append(("Every shuffle so far was proven; moves are checked once every card is known.", PLAIN))
+    out.append((_("Every shuffle so far was proven; moves are checked once every card is known."), PLAIN))
     return out + log_lines(log, compact=compact, resume=going_on and compact)
 
 
@@ -191,54 +220,83 @@ def summary(
     out: list[tuple[str, str]] = []
     r = session.result
     a = session.aborted
-    names = session.header.names
     ok, ko, dash, dot = ("OK", "!!", "-", ",") if ascii else ("✔", "✘", "—", " ·")
     if a is not None:
-        who = " and ".join(_who(session, s, you) for s in a.blamed)
-        blame = f" {dash} {who} {'is' if len(a.blamed) == 1 else 'are'} blamed" if a.blamed else ""
-        if a.reason.startswith("left the game") and len(a.blamed) == 1:  # on purpose: no fault to find
-            why = a.reason[len("left the game") :].strip()
-            gone = "You" if a.blamed[0] == you else who
-            out.append((_sentence(f"The game stopped before its end: {gone} left it {why}".strip()), BAD))
-        else:
-            out.append((_sentence(f"The game was stopped before its end{blame}: {a.reason}"), BAD))
+        out.append((_stopped(session, a.blamed, a.reason, you, dash), BAD))
     elif r is not None:
-        text = r.reason
-        if r.winner is not None and text.startswith(f"seat {r.winner} "):
-            text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
-        reason = named(text, names, you)
-        if you is not None and 0 <= you < len(names) and reason == f"{names[you]} resigned":
-            reason = "You resigned"
-        if r.winner is None:
-            out.append((_sentence(f"No winner: {reason}"), HEAD))
-        elif r.winner == you:
-            out.append((_sentence(f"You win: {reason}"), GOOD))
-        else:
-            out.append((_sentence(f"{names[r.winner]} wins: {reason}"), HEAD))
-        shown = r.scores
-        label = "Scores"
-        if r.reason.endswith(" resigned") and not any(r.scores):
-            table = _table_scores(session)
-            if table is not None and len(table) == len(names):
-                shown, label = table, "Scores when the game stopped"
-        scores = f"{dot} ".join(
-            f"{'You' if i == you else n}: {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
-        )
-        out.append((f"{label} {dash} {scores}", PLAIN))
-        if r.standing:
-            out.append((f"Standing: {named(r.standing, names, you)}", PLAIN))
+        out.extend(_result_lines(session, you, dash, dot))
     v = session.verdict
     if v is not None and v.fair:
-        out.append((f"{ok} Fair game: every shuffle proven, every move checked with every card known.", GOOD))
+        fair = _("Fair game: every shuffle proven, every move checked with every card known.")
+        out.append((f"{ok} {fair}", GOOD))
     elif v is not None:
-        out.append((f"{ko} CHEATING FOUND by the audit:", BAD))
+        found = _("CHEATING FOUND by the audit:")
+        out.append((f"{ko} {found}", BAD))
         for f in v.findings:
-            out.append((f"  {_who(session, f.seat, you)} at {f.where}: {f.reason}", BAD))
+            where = _("{who} at {where}: {reason}").format(
+                who=_who(session, f.seat, you), where=f.where, reason=f.reason
+            )
+            out.append((f"  {where}", BAD))
     elif a is not None:
-        out.append(("Not audited: it stopped before the final reveal (every shuffle was proven).", WARN))
+        out.append((_("Not audited: it stopped before the final reveal (every shuffle was proven)."), WARN))
     else:
-        out.append(("The final reveal did not complete: moves not checked with every card known.", WARN))
+        out.append((_("The final reveal did not complete: moves not checked with every card known."), WARN))
     return out + log_lines(log, compact=compact)
+
+
+def _stopped(session: Session, blamed: tuple[int, ...], reason: str, you: int | None, dash: str) -> str:
+    """Why a game stopped before its end: a seat left it (on purpose: no fault to find), or who is
+    blamed and why."""
+    who = and_list([_who(session, s, you) for s in blamed])
+    if reason.startswith("left the game") and len(blamed) == 1:
+        why = reason[len("left the game") :].strip()
+        if blamed[0] == you:
+            text = _("The game stopped before its end: You left it {why}").format(why=why)
+        else:
+            text = _("The game stopped before its end: {who} left it {why}").format(who=who, why=why)
+        return _sentence(text.strip())
+    if not blamed:
+        return _sentence(_("The game was stopped before its end: {reason}").format(reason=reason))
+    if len(blamed) == 1:
+        text = _("The game was stopped before its end {dash} {who} is blamed: {reason}")
+    else:
+        text = _("The game was stopped before its end {dash} {who} are blamed: {reason}")
+    return _sentence(text.format(dash=dash, who=who, reason=reason))
+
+
+def _result_lines(session: Session, you: int | None, dash: str, dot: str) -> list[tuple[str, str]]:
+    """Who won and why, the scores, the match's standing."""
+    r = session.result
+    assert r is not None
+    names = session.header.names
+    text = r.reason
+    if r.winner is not None and text.startswith(f"seat {r.winner} "):
+        text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
+    reason = named(text, names, you)
+    if reason.endswith(" resigned"):  # the session's words for a resignation: "Bob resigned"
+        who = reason.removesuffix(" resigned")
+        mine = you is not None and 0 <= you < len(names) and who == names[you]
+        reason = _("You resigned") if mine else _("{name} resigned").format(name=who)
+    out: list[tuple[str, str]] = []
+    if r.winner is None:
+        out.append((_sentence(_("No winner: {reason}").format(reason=reason)), HEAD))
+    elif r.winner == you:
+        out.append((_sentence(_("You win: {reason}").format(reason=reason)), GOOD))
+    else:
+        out.append((_sentence(_("{name} wins: {reason}").format(name=names[r.winner], reason=reason)), HEAD))
+    shown = r.scores
+    label = _("Scores")
+    if r.reason.endswith(" resigned") and not any(r.scores):
+        table = _table_scores(session)
+        if table is not None and len(table) == len(names):
+            shown, label = table, _("Scores when the game stopped")
+    scores = f"{dot} ".join(
+        f"{you_word() if i == you else n}: {s}" for i, (n, s) in enumerate(zip(names, shown, strict=True))
+    )
+    out.append((f"{label} {dash} {scores}", PLAIN))
+    if r.standing:
+        out.append((_("Standing: {standing}").format(standing=named(r.standing, names, you)), PLAIN))
+    return out
 
 
 def summary_lines(
@@ -259,10 +317,8 @@ def print_summary(
 ) -> None:
     """Print the end of a game under a "Game over" rule, or "Adjourned" (as for :func:`summary`)."""
     ui.blank()
-    ui.rule("Adjourned" if adjourned else "Game over")
+    ui.rule(_("Adjourned") if adjourned else _("Game over"))
     for text, style in summary(
         session, log, ascii=ui.ascii, you=you, adjourned=adjourned, resumable=resumable
     ):
-        # Paths and commands stay whole, to be copied.
-        command = text.startswith("  ") and style == DIM  # check it, replay it, resume
-        ui.say(text, style, wrap=not (command or text.startswith("Log: ")))
+        ui.say(text, style, wrap=not kept_whole(text, style))  # paths and commands stay whole, to be copied

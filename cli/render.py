@@ -22,6 +22,9 @@ from fairdeal import i18n
 from fairdeal.core.cards import SUITS, Card, parse_card, rank_text
 from fairdeal.core.rules import FaceDown, Line
 from fairdeal.core.tableview import Region, Seat, TableView, Words, pile_words
+from fairdeal.i18n import gettext as _
+
+from .phrases import you, you_within
 
 #: How a seat is written: "You" for the viewer, the seat's name for the others.
 Namer = Callable[[int], str]
@@ -29,7 +32,7 @@ Namer = Callable[[int], str]
 
 def seat_words(seat: int) -> str:
     """A seat's name when no names are known."""
-    return f"seat {seat}"
+    return _("seat {n}").format(n=seat)
 
 
 _SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
@@ -42,7 +45,7 @@ def named(text: str, names: Sequence[str], you: int | None = None) -> str:
     def name(m: re.Match[str]) -> str:
         seat = int(m.group(1))
         if seat == you:
-            return "you"
+            return you_within()
         return names[seat] if 0 <= seat < len(names) else m.group(0)
 
     return _SEAT_WORD.sub(name, text)
@@ -74,7 +77,8 @@ _ASCII_TABLE = str.maketrans(
 )
 _RED_SYMBOLS = frozenset(s.symbol for s in SUITS if s.red)
 #: A card written with a suit symbol (``10♥``, ``Q♠``), or a lone suit symbol (``trump ♦``).
-_CARD_IN_TEXT = re.compile(r"(?<![\w])(?:10|[2-9AJQK])[♣♦♥♠]|[♣♦♥♠]")
+#: Any letter before a symbol: the rank letters of the language spoken too (German ``D♥``).
+_CARD_IN_TEXT = re.compile(r"(?<![\w])(?:10|[2-9]|[^\W\d_])[♣♦♥♠]|[♣♦♥♠]")
 #: A card as a player might type or a description might show it: ``7h``, ``10♥``, ``QS``.
 _CARD_TOKEN = re.compile(r"^(10|[2-9ajqk])([cdhs♣♦♥♠])$", re.IGNORECASE)
 
@@ -90,10 +94,10 @@ def to_ascii(text: str) -> str:
 
 
 def card_text(card: Card, ascii: bool = False) -> Text:
-    """One card, coloured by suit (no colour in ASCII)."""
+    """One card in the letters of the language spoken, coloured by suit (no colour in ASCII)."""
     if ascii:
-        return Text(card.text(True))
-    return Text(card.text(), style=RED if card.suit.red else BLACK)
+        return Text(card.text(True, lang=i18n.language()))
+    return Text(card.text(lang=i18n.language()), style=RED if card.suit.red else BLACK)
 
 
 def face_down_text(count: int, ascii: bool = False) -> str:
@@ -129,8 +133,8 @@ def _parts(line: Line, ascii: bool, names: Namer | None) -> list[Text]:
         if isinstance(seg, Seat):
             name = (names or seat_words)(seg.seat)
             before = "".join(p.plain for p in parts).rstrip()
-            if name == "You" and before[-1:].islower():
-                name = "you"  # "won by you", but "You to play" and "Points: You 0"
+            if name == you() and before[-1:].islower():
+                name = you_within()  # "won by you", but "You to play" and "Points: You 0"
             parts.append(styled(name, ascii))
         elif isinstance(seg, Card):
             parts.append(card_text(seg, ascii))
@@ -236,7 +240,7 @@ def table_text(
     (``names`` writes the seats; default ``You`` for the viewer and ``seat N`` for the others)."""
 
     def named(seat: int) -> str:
-        return names(seat) if names is not None else "You" if seat == viewer else seat_words(seat)
+        return names(seat) if names is not None else you() if seat == viewer else seat_words(seat)
 
     view = game.table_view(state, viewer)
     return "\n".join(line.plain for line in table_lines(view, viewer, named, width, ascii))

@@ -20,6 +20,10 @@ from rich.status import Status
 from rich.text import Text
 
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import ngettext
+
+from .phrases import and_list
 
 
 class Screen(Protocol):
@@ -48,16 +52,17 @@ def away_words(name: str, seconds: float, resuming: bool = False) -> str:
     """What a seat held for ``seconds`` reads as: its link dropped, or (``resuming``) it has not
     come back to the resumed game yet."""
     if resuming:
-        return f"Waiting for {name} to resume the game ({clock(seconds)})."
-    return f"{name}'s connection dropped: waiting for {name} to come back ({clock(seconds)})."
+        return _("Waiting for {name} to resume the game ({clock}).").format(name=name, clock=clock(seconds))
+    dropped = _("{name}'s connection dropped: waiting for {name} to come back ({clock}).")
+    return dropped.format(name=name, clock=clock(seconds))
 
 
 def not_started(every: float, seconds: float) -> str:
     """What a watcher who came before the start is told while it waits for the players to begin."""
-    return (
-        f"The game has not started yet: waiting for the players to begin (asking the host every "
-        f"{every:g} s, for {clock(seconds)} at most; Ctrl-C to stop)."
-    )
+    return _(
+        "The game has not started yet: waiting for the players to begin (asking the host every "
+        "{every} s, for {clock} at most; Ctrl-C to stop)."
+    ).format(every=f"{every:g}", clock=clock(seconds))
 
 
 class Absences:
@@ -79,14 +84,24 @@ class Absences:
     def text(self, now: float | None = None) -> str | None:
         now = time.monotonic() if now is None else now
         if self.host is not None and self.reaching:
-            return f"reaching the host: it may not be running yet ({clock(self.host - now)})"
+            return _("reaching the host: it may not be running yet ({clock})").format(
+                clock=clock(self.host - now)
+            )
         if self.host is not None:
-            return f"lost the host: trying to reach it again ({clock(self.host - now)})"
+            return _("lost the host: trying to reach it again ({clock})").format(clock=clock(self.host - now))
         if not self.seats:
             return None
         name, deadline = min(self.seats.values(), key=lambda x: x[1])
-        more = f" (and {len(self.seats) - 1} more)" if len(self.seats) > 1 else ""
-        return f"waiting for {name} to come back ({clock(deadline - now)}){more}"
+        left = clock(deadline - now)
+        if len(self.seats) == 1:
+            return _("waiting for {name} to come back ({clock})").format(name=name, clock=left)
+        more = len(self.seats) - 1
+        text = ngettext(
+            "waiting for {name} to come back ({clock}) (and {n} more)",
+            "waiting for {name} to come back ({clock}) (and {n} more)",
+            more,
+        )
+        return text.format(name=name, clock=left, n=more)
 
 
 class StatusLine:
@@ -223,15 +238,17 @@ class StatusLine:
 
 
 def _possessive(session: Session, seat: int) -> str:
-    return "your" if seat == session.seat else f"{session.name(seat)}'s"
+    if seat == session.seat:
+        return _("your")
+    return _("{name}'s").format(name=session.name(seat))
 
 
 def _possessives(session: Session, seats: Sequence[int]) -> str:
-    """``Bob's``, ``Bob's and Carol's``, ``your and Bob's``, ``4 seats'``."""
+    """Whose part the game waits for, as the sentences of :func:`describe_waiting` put it: ``Bob's``,
+    ``Bob's and Carol's``, ``your and Bob's``, ``4 seats'``."""
     if len(seats) > 3:
-        return f"{len(seats)} seats'"
-    names = [_possessive(session, s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return ngettext("{n} seat's", "{n} seats'", len(seats)).format(n=len(seats))
+    return and_list([_possessive(session, s) for s in seats])
 
 
 def describe_waiting(session: Session) -> str | None:
@@ -244,33 +261,49 @@ def describe_waiting(session: Session) -> str | None:
     if w is None:
         return None
     if session.phase == "header":
-        return "waiting for the host to start the game"
+        return _("waiting for the host to start the game")
     if w.decision:
-        return "your move" if w.seat == session.seat else f"waiting for {session.name(w.seat)} to move"
+        if w.seat == session.seat:
+            return _("your move")
+        return _("waiting for {name} to move").format(name=session.name(w.seat))
     owed: Sequence[tuple[int, str]] = session.deck.waiting_on()
     active = session.header.players - len(session.departed)
     what = w.what
     if session.phase == "keys":
         left = sum(1 for _, x in owed if x == "public key")
-        return f"exchanging keys — {active - left} of {active} seats done"
+        done = active - left
+        return ngettext("exchanging keys — {done} of {n} seat done",
+                        "exchanging keys — {done} of {n} seats done",
+                        active).format(done=done, n=active)  # fmt: skip
     if what.startswith("shuffle pass"):
         left = sum(1 for _, x in owed if x.startswith("shuffle pass"))
-        verb = "shuffling" if session.phase == "shuffle" else "reshuffling"
-        return f"{verb} — {active - left} of {active} seats done"
+        done = active - left
+        if session.phase == "shuffle":
+            text = ngettext(
+                "shuffling — {done} of {n} seat done", "shuffling — {done} of {n} seats done", active
+            )
+        else:
+            text = ngettext(
+                "reshuffling — {done} of {n} seat done", "reshuffling — {done} of {n} seats done", active
+            )
+        return text.format(done=done, n=active)
     seats = [x.seat for x in session.owing()]  # several seats may owe at once
+    whose = _possessives(session, seats)
     if what.startswith("shares"):
-        return f"dealing — waiting for {_possessives(session, seats)} decryption shares"
+        return _("dealing — waiting for {whose} decryption shares").format(whose=whose)
     if "random choice" in what:
-        part = "commitment" if what.startswith("commitment") else "reveal"
-        return f"drawing lots — waiting for {_possessives(session, seats)} {part}"
+        if what.startswith("commitment"):
+            return _("drawing lots — waiting for {whose} commitment").format(whose=whose)
+        return _("drawing lots — waiting for {whose} reveal").format(whose=whose)
     if what.startswith("final reveal"):
-        return f"showing the cards seen alone — waiting for {_possessives(session, seats)} shares"
+        return _("showing the cards seen alone — waiting for {whose} shares").format(whose=whose)
     if session.phase == "end":
-        return f"ending — waiting for {_possessives(session, seats)} signature of the result"
+        return _("ending — waiting for {whose} signature of the result").format(whose=whose)
     if "leaves" in what:
-        return f"{session.name(w.seat)} is leaving the game"
-    who = "you" if w.seat == session.seat else session.name(w.seat)
-    return f"waiting for {who}: {what}"
+        return _("{name} is leaving the game").format(name=session.name(w.seat))
+    if w.seat == session.seat:
+        return _("waiting for you: {what}").format(what=what)
+    return _("waiting for {name}: {what}").format(name=session.name(w.seat), what=what)
 
 
 __all__ = [

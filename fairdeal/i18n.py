@@ -108,6 +108,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language spoken, as meant in ``context`` (a word that says different
+    things in different places: a command typed, a key)."""
+    return catalog(language()).pgettext(context, message)
+
+
 def click_gettext(message: str) -> str:
     """One of click's messages in the language spoken (click's own catalog, ``click`` domain)."""
     return catalog(language(), CLICK_DOMAIN).gettext(message) if message else message

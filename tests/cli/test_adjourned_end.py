@@ -35,7 +35,7 @@ def _sessions() -> tuple[Session, Session]:
 def test_a_player_reads_that_nothing_is_lost_and_how_to_go_on() -> None:
     seat, _ = _sessions()
     text = "\n".join(t for t, _ in summary(seat, LOG, adjourned=True, resumable=True))
-    assert "The game is adjourned after 1 entries: nothing is lost." in text
+    assert "The game is adjourned after 1 entry: nothing is lost." in text
     assert "every player runs  fairdeal resume" in text and f"resume {LOG}" in text
     assert "final reveal did not complete" not in text and "Not audited" not in text
     assert f"verify {LOG}" in text and f"replay {LOG}" in text

@@ -304,8 +304,10 @@ def test_numbers_and_commands() -> None:
     assert bad.kind == "error" and "1 to 6" in bad.message
     assert interpret("0", MOVES).kind == "error"
     assert interpret("", MOVES).kind == "empty"
-    for other in ("\u0663", "²", "\uff13"):  # digits of other scripts, a superscript: not a number
+    for other in ("²", "\uff13", "\u0e53"):  # a superscript, full-width and Thai digits: not a number
         assert interpret(other, MOVES).kind == "error"
+    assert interpret("\u06f3", MOVES).index == 2  # a Persian keyboard's ۳ is a 3
+    assert interpret("\u0663", MOVES).index == 2  # and so is an Arabic one
     for word, command in [("help", "help"), ("?", "help"), ("Q", "quit"), ("quit", "quit"), ("log", "log")]:
         reply = interpret(word, MOVES)
         assert (reply.kind, reply.command) == ("command", command)

@@ -1,0 +1,63 @@
+"""Small pieces of sentences that many of the command line's and the table's sentences share, in
+the language spoken: the reader as a seat ("You", "you"), a list of names ("Ann, Bob and Carol"), a
+typed yes, and where a card lies ("Your payoff", "Bob's payoff")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import language, pgettext
+
+
+def you() -> str:
+    """The reader's own seat where a sentence or a line begins: ``You``."""
+    return _("You")
+
+
+def you_within() -> str:
+    """The reader's own seat inside a sentence: ``won by you``."""
+    return _("you")
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Carol``."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    head = _(", ").join(items[:-1])
+    return _("{first} and {last}").format(first=head, last=items[-1])
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer says yes: ``y``, ``yes``, or the language's own words (``j``, ``ja``)."""
+    said = answer.strip().lower()
+    words = {"y", "yes", *pgettext("typed answer", "y yes").lower().split()}
+    return bool(said) and said in words
+
+
+def is_no(answer: str) -> bool:
+    """Whether a typed answer says no: ``n``, ``no``, or the language's own words."""
+    said = answer.strip().lower()
+    words = {"n", "no", *pgettext("typed answer", "n no").lower().split()}
+    return bool(said) and said in words
+
+
+def pile_name(label: str, owner: int | None, viewer: int | None, name: str) -> str:
+    """Where a card lies, in words: a pile of the middle by its label (``Turn-up``), one's own
+    (``Your payoff``), another seat's (``Bob's payoff``; ``name`` is that seat's)."""
+    if owner is None:
+        return label
+    pile = label if language() == "de" else label.lower()  # German nouns keep their capital
+    if owner == viewer:
+        return _("Your {pile}").format(pile=pile)
+    return _("{name}'s {pile}").format(name=name, pile=pile)
+
+
+def turned_up() -> str:
+    """Where a card lies that no pile of the table shows."""
+    return _("Turned up")
+
+
+__all__ = ["and_list", "is_no", "is_yes", "pile_name", "turned_up", "you", "you_within"]
