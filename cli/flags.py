@@ -7,32 +7,37 @@ from typing import Any
 
 import click
 
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
+
 log_option = click.option(
     "--log",
     "log_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the game log here (default: your data directory).",
+    help=N_("Write the game log here (default: your data directory)."),
 )
 json_option = click.option(
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the result as one JSON object at the end (the game itself goes to stderr).",
+    help=N_("Print the result as one JSON object at the end (the game itself goes to stderr)."),
 )
-ascii_option = click.option("--ascii", is_flag=True, help="Plain text: cards as 7H, QS (C D H S), no colour.")
+ascii_option = click.option(
+    "--ascii", is_flag=True, help=N_("Plain text: cards as 7H, QS (C D H S), no colour.")
+)
 rule_options = click.option(
-    "--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of the game."
+    "--option", "options", multiple=True, metavar="NAME=VALUE", help=N_("A rule option of the game.")
 )
 name_option = click.option(
     "--name",
     default=None,
-    help="Your name at the table, kept for the next games (default: the one kept, else your login name).",
+    help=N_("Your name at the table, kept for the next games (default: the one kept, else your login name)."),
 )
 plain_option = click.option(
     "--plain",
     is_flag=True,
-    help="Line mode instead of the full-screen table (also when not on a terminal, or TERM=dumb).",
+    help=N_("Line mode instead of the full-screen table (also when not on a terminal, or TERM=dumb)."),
 )
 
 
@@ -43,7 +48,7 @@ LOOK_SECONDS = 3.0
 def positive_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     """A click callback: ``value`` must be a positive number of seconds (or None)."""
     if value is not None and not value > 0:
-        raise click.BadParameter("must be a positive number of seconds")
+        raise click.BadParameter(_("must be a positive number of seconds"))
     return value
 
 
@@ -53,7 +58,7 @@ connect_timeout_option = click.option(
     default=15.0,
     show_default=True,
     callback=positive_seconds,
-    help="Seconds to wait for the host to answer (directly or through its relay).",
+    help=N_("Seconds to wait for the host to answer (directly or through its relay)."),
 )
 look_option = click.option(
     "--wait",
@@ -61,14 +66,14 @@ look_option = click.option(
     type=click.FloatRange(0.5, 60),
     default=LOOK_SECONDS,
     show_default=True,
-    help="With no code: seconds to look for games on the local network.",
+    help=N_("With no code: seconds to look for games on the local network."),
 )
 heartbeat_option = click.option(
     "--heartbeat",
     type=click.FloatRange(0.05, 60),
     default=None,
     hidden=True,
-    help="Seconds between pings on the links (tests; a peer silent for three is dropped).",
+    help=N_("Seconds between pings on the links (tests; a peer silent for three is dropped)."),
 )
 
 

@@ -13,9 +13,13 @@ from pathlib import Path
 
 import click
 
+from fairdeal import i18n
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng
+from fairdeal.core.rules import rules_in
+from fairdeal.i18n import N_, ngettext
+from fairdeal.i18n import gettext as _
 from fairdeal.net import HostPlan, host_game
 from fairdeal.net.driver import Timeouts
 from fairdeal.net.invite import parse_endpoint
@@ -59,7 +63,7 @@ from .shortcodes import CodeFile, mailbox_option, mailbox_url
     "--players",
     type=click.IntRange(2, 10),
     default=None,
-    help="Seats at the table, yours included (default: the game's minimum).",
+    help=N_("Seats at the table, yours included (default: the game's minimum)."),
 )
 @click.option(
     "--seat",
@@ -67,7 +71,7 @@ from .shortcodes import CodeFile, mailbox_option, mailbox_url
     default="human",
     show_default=True,
     metavar="KIND",
-    help="Who plays your seat: human, bot or bot:NAME.",
+    help=N_("Who plays your seat: human, bot or bot:NAME."),
 )
 @name_option
 @rule_options
@@ -76,47 +80,51 @@ from .shortcodes import CodeFile, mailbox_option, mailbox_url
     default="0.0.0.0",
     show_default=True,
     metavar="ADDRESS",
-    help="The address to listen on (all IPv4 interfaces by default; :: for IPv6).",
+    help=N_("The address to listen on (all IPv4 interfaces by default; :: for IPv6)."),
 )
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
     default=0,
     show_default=True,
-    help="The TCP port to listen on; 0 picks a free one (the invite code carries it).",
+    help=N_("The TCP port to listen on; 0 picks a free one (the invite code carries it)."),
 )
 @click.option(
     "--advertise",
     default=None,
     metavar="ADDRESS[:PORT]",
-    help="Also put this address in the invite code, first (e.g. your public address and a forwarded port).",
+    help=N_(
+        "Also put this address in the invite code, first (e.g. your public address and a forwarded port)."
+    ),
 )
 @click.option(
     "--relay",
     "relay_text",
     default=None,
     metavar="tcp:HOST:PORT",
-    help="The transit relay for players who cannot reach you directly "
-    "(default: the public one magic-wormhole uses, tcp:transit.magic-wormhole.io:4001).",
+    help=N_(
+        "The transit relay for players who cannot reach you directly "
+        "(default: the public one magic-wormhole uses, tcp:transit.magic-wormhole.io:4001)."
+    ),
 )
-@click.option("--no-relay", is_flag=True, help="No relay: only direct connections (a LAN game).")
+@click.option("--no-relay", is_flag=True, help=N_("No relay: only direct connections (a LAN game)."))
 @click.option(
     "--private",
     is_flag=True,
-    help="Do not announce the game on the local network: only those with the code can join.",
+    help=N_("Do not announce the game on the local network: only those with the code can join."),
 )
 @click.option(
     "--invite-file",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Also write the invite code to this file.",
+    help=N_("Also write the invite code to this file."),
 )
 @mailbox_option
 @click.option(
     "--code-file",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the short code for the next player to this file, again as each new one opens.",
+    help=N_("Write the short code for the next player to this file, again as each new one opens."),
 )
 @log_option
 @click.option(
@@ -125,34 +133,36 @@ from .shortcodes import CodeFile, mailbox_option, mailbox_url
     default=30.0,
     show_default=True,
     callback=positive_seconds,
-    help="Seconds a player has for an automatic step (keys, shuffles, shares, reveals).",
+    help=N_("Seconds a player has for an automatic step (keys, shuffles, shares, reveals)."),
 )
 @click.option(
     "--move-timeout",
     type=float,
     default=None,
     callback=positive_seconds,
-    help="Seconds a player has to choose a move (default: no limit).",
+    help=N_("Seconds a player has to choose a move (default: no limit)."),
 )
 @click.option(
     "--grace",
     type=click.FloatRange(0, 7 * 24 * 3600),
     default=120.0,
     show_default=True,
-    help="Seconds to hold the seat of a player whose connection drops, waiting for them to come back "
-    "(0: the game stops at once, blaming them).",
+    help=N_(
+        "Seconds to hold the seat of a player whose connection drops, waiting for them to come back "
+        "(0: the game stops at once, blaming them)."
+    ),
 )
 @click.option(
     "--watchers",
     type=click.IntRange(0, 1000),
     default=16,
     show_default=True,
-    help="How many may watch the game (fairdeal watch CODE); 0 lets nobody watch.",
+    help=N_("How many may watch the game (fairdeal watch CODE); 0 lets nobody watch."),
 )
 @json_option
 @ascii_option
 @plain_option
-@click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@click.option("--seed", type=int, default=None, hidden=True, help=N_("Fix this seat's randomness (tests)."))
 @heartbeat_option
 @friendly_errors
 def host(
@@ -213,13 +223,14 @@ def host(
     kind = parse_seat(seat, game, reg)
     config = g.config(n, dict(parse_assignments(options)))
     if advertise is not None and not _valid_advertise(advertise):
-        raise ConfigError(f"--advertise {advertise!r} is not an address or host name (with :PORT or not)")
+        not_one = _("--advertise {value} is not an address or host name (with :PORT or not)")
+        raise ConfigError(not_one.format(value=repr(advertise)))
     if no_relay and relay_text is not None:
-        raise ConfigError("--relay and --no-relay contradict each other")
+        raise ConfigError(_("--relay and --no-relay contradict each other"))
     try:
         relay = None if no_relay else parse_endpoint(relay_text) if relay_text else default_relay()
     except ValueError:
-        raise ConfigError(f"--relay {relay_text!r} is not tcp:HOST:PORT") from None
+        raise ConfigError(_("--relay {value} is not tcp:HOST:PORT").format(value=repr(relay_text))) from None
     lan_on, interfaces = lan_interfaces(bind)
     mailbox = mailbox_url(mailbox_text)
     codes = CodeFile(code_file)
@@ -275,11 +286,17 @@ def host(
         mailbox=mailbox,
         on_short_code=codes,
     )
-    say(f"Hosting {g.title} for {n} players as {seat_name} ({identity.fingerprint}).")
+    hosting = ngettext(
+        "Hosting {game} for {n} player as {name} ({fingerprint}).",
+        "Hosting {game} for {n} players as {name} ({fingerprint}).",
+        n,
+    )
+    say(hosting.format(game=g.title, n=n, name=seat_name, fingerprint=identity.fingerprint))
     if private:
-        say("Not announced on the local network (--private): only players with the code can join.")
+        say(_("Not announced on the local network (--private): only players with the code can join."))
     if table is not None:
-        outcome = run_table(say, g.title, g.rules_text(), ascii, table, invite_file, log, host_game, plan)
+        rules = rules_in(g, i18n.language())
+        outcome = run_table(say, g.title, rules, ascii, table, invite_file, log, host_game, plan)
     else:
         report = LineReport(ui, human, invite_file)
         outcome = run_seat(say, host_game, plan, report, log=log)

@@ -15,6 +15,8 @@ import click
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.identity import Identity
 from fairdeal.core.rng import Rng, SeededRng
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net import JoinPlan, Prepared, join_game, wire
 from fairdeal.net.invite import Endpoint, Invite, decode_invite
 from fairdeal.seedfile import read_seed, unfinished_logs
@@ -70,7 +72,7 @@ def unfinished_at(invite: Invite) -> Path | None:
     default="human",
     show_default=True,
     metavar="KIND",
-    help="Who plays your seat: human, bot or bot:NAME (a bot plays with a fresh identity).",
+    help=N_("Who plays your seat: human, bot or bot:NAME (a bot plays with a fresh identity)."),
 )
 @name_option
 @log_option
@@ -80,7 +82,7 @@ def unfinished_at(invite: Invite) -> Path | None:
 @json_option
 @ascii_option
 @plain_option
-@click.option("--seed", type=int, default=None, hidden=True, help="Fix this seat's randomness (tests).")
+@click.option("--seed", type=int, default=None, hidden=True, help=N_("Fix this seat's randomness (tests)."))
 @heartbeat_option
 @friendly_errors
 def join(
@@ -119,25 +121,27 @@ def join(
       fairdeal --profile second join    a second identity on the same machine
     """
     if not wire.valid_kind(seat.strip()):
-        raise ConfigError(f"a seat is human, bot or bot:NAME, not {seat!r}")
+        raise ConfigError(_("a seat is human, bot or bot:NAME, not {text}").format(text=repr(seat)))
     ui = make_ui(ascii, as_json)
     say = ui.say
     extra: tuple[Endpoint, ...] = ()
     code = " ".join(pieces) or None  # a long code a terminal wrapped may come pasted in pieces
     if code is None:
         found = pick(ui, look_seconds)
-        invite, extra, source = found.invite, found.addresses, "the announcement"
-        say(f"Joining {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
+        invite, extra, source = found.invite, found.addresses, N_("the announcement")
+        joining = _("Joining {game} hosted by {host} ({fingerprint}) ...")
+        say(joining.format(game=found.game, host=found.host_name, fingerprint=found.fingerprint))
     else:
         invite = read_code(code, mailbox_url(mailbox_text), say)
-        source = "the invite"
-        say(f"Joining the game at {invite.address} ...")
+        source = N_("the invite")
+        say(_("Joining the game at {address} ...").format(address=invite.address))
     reg = load_registry()
     unfinished = unfinished_at(invite)
     if unfinished is not None:
         from .resume import run_resume
 
-        say(f"This profile has an unfinished game at this table: going on with it ({unfinished}).")
+        going_on = _("This profile has an unfinished game at this table: going on with it ({path}).")
+        say(going_on.format(path=unfinished))
         run_resume(unfinished, None, as_json, ascii, plain, heartbeat=heartbeat)
         return
     master: Rng | None = SeededRng(seed) if seed is not None else None
@@ -158,13 +162,14 @@ def join(
 
     def prepare(welcome: wire.Welcome) -> Prepared:
         if welcome.game not in reg.games:
+            missing = _("the host plays {game} ({distribution} {version}), which is not installed here")
             raise ConfigError(
-                f"the host plays {welcome.game} ({welcome.distribution} {welcome.version}), "
-                "which is not installed here"
+                missing.format(game=welcome.game, distribution=welcome.distribution, version=welcome.version)
             )
         entry = reg.entry(welcome.game)
         if entry.version != welcome.version:
-            say(f"warning: the host has {welcome.game} {welcome.version}, you have {entry.version}.")
+            other = _("warning: the host has {game} {version}, you have {mine}.")
+            say(other.format(game=welcome.game, version=welcome.version, mine=entry.version))
         kind = parse_seat(seat, welcome.game, reg)
         agent, human, seat_name = seat_agent(kind, welcome.seat, name, welcome.game, reg, master, ui, table)
         report.human = human

@@ -17,6 +17,7 @@ from pathlib import Path
 from fairdeal import seedfile
 from fairdeal.core.errors import FairdealError
 from fairdeal.core.session.header import Header
+from fairdeal.i18n import gettext as _
 from fairdeal.seedfile import HostParams, Role, SeedFile
 from fairdeal.storage import profile
 
@@ -87,7 +88,8 @@ class SeedKeeper:
         try:
             seedfile.write_seed(log, self.current)
         except OSError as exc:  # the game goes on; it just could not be resumed after a crash
-            self.problem = f"could not keep the seed file next to {log}: {exc.strerror or exc}"
+            why = _("could not keep the seed file next to {path}: {reason}")
+            self.problem = why.format(path=log, reason=exc.strerror or exc)
 
     def sent(self, data: bytes) -> None:
         if self.current is not None:

@@ -14,6 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from fairdeal.core.errors import ConfigError
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net.mdns import LanGame, browse
 
 from .console import UI
@@ -41,26 +43,29 @@ def lan_interfaces(bind: str | None = None) -> tuple[bool, list[str] | None]:
 
 
 def _seats(g: LanGame) -> str:
-    return f"{g.taken}/{g.seats}" + (" full" if g.free <= 0 else "")
+    taken = f"{g.taken}/{g.seats}"
+    return _("{taken} full").format(taken=taken) if g.free <= 0 else taken
 
 
 def game_lines(games: Sequence[LanGame]) -> list[str]:
     """One line a game, numbered from 1 (what ``join`` asks for)."""
+    seats = _("{seats} seats")
     return [
-        f"  {i:>2}  {g.game:<13} {g.host_name:<16} {g.fingerprint}  {_seats(g) + ' seats':<12} "
+        f"  {i:>2}  {g.game:<13} {g.host_name:<16} {g.fingerprint}  {seats.format(seats=_seats(g)):<12} "
         + ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
         for i, g in enumerate(games, 1)
     ]
 
 
 def _table(games: Sequence[LanGame], seconds: float) -> Table:
-    t = Table(title=f"Games on the local network (looking for {seconds:g} s)", title_justify="left")
+    title = _("Games on the local network (looking for {seconds} s)").format(seconds=f"{seconds:g}")
+    t = Table(title=title, title_justify="left")
     t.add_column("#", justify="right")
-    t.add_column("game", overflow="fold")
-    t.add_column("host", overflow="fold")
-    t.add_column("fingerprint", no_wrap=True, min_width=23)  # compared by eye: never cut
-    t.add_column("seats", no_wrap=True)
-    t.add_column("address", overflow="fold")
+    t.add_column(_("game"), overflow="fold")
+    t.add_column(_("host"), overflow="fold")
+    t.add_column(_("fingerprint"), no_wrap=True, min_width=23)  # compared by eye: never cut
+    t.add_column(_("seats"), no_wrap=True)
+    t.add_column(_("address"), overflow="fold")
     for i, g in enumerate(games, 1):
         where = ", ".join(str(a) for a in (g.addresses or g.invite.direct)[:2])
         t.add_row(str(i), g.game, Text(g.host_name), g.fingerprint, _seats(g), where)
@@ -71,11 +76,15 @@ def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
     """Look for games for ``seconds`` seconds, showing a live table where the terminal allows."""
     enabled, interfaces = lan_interfaces()
     if not enabled:
-        raise ConfigError(f"looking for games on the local network is turned off here ({LAN_ENV}=off)")
+        off = _("looking for games on the local network is turned off here ({variable}=off)")
+        raise ConfigError(off.format(variable=LAN_ENV))
     live_ok = not quiet and not ui.plain and ui.console.is_terminal
 
     def bad(instance: str, reason: str) -> None:
-        ui.say(f"Ignored an announcement ({instance}): {reason}.", wrap=False)
+        ui.say(
+            _("Ignored an announcement ({instance}): {reason}.").format(instance=instance, reason=reason),
+            wrap=False,
+        )
 
     async def run() -> list[LanGame]:
         if not live_ok:
@@ -90,7 +99,7 @@ def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
 
     games = trio.run(run)
     if not live_ok and not quiet and games:
-        ui.say("Games on the local network:")
+        ui.say(_("Games on the local network:"))
         for line in game_lines(games):
             ui.say(line, wrap=False)
     return games
@@ -99,28 +108,33 @@ def look(ui: UI, seconds: float, *, quiet: bool = False) -> list[LanGame]:
 def pick(ui: UI, seconds: float, *, watching: bool = False) -> LanGame:
     """The game the person picks by number from those found on the local network (to join it, or
     with ``watching``, to watch it)."""
-    ui.say(f"No invite code: looking for games on the local network ({seconds:g} s)...")
+    looking = _("No invite code: looking for games on the local network ({seconds} s)...")
+    ui.say(looking.format(seconds=f"{seconds:g}"))
     games = look(ui, seconds)
     if not games:  # answers can be slow to come: look a while longer before giving up
-        ui.say(f"Nothing yet; looking {2 * seconds:g} s more...")
+        ui.say(_("Nothing yet; looking {seconds} s more...").format(seconds=f"{2 * seconds:g}"))
         games = look(ui, 2 * seconds)
     if not games:
-        raise ConfigError(
-            f"no game found on the local network; ask the host for an invite code (fairdeal "
-            f"{'watch' if watching else 'join'} CODE), "
-            "or check that both machines are on the same network and that mDNS is not blocked"
+        none = _(
+            "no game found on the local network; ask the host for an invite code (fairdeal {command} "
+            "CODE), or check that both machines are on the same network and that mDNS is not blocked"
         )
+        raise ConfigError(none.format(command="watch" if watching else "join"))
     while True:
+        n = len(games)
         try:
-            verb = "Watch" if watching else "Join"
-            answer = ui.ask(f"{verb} which game? (1-{len(games)}, or q to quit) ").strip().lower()
+            if watching:
+                asked = _("Watch which game? (1-{n}, or q to quit) ").format(n=n)
+            else:
+                asked = _("Join which game? (1-{n}, or q to quit) ").format(n=n)
+            answer = ui.ask(asked).strip().lower()
         except EOFError:
-            raise ConfigError("no game was picked") from None
+            raise ConfigError(_("no game was picked")) from None
         if answer in ("q", "quit"):
-            raise ConfigError("no game was picked")
-        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(games):
+            raise ConfigError(_("no game was picked"))
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= n:
             return games[int(answer) - 1]
-        ui.say(f"Type a number from 1 to {len(games)}.")
+        ui.say(_("Type a number from 1 to {n}.").format(n=n))
 
 
 @cli.command()
@@ -130,7 +144,7 @@ def pick(ui: UI, seconds: float, *, watching: bool = False) -> LanGame:
     type=click.FloatRange(0.5, 60),
     default=LOOK_SECONDS,
     show_default=True,
-    help="Seconds to look for games.",
+    help=N_("Seconds to look for games."),
 )
 @json_option
 @ascii_option
@@ -152,4 +166,4 @@ def lan(seconds: float, as_json: bool, ascii: bool) -> None:
     if as_json:
         click.echo(json.dumps([g.json() for g in games]))
     elif not games:
-        ui.say(f"No game found on the local network in {seconds:g} s.")
+        ui.say(_("No game found on the local network in {seconds} s.").format(seconds=f"{seconds:g}"))

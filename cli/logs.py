@@ -146,7 +146,7 @@ def _finding(f: Finding) -> str:
 @click.argument("log", type=click.Path(path_type=Path))
 @click.argument("more", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print the report as one JSON object (never translated)."
+    "--json", "as_json", is_flag=True, help=N_("Print the report as one JSON object (never translated).")
 )
 @friendly_errors
 def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
@@ -216,11 +216,11 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option(
-    "--step/--no-step", default=None, help="Wait for Enter after each move (default: on a terminal)."
+    "--step/--no-step", default=None, help=N_("Wait for Enter after each move (default: on a terminal).")
 )
-@click.option("--ascii", is_flag=True, help="Plain ASCII cards.")
+@click.option("--ascii", is_flag=True, help=N_("Plain ASCII cards."))
 @click.option(
-    "--reveal", is_flag=True, help="Show every hand after each move (a finished game that verifies fair)."
+    "--reveal", is_flag=True, help=N_("Show every hand after each move (a finished game that verifies fair).")
 )
 @friendly_errors
 def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
@@ -245,7 +245,8 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     report = verify_log(data, reg.game)
     parsed = parse_log(data)
     if not parsed.entries:
-        raise ConfigError(f"{log}: {parsed.problem or _('no entries')}")
+        nothing = _("no entries")
+        raise ConfigError(f"{log}: {parsed.problem or nothing}")
     header = read_header(parsed.entries[0])
     game = reg.game(header.game)
     interactive = sys.stdin.isatty() if step is None else step

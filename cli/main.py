@@ -13,7 +13,10 @@ import click
 from fairdeal import __version__, i18n
 from fairdeal.core.errors import FairdealError
 from fairdeal.core.rules import rules_in
+from fairdeal.i18n import N_
 from fairdeal.i18n import gettext as _
+
+from .helptext import Translated
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,7 +34,7 @@ def friendly_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except FairdealError as exc:
-            click.echo(f"fairdeal: {exc}", err=True)
+            click.echo(f"fairdeal: {exc}", err=True)  # the error's own words (core and net: English)
             hint = getattr(exc, "hint", "") or _did_you_mean(str(exc))
             if hint:
                 click.echo(f"  {hint}", err=True)
@@ -94,7 +97,7 @@ def load_registry() -> Any:
 
     reg = registry.load()
     for w in reg.warnings:
-        click.echo(f"warning: {w}", err=True)
+        click.echo(_("warning: {warning}").format(warning=w), err=True)
     return reg
 
 
@@ -109,7 +112,7 @@ def _use_profile(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
-_PROFILE_HELP = (
+_PROFILE_HELP = N_(
     "Use the identity and logs of profile NAME (created on first use), e.g. a second player "
     "on this machine. Also FAIRDEAL_PROFILE."
 )
@@ -125,29 +128,69 @@ profile_option = click.option(
 
 
 #: The commands that live in their own modules, imported only when used (so ``fairdeal --help`` and
-#: ``fairdeal games`` start fast): name -> (module, the short help shown in ``fairdeal --help``).
+#: ``fairdeal games`` start fast): name -> (module, the first sentence of its help, which ``fairdeal
+#: --help`` shortens as click would; a test checks it is the command's own).
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("fairdeal.cli.play", "Play GAME here against bots: every seat runs the full protocol in..."),
-    "host": ("fairdeal.cli.host", "Host GAME over the network: print an invite code, wait for the..."),
-    "join": ("fairdeal.cli.join", "Join a game from the invite CODE the host gave you, and play."),
-    "verify": ("fairdeal.cli.logs", "Check a game log: signatures, the hash chain, every proof, every..."),
-    "replay": ("fairdeal.cli.logs", "Step through a finished game entry by entry, showing the table as..."),
-    "id": ("fairdeal.cli.logs", "Print your identity's fingerprint (made on first use and kept in..."),
-    "lan": ("fairdeal.cli.lan", "List the games announced on the local network (a table that fills..."),
-    "new": ("fairdeal.cli.new", "Start a game plugin called NAME: a package with a tiny complete..."),
+    "play": (
+        "fairdeal.cli.play",
+        N_("Play GAME here against bots: every seat runs the full protocol in this process."),
+    ),
+    "host": (
+        "fairdeal.cli.host",
+        N_("Host GAME over the network: print an invite code, wait for the players, play."),
+    ),
+    "join": ("fairdeal.cli.join", N_("Join a game from the invite CODE the host gave you, and play.")),
+    "verify": (
+        "fairdeal.cli.logs",
+        N_(
+            "Check a game log: signatures, the hash chain, every proof, every shuffle, every move under "
+            "the rules with every card known, and the result."
+        ),
+    ),
+    "replay": (
+        "fairdeal.cli.logs",
+        N_("Step through a finished game entry by entry, showing the table as everyone saw it."),
+    ),
+    "id": (
+        "fairdeal.cli.logs",
+        N_(
+            "Print your identity's fingerprint (made on first use and kept in your config folder), and "
+            "the name the others see at the table."
+        ),
+    ),
+    "lan": (
+        "fairdeal.cli.lan",
+        N_("List the games announced on the local network (a table that fills in as games answer)."),
+    ),
+    "new": (
+        "fairdeal.cli.new",
+        N_("Start a game plugin called NAME: a package with a tiny complete game, ready to change."),
+    ),
     "resume": (
         "fairdeal.cli.resume",
-        "Go on with an unfinished game: adjourned, or stopped by a crash...",
+        N_("Go on with an unfinished game: adjourned, or stopped by a crash or a lost connection."),
     ),
-    "watch": ("fairdeal.cli.watch", "Watch a game from its invite CODE: the public table, live, and a..."),
+    "watch": (
+        "fairdeal.cli.watch",
+        N_("Watch a game from its invite CODE: the public table, live, and a log that verifies."),
+    ),
 }
 
 
-class LazyGroup(click.Group):
+def short_help(text: str, limit: int) -> str:
+    """``text`` (the first sentence of a command's help) shortened to ``limit`` as click shortens a
+    command's help for the list of commands."""
+    return click.Command("", help=text).get_short_help_str(limit)
+
+
+class LazyGroup(Translated, click.Group):
     """A click group whose commands in :data:`LAZY_COMMANDS` are imported when first used.
 
-    Every command takes ``--profile NAME`` and ``--lang LANG`` as well as the group.
+    Every command takes ``--profile NAME`` and ``--lang LANG`` as well as the group; the group's
+    help and its commands' are said in the language spoken (:class:`~.helptext.Translated`).
     """
+
+    command_class = Translated
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         if not any(p.name == "profile" for p in cmd.params):
@@ -182,8 +225,8 @@ class LazyGroup(click.Group):
             if name in self.commands:
                 rows.append((name, self.commands[name].get_short_help_str(limit)))
             else:
-                rows.append((name, LAZY_COMMANDS[name][1]))
-        with formatter.section("Commands"):
+                rows.append((name, short_help(_(LAZY_COMMANDS[name][1]), limit)))
+        with formatter.section(i18n.click_gettext("Commands")):
             formatter.write_dl(rows)
 
 
@@ -208,7 +251,7 @@ def _use_language(ctx: click.Context, param: click.Parameter, value: str | None)
     return value
 
 
-_LANG_HELP = (
+_LANG_HELP = N_(
     "Speak LANG: en, de, ru, el or fa (default: FAIRDEAL_LANG, else LANGUAGE, LC_ALL, "
     "LC_MESSAGES or LANG, else English). Logs and what other players receive never change."
 )
@@ -273,17 +316,23 @@ def games() -> None:
     """
     reg = load_registry()
     if not reg.games:
-        click.echo("No games installed.")
+        click.echo(_("No games installed."))
         return
     for name in sorted(reg.games):
         e = reg.entry(name)
         g = e.game
         players = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        click.echo(f"{name:<14} {g.title:<16} {players:>5} players   {g.summary}")
-        click.echo(f"{'':<14} from {e.distribution} {e.version}")
+        count = i18n.ngettext("{n} player", "{n} players", g.max_players).format(n=players.rjust(5))
+        click.echo(f"{name:<14} {g.title:<16} {count}   {g.summary}")
+        click.echo(
+            f"{'':<14} "
+            + _("from {distribution} {version}").format(distribution=e.distribution, version=e.version)
+        )
         default = reg.default_bots.get(name)
-        bots = [f"{b} (default)" if b == default else b for b in sorted(reg.bots.get(name, {}))]
-        click.echo(f"{'':<14} bots: {', '.join(bots)}")
+        bots = [
+            _("{bot} (default)").format(bot=b) if b == default else b for b in sorted(reg.bots.get(name, {}))
+        ]
+        click.echo(f"{'':<14} " + _("bots: {bots}").format(bots=", ".join(bots)))
 
 
 @cli.command()

@@ -14,6 +14,8 @@ from pathlib import Path
 import click
 
 from fairdeal.core.errors import ConfigError
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 
 from .main import cli, friendly_errors, load_registry
 
@@ -47,11 +49,12 @@ def plugin_files(name: str) -> dict[str, str]:
 def write_plugin(name: str, folder: Path) -> list[Path]:
     """Write the plugin for game ``name`` into ``folder`` (which must not exist); return the files."""
     if not _NAME.match(name):
-        raise ConfigError(
-            f"{name!r} cannot name a game: lower-case letters, digits and dashes, a letter first"
-        )
+        bad = _("{name} cannot name a game: lower-case letters, digits and dashes, a letter first")
+        raise ConfigError(bad.format(name=repr(name)))
     if folder.exists():
-        raise ConfigError(f"{folder} exists already: give another name or --into a new folder")
+        raise ConfigError(
+            _("{folder} exists already: give another name or --into a new folder").format(folder=folder)
+        )
     written = []
     for rel, text in plugin_files(name).items():
         path = folder / rel
@@ -67,7 +70,7 @@ def write_plugin(name: str, folder: Path) -> list[Path]:
     "--into",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="The folder to make (default: ./fairdeal-NAME).",
+    help=N_("The folder to make (default: ./fairdeal-NAME)."),
 )
 @friendly_errors
 def new(name: str, into: Path | None) -> None:
@@ -88,13 +91,15 @@ def new(name: str, into: Path | None) -> None:
         reg = load_registry()
         if name in reg.games:
             entry = reg.entry(name)
-            raise ConfigError(f"a game called {name!r} is installed already (from {entry.distribution})")
+            taken = _("a game called {name} is installed already (from {distribution})")
+            raise ConfigError(taken.format(name=repr(name), distribution=entry.distribution))
     folder = into if into is not None else Path(f"fairdeal-{name}")
     write_plugin(name, folder)
     n = names(name)
-    click.echo(f"Made {folder}/: the game {n['title']} in {n['module']}/__init__.py, its rules in rules.txt.")
+    made = _("Made {folder}/: the game {title} in {module}/__init__.py, its rules in rules.txt.")
+    click.echo(made.format(folder=folder, title=n["title"], module=n["module"]))
     pip, python = _tools()
-    click.echo("Install it next to fairdeal, with its test extra (pytest), then play it and run its test:")
+    click.echo(_("Install it next to fairdeal, with its test extra (pytest), then play it and run its test:"))
     click.echo(f'  {pip} install -e "{folder}[test]"')
     click.echo(f"  fairdeal play {name} --seat human --seat bot")
     click.echo(f"  {python} -m pytest {folder}")

@@ -11,14 +11,18 @@ from typing import Any
 import click
 import trio
 
+from fairdeal import i18n
 from fairdeal.core.deck import CheckedProofs
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.identity import Identity
 from fairdeal.core.options import parse_assignments
 from fairdeal.core.rng import Rng, SeededRng, SystemRng
+from fairdeal.core.rules import rules_in
 from fairdeal.core.session import EntryAccepted, Event
 from fairdeal.core.session.header import Header, SeatInfo
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net.driver import Agent
 from fairdeal.net.local import play_local
 from fairdeal.storage import LogWriter, default_log_path, load_identity, unique_log_path
@@ -39,11 +43,11 @@ from .seats import bot_agent, parse_seats, table_name
     multiple=True,
     metavar="KIND",
     shell_complete=complete_seat,
-    help="human, bot or bot:NAME; once per seat, in seat order (default: you and bots).",
+    help=N_("human, bot or bot:NAME; once per seat, in seat order (default: you and bots)."),
 )
 @rule_options
 @click.option(
-    "--seed", type=int, default=None, help="Fix every seat's randomness (tests and benchmarks only)."
+    "--seed", type=int, default=None, help=N_("Fix every seat's randomness (tests and benchmarks only).")
 )
 @log_option
 @name_option
@@ -79,7 +83,7 @@ def play(
       fairdeal play snatch --seat bot --seat bot:random --seat bot --json
     """
     if log_path is not None and log_path.exists():
-        raise ConfigError(f"the log file {log_path} exists already; choose another --log")
+        raise ConfigError(_("the log file {path} exists already; choose another --log").format(path=log_path))
     reg = load_registry()
     entry = reg.entry(game)
     g = entry.game
@@ -140,10 +144,10 @@ def play(
     def interrupted() -> None:
         if human is not None:
             human.close(flush=False)
-        click.echo(f"\nfairdeal: stopped (Ctrl-C); the game did not finish. Its log so far: {path}", err=True)
-        click.echo(
-            f"  A game against bots cannot be resumed; replay it with  fairdeal replay {path}", err=True
-        )
+        stopped = _("stopped (Ctrl-C); the game did not finish. Its log so far: {path}").format(path=path)
+        click.echo(f"\nfairdeal: {stopped}", err=True)
+        again = _("A game against bots cannot be resumed; replay it with  fairdeal replay {path}")
+        click.echo("  " + again.format(path=path), err=True)
         sys.exit(130)
 
     if player is not None:
@@ -184,11 +188,12 @@ def _play_at_table(
     from .outcome import summary
     from .tui.app import TableApp
 
-    app = TableApp(game.title, player, run, ascii=ascii, rules_text=game.rules_text())
+    rules = rules_in(game, i18n.language())
+    app = TableApp(game.title, player, run, ascii=ascii, rules_text=rules)
 
     def finish() -> Ending:
         assert player.session is not None
-        return Ending("Game over", summary(player.session, path, ascii=ascii, you=watch, compact=True))
+        return Ending(_("Game over"), summary(player.session, path, ascii=ascii, you=watch, compact=True))
 
     app.finish = finish
     app.run()

@@ -15,11 +15,15 @@ from pathlib import Path
 
 import click
 
+from fairdeal import i18n
 from fairdeal.core.errors import ConfigError, FairdealError
 from fairdeal.core.identity import Identity
+from fairdeal.core.rules import rules_in
 from fairdeal.core.session.header import Header
 from fairdeal.core.session.logfile import parse_log
 from fairdeal.core.session.verify import read_header
+from fairdeal.i18n import N_, ngettext
+from fairdeal.i18n import gettext as _
 from fairdeal.net import GuestResume, HostPlan, HostResume, JoinPlan, Prepared, host_game, join_game, wire
 from fairdeal.net.comeback import Refusal
 from fairdeal.net.driver import Timeouts
@@ -44,6 +48,7 @@ from .netseat import (
     with_hint,
 )
 from .outcome import resume_command
+from .phrases import is_yes
 from .seats import parse_seat
 
 
@@ -52,26 +57,28 @@ def _describe(log: Path) -> tuple[str, SeedFile | None]:
     try:
         seed = read_seed(log)
     except FairdealError as exc:
-        return f"{log.name}: {exc}", None
+        return f"{log.name}: {exc}", None  # the seed file's error: its own words
     try:
         entries = parse_log(log.read_bytes()).entries
         header: Header | None = read_header(entries[0]) if entries else None
     except (OSError, FairdealError):
         entries, header = (), None
     names = ", ".join(header.names) if header else "?"
-    role = "host" if seed.role == "host" else f"seat {seed.seat}"
-    state = "adjourned" if seed.adjourned else "interrupted"
+    role = _("host") if seed.role == "host" else _("seat {n}").format(n=seed.seat)
+    state = _("adjourned") if seed.adjourned else _("interrupted")
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(log.stat().st_mtime))
-    return f"{seed.game} · {role} · {names}\n{len(entries)} entries · {state} · {when}", seed
+    count = ngettext("{n} entry", "{n} entries", len(entries)).format(n=len(entries))
+    return f"{seed.game} · {role} · {names}\n{count} · {state} · {when}", seed
 
 
-NONE_HERE = "no unfinished game here (games that were adjourned, or stopped before their end)"
+#: Said when shown (``_(NONE_HERE)``): marked here for the catalog.
+NONE_HERE = N_("no unfinished game here (games that were adjourned, or stopped before their end)")
 
 
 def _listed(ui: UI, logs: list[Path]) -> None:
     """The unfinished games, numbered: what, who, how far and when, then the log (each on a line
     of its own, so that nothing is cut at 80 columns)."""
-    ui.say("Unfinished games:")
+    ui.say(_("Unfinished games:"))
     for i, log in enumerate(logs, 1):
         what, when = (*_describe(log)[0].split("\n", 1), "")[:2]
         ui.say(f"  {i:>2}  {what}")
@@ -85,22 +92,27 @@ def _pick(ui: UI, *, dropping: bool = False) -> Path:
     while True:
         logs = unfinished_logs()
         if not logs:
-            raise ConfigError(NONE_HERE)
+            raise ConfigError(_(NONE_HERE))
         _listed(ui, logs)
         n = len(logs)
-        ask = f"Drop which game? (1-{n}, or q to quit) " if dropping else (
-            f"Go on with which game? (1-{n}; d and a number drops one from the list; q to quit) "
-        )  # fmt: skip
+        if dropping:
+            ask = _("Drop which game? (1-{n}, or q to quit) ").format(n=n)
+        else:
+            ask = _("Go on with which game? (1-{n}; d and a number drops one from the list; q to quit) ")
+            ask = ask.format(n=n)
         try:
             answer = ui.ask(ask).strip().lower()
         except EOFError:
-            raise ConfigError("no game was picked") from None
+            raise ConfigError(_("no game was picked")) from None
         if answer in ("q", "quit"):
-            raise ConfigError("no game was picked")
+            raise ConfigError(_("no game was picked"))
         drop = answer[1:].strip() if answer.startswith("d") and not dropping else None
         number = drop if drop is not None else answer
         if not (number.isascii() and number.isdigit() and 1 <= int(number) <= n):
-            ui.say(f"Type a number from 1 to {n}" + ("." if dropping else ", or d and a number."))
+            if dropping:
+                ui.say(_("Type a number from 1 to {n}.").format(n=n))
+            else:
+                ui.say(_("Type a number from 1 to {n}, or d and a number.").format(n=n))
             continue
         if drop is None:
             return logs[int(number) - 1]
@@ -113,17 +125,19 @@ def _drop(ui: UI, log: Path, *, ask: bool = False) -> None:
     from fairdeal.seedfile import seed_path
 
     if not seed_path(log).exists():
-        raise ConfigError(f"{log} is not an unfinished game of this profile: there is nothing to drop")
+        nothing = _("{path} is not an unfinished game of this profile: there is nothing to drop")
+        raise ConfigError(nothing.format(path=log))
     if ask:
-        question = f"Drop {log.name}? It can never go on then (its log stays). [y/N] "
+        question = _("Drop {name}? It can never go on then (its log stays). [y/N] ").format(name=log.name)
         try:
-            if ui.ask(question).strip().lower() not in ("y", "yes"):
-                ui.say("Kept.")
+            if not is_yes(ui.ask(question)):
+                ui.say(_("Kept."))
                 return
         except EOFError:
             return
     delete_seed(log)
-    ui.say(f"Dropped {log.name}: it is no longer among the unfinished games. Its log stays: {log}")
+    dropped = _("Dropped {name}: it is no longer among the unfinished games. Its log stays: {path}")
+    ui.say(dropped.format(name=log.name, path=log))
 
 
 @cli.command()
@@ -132,12 +146,12 @@ def _drop(ui: UI, log: Path, *, ask: bool = False) -> None:
     "--wait",
     type=click.FloatRange(1, 7 * 24 * 3600),
     default=None,
-    help="(A guest) seconds to keep trying to reach the host (default: the game's grace period).",
+    help=N_("(A guest) seconds to keep trying to reach the host (default: the game's grace period)."),
 )
 @click.option(
     "--drop",
     is_flag=True,
-    help="Drop the game from the list instead: this seat can never go on with it (the log stays).",
+    help=N_("Drop the game from the list instead: this seat can never go on with it (the log stays)."),
 )
 @json_option
 @ascii_option
@@ -195,24 +209,28 @@ def _cannot_resume(log: Path) -> ConfigError | None:
         kinds = {decode_envelope(e).kind for e in entries[1:]}
     except (OSError, FairdealError):
         return None
-    replay = f"replay it with  fairdeal replay {log}  (or check it with  fairdeal verify {log})"
+    replay = _("replay it with  fairdeal replay {path}  (or check it with  fairdeal verify {path})")
+    replay = replay.format(path=log)
     if END in kinds or RESIGN in kinds:
-        return ConfigError(f"the game of {log.name} is over: there is nothing to resume; {replay}")
+        over = _("the game of {name} is over: there is nothing to resume; {replay}")
+        return ConfigError(over.format(name=log.name, replay=replay))
     if log.stem.endswith("-watch"):  # as fairdeal watch names its logs: a watcher has no seat
-        return ConfigError(
-            f"{log.name} is a watcher's log: a watcher has no seat to go on with; watch the game "
-            f"again with its code (fairdeal watch CODE), or {replay}"
+        watched = _(
+            "{name} is a watcher's log: a watcher has no seat to go on with; watch the game "
+            "again with its code (fairdeal watch CODE), or {replay}"
         )
-    return ConfigError(
-        f"the game of {log.name} did not finish, and has no seed file to go on with: a game played "
-        f"here against bots (fairdeal play) cannot be resumed, nor a network seat whose seed file "
-        f"is gone; {replay}"
+        return ConfigError(watched.format(name=log.name, replay=replay))
+    unseeded = _(
+        "the game of {name} did not finish, and has no seed file to go on with: a game played "
+        "here against bots (fairdeal play) cannot be resumed, nor a network seat whose seed file "
+        "is gone; {replay}"
     )
+    return ConfigError(unseeded.format(name=log.name, replay=replay))
 
 
 def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
     if not log.is_file():
-        raise ConfigError(f"there is no game log at {log}")
+        raise ConfigError(_("there is no game log at {path}").format(path=log))
     reason = _cannot_resume(log)
     if reason is not None:
         raise reason
@@ -220,23 +238,32 @@ def _load(log: Path) -> tuple[SeedFile, tuple[bytes, ...], Header]:
     try:
         data = log.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"cannot read {log}: {exc.strerror or exc}") from None
+        raise ConfigError(
+            _("cannot read {path}: {reason}").format(path=log, reason=exc.strerror or exc)
+        ) from None
     parsed = parse_log(data)
     if not parsed.entries:
-        raise ConfigError(f"{log} holds no entry: {parsed.problem or 'there is no game to resume'}")
+        why = parsed.problem or _("there is no game to resume")
+        raise ConfigError(_("{path} holds no entry: {reason}").format(path=log, reason=why))
     if parsed.problem and "cut short" not in parsed.problem:
-        raise ConfigError(f"the log {log} is damaged ({parsed.problem}); it cannot be continued")
+        damaged = _("the log {path} is damaged ({reason}); it cannot be continued")
+        raise ConfigError(damaged.format(path=log, reason=parsed.problem))
     try:
         header = read_header(parsed.entries[0])
     except FairdealError as exc:
-        raise ConfigError(f"{log} does not start with a game header ({exc})") from None
+        no_header = _("{path} does not start with a game header ({reason})")
+        raise ConfigError(no_header.format(path=log, reason=exc)) from None
     if header.game_id != seed.game_id or header.game != seed.game:
-        raise ConfigError(
-            f"the seed file next to {log} is from another game ({seed.game} {seed.game_id.hex()[:12]}, "
-            f"the log is {header.game} {header.game_id.hex()[:12]}): this seat cannot go on"
+        other = _(
+            "the seed file next to {path} is from another game ({seed_game}), the log is {log_game}: "
+            "this seat cannot go on"
         )
+        seed_game = f"{seed.game} {seed.game_id.hex()[:12]}"
+        log_game = f"{header.game} {header.game_id.hex()[:12]}"
+        raise ConfigError(other.format(path=log, seed_game=seed_game, log_game=log_game))
     if not seed.seat < header.players:
-        raise ConfigError(f"the seed file next to {log} names seat {seed.seat}, which this game has not")
+        no_seat = _("the seed file next to {path} names seat {n}, which this game has not")
+        raise ConfigError(no_seat.format(path=log, n=seed.seat))
     return seed, parsed.entries, header
 
 
@@ -245,10 +272,11 @@ def _identity(seed: SeedFile, header: Header, log: Path) -> Identity:
     if identity.fingerprint != seed.identity or header.seats[seed.seat].identity != identity.public_key:
         named = _profile_of(log)
         how = resume_command(log, named) if named is not None else "fairdeal --profile NAME resume"
-        raise ConfigError(
-            f"this seat was played with the identity {seed.identity}, and this profile's is "
-            f"{identity.fingerprint}: resume with the profile that played it ({how})"
+        other = _(
+            "this seat was played with the identity {theirs}, and this profile's is {ours}: resume "
+            "with the profile that played it ({how})"
         )
+        raise ConfigError(other.format(theirs=seed.identity, ours=identity.fingerprint, how=how))
     return identity
 
 
@@ -277,16 +305,16 @@ def run_resume(
     out.lock_now(ui.say)  # one seat, one process: before anything is written
     reg = load_registry()
     if header.game not in reg.games:
-        raise ConfigError(f"this game is {header.game}, which is not installed here")
+        raise ConfigError(_("this game is {game}, which is not installed here").format(game=header.game))
     entry = reg.entry(header.game)
     if entry.version != header.version:
-        click.echo(f"warning: the game was played with {header.game} {header.version}; "
-                   f"this is {entry.version}", err=True)  # fmt: skip
+        other = _("warning: the game was played with {game} {version}; this is {mine}")
+        click.echo(other.format(game=header.game, version=header.version, mine=entry.version), err=True)
     say = ui.say
     kind = parse_seat(seed.kind, header.game, reg)
     table = table_player(kind.human and wants_table(plain, as_json))
     name = header.seats[seed.seat].name
-    agent, human, _ = seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
+    agent, human, _name = seat_agent(kind, seed.seat, name, header.game, reg, None, ui, table)
     keeper = SeedKeeper(
         seed.role,
         seed.kind,
@@ -302,10 +330,16 @@ def run_resume(
     try:
         invite = decode_invite(seed.invite)
     except FairdealError as exc:
-        raise ConfigError(f"the seed file next to {log} holds a damaged invite code ({exc})") from None
+        damaged = _("the seed file next to {path} holds a damaged invite code ({reason})")
+        raise ConfigError(damaged.format(path=log, reason=exc)) from None
     report = LineReport(ui, human)
-    what = "host" if seed.role == "host" else f"seat {seed.seat}"
-    say(f"Going on with {entry.game.title} ({what}, {len(entries)} entries so far) from {log}.")
+    what = _("host") if seed.role == "host" else _("seat {n}").format(n=seed.seat)
+    going = ngettext(
+        "Going on with {game} ({what}, {n} entry so far) from {path}.",
+        "Going on with {game} ({what}, {n} entries so far) from {path}.",
+        len(entries),
+    )
+    say(going.format(game=entry.game.title, what=what, n=len(entries), path=log))
     try:
         if seed.role == "host":
             assert seed.host is not None
@@ -323,7 +357,7 @@ def run_resume(
                 resume=HostResume(entries, invite, seed.seed, seed.chat), auto_adjourn=not kind.human,
             )  # fmt: skip
             if table is not None:
-                rules = entry.game.rules_text()
+                rules = rules_in(entry.game, i18n.language())
                 outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, host_game, plan)
             else:
                 outcome = run_seat(say, host_game, plan, report, log=out)
@@ -342,22 +376,25 @@ def run_resume(
                 resume=GuestResume(entries, seed.seat, seed.seed, seed.sent, patience, seed.chat),
             )  # fmt: skip
             if table is not None:
-                rules = entry.game.rules_text()
+                rules = rules_in(entry.game, i18n.language())
                 outcome = run_table(say, entry.game.title, rules, ascii, table, None, out, join_game, plan2)
             else:
                 outcome = run_seat(say, join_game, plan2, report, log=out)
     except ConfigError as exc:
         if "this game is over" in str(exc):
             delete_seed(log)  # nothing left to resume: its secrets are of no use any more
-            raise ConfigError(f"the game of {log} is over: there is nothing to resume") from None
+            raise ConfigError(
+                _("the game of {path} is over: there is nothing to resume").format(path=log)
+            ) from None
         raise with_hint(exc) from None
     except Refusal as exc:
         if exc.reason == "the game is over":  # the host ended it while this seat was away
             delete_seed(log)
-            raise ConfigError(
-                f"the host says the game of {log.name} is over: there is nothing to resume (it is no "
+            over = _(
+                "the host says the game of {name} is over: there is nothing to resume (it is no "
                 "longer among your unfinished games; its log stays)"
-            ) from None
+            )
+            raise ConfigError(over.format(name=log.name)) from None
         raise
     finish_game(outcome, out, as_json, ui, report.human)
 

@@ -13,6 +13,7 @@ from fairdeal.core.errors import ConfigError
 from fairdeal.core.rng import Rng, python_random
 from fairdeal.core.session.header import MAX_NAME
 from fairdeal.core.text import clean_text
+from fairdeal.i18n import gettext as _
 from fairdeal.net.driver import Agent, BotAgent
 from fairdeal.registry import Registry
 
@@ -38,7 +39,7 @@ def parse_seat(text: str, game: str, registry: Registry) -> SeatKind:
         return SeatKind(False, registry.bot(game).name)
     if value.startswith("bot:") and value[4:]:
         return SeatKind(False, registry.bot(game, value[4:]).name)
-    raise ConfigError(f"a seat is human, bot or bot:NAME, not {text!r}")
+    raise ConfigError(_("a seat is human, bot or bot:NAME, not {text}").format(text=repr(text)))
 
 
 def parse_seats(values: Sequence[str], game: str, registry: Registry, *, fill_to: int) -> list[SeatKind]:
@@ -48,7 +49,7 @@ def parse_seats(values: Sequence[str], game: str, registry: Registry, *, fill_to
     """
     seats = [parse_seat(v, game, registry) for v in values] or [SeatKind(True)]
     if sum(s.human for s in seats) > 1:
-        raise ConfigError("at most one seat can be human (this terminal)")
+        raise ConfigError(_("at most one seat can be human (this terminal)"))
     default = registry.bot(game).name
     while len(seats) < fill_to:
         seats.append(SeatKind(False, default))

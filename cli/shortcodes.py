@@ -18,6 +18,8 @@ import click
 import trio
 
 from fairdeal.core.errors import ConfigError, FairdealError
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net.invite import Invite, decode_invite
 from fairdeal.net.mailbox import check_url
 from fairdeal.net.rendezvous import fetch_invite
@@ -30,13 +32,17 @@ MAILBOX_ENV: Final = "FAIRDEAL_MAILBOX"
 """The mailbox of short codes without --mailbox: a ws:// or wss:// URL, or ``none``."""
 _OFF: Final = ("none", "off", "no")
 
+_MAILBOX_HELP = N_(
+    "The mailbox server of short codes (default: the public one magic-wormhole uses, "
+    "ws://relay.magic-wormhole.io:4000/v1; FAIRDEAL_MAILBOX sets another); none: no short codes."
+)
+assert PUBLIC_MAILBOX in _MAILBOX_HELP, "the help names the public mailbox"
 mailbox_option = click.option(
     "--mailbox",
     "mailbox_text",
     default=None,
     metavar="URL",
-    help="The mailbox server of short codes (default: the public one magic-wormhole uses, "
-    f"{PUBLIC_MAILBOX}; FAIRDEAL_MAILBOX sets another); none: no short codes.",
+    help=_MAILBOX_HELP,
 )
 
 
@@ -52,7 +58,9 @@ def mailbox_url(text: str | None) -> str | None:
     try:
         return check_url(value)
     except ValueError:
-        raise ConfigError(f"{where} {value!r} is not a ws:// or wss:// URL, nor none") from None
+        raise ConfigError(
+            _("{where} {value} is not a ws:// or wss:// URL, nor none").format(where=where, value=repr(value))
+        ) from None
 
 
 def read_code(code: str, mailbox: str | None, say: Callable[[str], None]) -> Invite:
@@ -64,9 +72,12 @@ def read_code(code: str, mailbox: str | None, say: Callable[[str], None]) -> Inv
         short = parse_short_code(code)
         if mailbox is None:
             raise ConfigError(
-                "a short code needs a mailbox, and this one is off (--mailbox none or FAIRDEAL_MAILBOX=none)"
+                _(
+                    "a short code needs a mailbox, and this one is off "
+                    "(--mailbox none or FAIRDEAL_MAILBOX=none)"
+                )
             )
-        say(f"Asking the mailbox {mailbox} for the game of the short code ...")
+        say(_("Asking the mailbox {mailbox} for the game of the short code ...").format(mailbox=mailbox))
         return trio.run(fetch_invite, short, mailbox)
     except FairdealError as exc:
         raise with_hint(exc) from None
@@ -83,7 +94,10 @@ class CodeFile:
             try:
                 write_atomically(path, "")  # can it be written? Said now, not after the start
             except OSError as exc:
-                raise ConfigError(f"cannot write --code-file {path}: {exc.strerror or exc}") from None
+                why = _("cannot write --code-file {path}: {reason}").format(
+                    path=path, reason=exc.strerror or exc
+                )
+                raise ConfigError(why) from None
 
     def __call__(self, code: str) -> None:
         self.opened.append(code)

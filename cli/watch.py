@@ -15,6 +15,8 @@ import click
 
 from fairdeal.core.session import Event, MoveMade
 from fairdeal.core.session.session import Session
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
 from fairdeal.net import WatchPlan, watch_game
 from fairdeal.net.invite import Endpoint
 from fairdeal.storage import load_identity
@@ -112,14 +114,15 @@ def watch(
     if code is None:
         found = pick(ui, look_seconds, watching=True)
         invite, extra = found.invite, found.addresses
-        say(f"Watching {found.game} hosted by {found.host_name} ({found.fingerprint}) ...")
+        watching = _("Watching {game} hosted by {host} ({fingerprint}) ...")
+        say(watching.format(game=found.game, host=found.host_name, fingerprint=found.fingerprint))
     else:
         invite = read_code(code, mailbox_url(mailbox_text), say)
-        say(f"Watching the game at {invite.address} ...")
+        say(_("Watching the game at {address} ...").format(address=invite.address))
     reg = load_registry()
     log = SeatLog(log_path, suffix="watch", lock=False)
     table = table_player(wants_table(plain, as_json), watching=True)
-    report = LineReport(ui, source="the invite" if code else "the announcement")
+    report = LineReport(ui, source=N_("the invite") if code else N_("the announcement"))
     spectator = Spectator(ui if not as_json else UI(ascii=ascii, file=sys.stderr, status=False))
     report.watcher = spectator
     plan = WatchPlan(

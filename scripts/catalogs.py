@@ -7,10 +7,12 @@
     .venv/bin/python scripts/catalogs.py extract FILE  # the template into FILE (a test compares)
 
 Messages are what the sources pass to ``_``/``gettext``, ``ngettext`` (singular and plural),
-``N_`` (marked here, translated where shown) and the help of a game option (``Option``'s third
-argument). Translate the new entries of each ``fairdeal/locale/LANG/LC_MESSAGES/fairdeal.po``,
-then compile: tests/i18n/test_catalogs.py fails on a message without a translation, a fuzzy one,
-placeholders that differ from the English, or a .mo that is not its .po compiled.
+``pgettext`` (with its context), ``N_`` (marked here, translated where shown), the help of a game
+option (``Option``'s third argument) and the docstring of every click command of ``cli/`` (its
+help, as click cleans it: ``cli/helptext.py`` says it through the catalog). Translate the new
+entries of each ``fairdeal/locale/LANG/LC_MESSAGES/fairdeal.po``, then compile:
+tests/i18n/test_catalogs.py fails on a message without a translation, a fuzzy one, placeholders
+that differ from the English, or a .mo that is not its .po compiled.
 
 A second domain, ``click``, holds click's own messages (usage, help, errors), which click ships
 no translations of: ``extract`` reads them from the installed click (``click.pot``), and
@@ -19,6 +21,8 @@ fairdeal.i18n hands click the translations in the language spoken.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -51,6 +55,35 @@ def extract(output: Path = TEMPLATE) -> None:
         f"--output-file={output}",
         *SOURCES,
     )
+    add_command_help(output)
+
+
+def command_docstrings(folder: Path = REPO / "cli") -> list[tuple[str, str, int]]:
+    """(help, file, line) of every function of ``folder`` decorated as a click command or group."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            calls = [d.func for d in node.decorator_list if isinstance(d, ast.Call)]
+            if any(isinstance(f, ast.Attribute) and f.attr in ("command", "group") for f in calls):
+                doc = ast.get_docstring(node, clean=False)
+                if doc:
+                    found.append((inspect.cleandoc(doc), path.relative_to(REPO).as_posix(), node.lineno))
+    return found
+
+
+def add_command_help(template: Path) -> None:
+    """Add the commands' help (their docstrings, as click cleans them) to ``template``."""
+    from babel.messages.pofile import read_po, write_po
+
+    with template.open("rb") as f:
+        catalog = read_po(f)
+    for text, file, _line in command_docstrings():
+        catalog.add(text, locations=[(file, None)])
+    with template.open("wb") as f:
+        write_po(f, catalog, width=100, sort_by_file=True, include_lineno=False)
 
 
 def extract_click(output: Path = LOCALE / "click.pot") -> None:
