@@ -30,17 +30,27 @@ def and_list(items: Sequence[str]) -> str:
     return _("{first} and {last}").format(first=head, last=items[-1])
 
 
+def yes_key() -> str:
+    """The key that answers yes at the table besides ``y``: the language's (German ``j``)."""
+    return pgettext("key that answers yes", "y")
+
+
+def no_key() -> str:
+    """The key that answers no at the table besides ``n``: the language's (Russian ``н``)."""
+    return pgettext("key that answers no", "n")
+
+
 def is_yes(answer: str) -> bool:
     """Whether a typed answer says yes: ``y``, ``yes``, or the language's own words (``j``, ``ja``)."""
     said = answer.strip().lower()
-    words = {"y", "yes", *pgettext("typed answer", "y yes").lower().split()}
+    words = {"y", "yes", yes_key().lower(), *pgettext("typed answer", "y yes").lower().split()}
     return bool(said) and said in words
 
 
 def is_no(answer: str) -> bool:
     """Whether a typed answer says no: ``n``, ``no``, or the language's own words."""
     said = answer.strip().lower()
-    words = {"n", "no", *pgettext("typed answer", "n no").lower().split()}
+    words = {"n", "no", no_key().lower(), *pgettext("typed answer", "n no").lower().split()}
     return bool(said) and said in words
 
 
@@ -60,4 +70,14 @@ def turned_up() -> str:
     return _("Turned up")
 
 
-__all__ = ["and_list", "is_no", "is_yes", "pile_name", "turned_up", "you", "you_within"]
+__all__ = [
+    "and_list",
+    "is_no",
+    "is_yes",
+    "no_key",
+    "pile_name",
+    "turned_up",
+    "yes_key",
+    "you",
+    "you_within",
+]

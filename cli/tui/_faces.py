@@ -13,7 +13,9 @@ from rich.text import Text
 
 from fairdeal.core.cards import Card
 from fairdeal.core.tableview import Seat, Words
+from fairdeal.i18n import language
 
+from ..phrases import you, you_within
 from ..render import to_ascii
 
 Namer = Callable[[int], str]
@@ -47,10 +49,11 @@ def words_text(words: Words, names: Namer, ascii: bool, style: str = "") -> Text
     for w in words:
         if isinstance(w, Seat):
             piece = Text(names(w.seat))
-            if piece.plain == "You" and out.plain.rstrip()[-1:].islower():
-                piece = Text("you")  # "won by you", but "Points: You 0"
+            if piece.plain == you() and out.plain.rstrip()[-1:].islower():
+                piece = Text(you_within())  # "won by you", but "Points: You 0"
         elif isinstance(w, Card):
-            piece = Text(w.text(ascii), style="" if ascii else ("bold red" if w.suit.red else "bold"))
+            face = w.text(ascii, lang=language())
+            piece = Text(face, style="" if ascii else ("bold red" if w.suit.red else "bold"))
         else:
             piece = Text(to_ascii(w) if ascii else w)
         p = piece.plain
@@ -70,7 +73,7 @@ def card_text(card: Card | None, token: int | None, marks: Marks, pad: bool = Fa
     if card is None:
         back = "##" if marks.ascii else "▒▒"
         return Text(f"{back}{back[0]}" if pad else back, style="" if marks.ascii else BACK)
-    face = card.text(marks.ascii)
+    face = card.text(marks.ascii, lang=language())
     if pad and not marks.ascii:
         face = f" {face} " if len(face) == 2 else f"{face} "
     style = "" if marks.ascii else (RED if card.suit.red else BLACK)
@@ -101,7 +104,7 @@ def card_box(card: Card | None, token: int | None, marks: Marks, empty: bool = F
     if card is None:
         face = Text("▒▒▒", style=BACK)
     else:
-        text = card.text()
+        text = card.text(lang=language())
         style = RED if card.suit.red else BLACK
         if token is not None and token in marks.fresh:
             style += " underline"

@@ -26,12 +26,15 @@ from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.widgets import Input
 
-from fairdeal.core.rules import Move
+from fairdeal import i18n
+from fairdeal.core.rules import Move, rules_in
 from fairdeal.core.tableview import TableView
+from fairdeal.i18n import gettext as _
 
 from ..adjourning import Adjourning
 from ..endings import Ending as EndWords
 from ..networds import chat_refused, leave_question
+from ..phrases import you
 from ..render import reflow, to_ascii
 from ..waiting import Absences
 from . import choosing
@@ -98,7 +101,7 @@ class TableApp(App[None]):
         self._picker: Picker | None = None
         self._picker_for: object = None
         self.redraws = Redraws(self, self._refresh_now)
-        self.waiting_text = "starting"
+        self.waiting_text = _("starting")
         self.lobby_lines: list[str] = []
         #: Who the game waits for to come back (a network game): the status line counts down.
         self.absences = Absences()
@@ -124,7 +127,7 @@ class TableApp(App[None]):
         yield Line(self.ascii, id="status")
         yield Bar(lambda width: action_lines(self, width), self.ascii, id="actions")
         yield Line(self.ascii, id="keys")
-        yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)")
+        yield Input(id="chat", placeholder=_("Say something to the table (Enter sends, Esc closes)"))
 
     def on_mount(self) -> None:
         self._update_bars()
@@ -187,7 +190,7 @@ class TableApp(App[None]):
         if p is not None and p.session is not None and not self.rules_text:
             game = p.session.game
             self.game_title = to_ascii(game.title) if self.ascii else game.title
-            self.rules_text = game.rules_text()
+            self.rules_text = rules_in(game, i18n.language())
         try:
             side = self.query_one(SidePanel)
         except NoMatches:  # a redraw that comes due while the app closes: nothing to draw on
@@ -230,9 +233,9 @@ class TableApp(App[None]):
     def names(self, seat: int) -> str:
         p = self.player
         if p is None or p.session is None:
-            return f"seat {seat}"
+            return _("seat {n}").format(n=seat)
         if seat == p.session.seat:
-            return "You"
+            return you()
         return p.session.name(seat)
 
     def table_view(self) -> TableView | None:
@@ -351,7 +354,8 @@ class TableApp(App[None]):
         chat = self.query_one("#chat", Input)
         if self.send_chat is None:  # still open the line: what is typed after "/" must not act as keys
             self.flash = chat_refused(self._watching)
-            chat.placeholder = f"{self.flash}: nothing typed here is sent (Enter or Esc closes)"
+            said = _("{why}: nothing typed here is sent (Enter or Esc closes)")
+            chat.placeholder = said.format(why=self.flash)
             self._update_bars()
         chat.display = True
         self.query_one("#keys", Line).display = False
@@ -364,7 +368,7 @@ class TableApp(App[None]):
             self.game.call(self.send_chat, text)  # the links belong to trio
         elif text:
             why = chat_refused(self._watching)
-            self.flash = f"Not sent: {why[:1].lower()}{why[1:]}"
+            self.flash = _("Not sent: {why}").format(why=f"{why[:1].lower()}{why[1:]}")
         self._close_chat()
         self._update_bars()
 
@@ -381,17 +385,21 @@ class TableApp(App[None]):
     # -- actions -------------------------------------------------------------------------------------
     def action_help(self) -> None:
         width = max(20, (self.size.width or 80) - 6)
-        self.push_screen(TextScreen("Help", help_lines(width, ascii=self.ascii)))
+        self.push_screen(TextScreen(_("Help"), help_lines(width, ascii=self.ascii)))
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)
         rules = self.rules_text
-        self.push_screen(TextScreen(f"Rules of {self.game_title}", reflow(rules, width), flowing=rules))
+        title = _("Rules of {game}").format(game=self.game_title)
+        self.push_screen(TextScreen(title, reflow(rules, width), flowing=rules))
 
     def action_toggle_auto(self) -> None:
         if self.player is not None:
             self.player.auto = not self.player.auto
-            self.flash = f"Single forced moves are {'played at once' if self.player.auto else 'asked for'}."
+            if self.player.auto:
+                self.flash = _("Single forced moves are played at once.")
+            else:
+                self.flash = _("Single forced moves are asked for.")
             if self.player.auto:
                 picker = self.picker()
                 if picker is not None and picker.single is not None:
@@ -401,7 +409,7 @@ class TableApp(App[None]):
     def action_adjourn(self) -> None:
         """F3: propose (or agree) to stop here and go on later; every player must agree."""
         if not self.adjourning.available or self.outcome is not None:
-            self.flash = "Adjourning is for games over the network (every player agrees to go on later)"
+            self.flash = _("Adjourning is for games over the network (every player agrees to go on later)")
             self._update_bars()
             return
         ask_to_adjourn(self, self.adjourning, self._vote)
@@ -424,7 +432,7 @@ class TableApp(App[None]):
         pressed again, stop it at once."""
         if self.leave is not None and not self.leaving and self.game.running:
             self.leaving = True
-            self.flash = "Leaving the game: telling the others (Ctrl-C again stops at once)"
+            self.flash = _("Leaving the game: telling the others (Ctrl-C again stops at once)")
             self._update_bars()
             self.game.call(self.leave)  # the links belong to trio
             return

@@ -16,6 +16,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from fairdeal.core.tableview import Seat, TableView
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import language
 
 from ..adjourning import Adjourning
 from ..waiting import Absences, describe_waiting
@@ -64,10 +66,10 @@ def status_line(table: TableState) -> Text:
     """The status line: what happens now, whose turn it is and what the game waits for."""
     p = table.player
     if table.flash:
-        lead = Text("Your turn — ", style="bold green") if p is not None and p.deciding else Text()
+        lead = Text(_("Your turn") + " — ", style="bold green") if p is not None and p.deciding else Text()
         return lead + Text(table.flash, style="bold yellow")
     if table.outcome is not None:
-        return Text("Game over.", style="bold")
+        return Text(_("Game over."), style="bold")
     away = table.absences.text() if table.absences else None
     if away is not None and not (p is not None and p.deciding):
         return Text(away[:1].upper() + away[1:], style="bold yellow")
@@ -77,7 +79,7 @@ def status_line(table: TableState) -> Text:
     if p.deciding:
         picker = table.picker()
         view = table.table_view()
-        what = Text("Your turn", style="bold green")
+        what = Text(_("Your turn"), style="bold green")
         status = view.status if view is not None else ()
         if status and status[0] == Seat(s.seat if s.seat is not None else -1):
             status = status[1:]
@@ -89,9 +91,9 @@ def status_line(table: TableState) -> Text:
             what.append(": ")
             what.append_text(words_text(status, table.names, table.ascii))
         if picker is not None and picker.single is not None:
-            what.append(" — Enter: " + picker.single.words, style="bold")
+            what.append(" — " + _("Enter: {move}").format(move=picker.single.words), style="bold")
         return what
-    waiting = describe_waiting(s) if not s.finished else "the game is over"
+    waiting = describe_waiting(s) if not s.finished else _("the game is over")
     spin = (
         "|/-\\"[int(time.monotonic() * 4) % 4]
         if table.ascii
@@ -111,15 +113,16 @@ def keys_line(table: TableState, width: int) -> Text:
     parts: list[tuple[str, int]] = []
     picker = table.picker()
     if picker is not None and picker.cards:
-        parts.append(("←→ card · 8c name · key: place", 0))
+        parts.append((_("←→ card · 8c name · key: place"), 0))
     watching = p is not None and (p.watching or (p.session is not None and p.session.seat is None))
-    parts += [("/ chat", 3)] if not watching else []  # the chat is the players'
-    parts += [("F1 help", 0), ("F2 rules", 5)]
+    parts += [(_("/ chat"), 3)] if not watching else []  # the chat is the players'
+    parts += [(_("F1 help"), 0), (_("F2 rules"), 5)]
     if not watching:  # a watcher plays no move: no forced moves to play, nothing to resign
-        parts.append((f"F6 auto:{'on' if p is not None and p.auto else 'off'}", 4))
+        auto = p is not None and p.auto
+        parts.append((_("F6 auto:on") if auto else _("F6 auto:off"), 4))
     if table.adjourning.available:
-        parts.append(("F3 adjourn", 2))
-    parts.append(("^Q resign" if p is not None and p.deciding else "^Q leave", 0))  # as it acts
+        parts.append((_("F3 adjourn"), 2))
+    parts.append((_("^Q resign") if p is not None and p.deciding else _("^Q leave"), 0))  # as it acts
     while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
         drop = max(range(len(parts)), key=lambda i: parts[i][1])
         del parts[drop]
@@ -150,7 +153,7 @@ def action_lines(table: TableState, width: int) -> tuple[list[Text], Parts]:
     now = table.choosing
     sel = now.selected
     if sel is None and picker.cards:
-        rows[-1].append("Choose a card: ← →, its name (8c, 10h) or a click.", style="italic")
+        rows[-1].append(_("Choose a card: ← →, its name (8c, 10h) or a click."), style="italic")
     if sel is not None and picker.for_card(sel):
         card = _card_of(table, sel)
         head = Text(f"{card}: " if card else "", style="bold")
@@ -168,7 +171,7 @@ def action_lines(table: TableState, width: int) -> tuple[list[Text], Parts]:
             key = numbered.get(c.index) or ("Enter" if len(picker.actions(sel)) == 1 and not places else "←→")
             add(c.words, key, "reverse" if walking else "")
     if sel is not None and picker.buttons and rows[-1].cell_len:
-        rows[-1].append("  or", style="italic")  # the buttons are instead of the chosen card
+        rows[-1].append("  " + _("or"), style="italic")  # the buttons are instead of the chosen card
     for b in picker.buttons:
         add(b.words, b.key or "?")
     return rows, parts
@@ -178,7 +181,7 @@ def _card_of(table: TableState, token: int) -> str:
     p = table.player
     state = p.view() if p is not None else None
     card = state.table.card(token) if state is not None else None
-    return "" if card is None else card.text(table.ascii)
+    return "" if card is None else card.text(table.ascii, lang=language())
 
 
 __all__ = ["TableState", "action_lines", "keys_line", "status_line"]

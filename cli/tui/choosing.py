@@ -18,8 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fairdeal.core.cards import Card, Suit
+from fairdeal.i18n import gettext as _
+from fairdeal.i18n import language
 
-from .picking import Choice, Picker, read_card
+from .cardkeys import read_card
+from .picking import Choice, Picker
 
 ARROWS = frozenset({"left", "right", "up", "down", "tab", "shift+tab"})
 FORWARD = frozenset({"right", "down", "tab"})
@@ -33,7 +36,7 @@ class Choosing:
     selected: int | None = None  # the card picked: one of the picker's cards
     placing: bool = False  # its places (and moves without a place) are walked with the arrows
     cursor: int = 0  # which of them, while placing
-    typed: str = ""  # keys of a card's name so far (picking.TYPED)
+    typed: str = ""  # keys of a card's name so far (cardkeys.name_starts of the language spoken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +107,12 @@ def _enter(picker: Picker, now: Choosing) -> Step:
     sel = now.selected
     if sel is None:
         if not picker.cards:  # buttons only, more than one: Enter cannot know which
-            keys = " or ".join(f"{b.key} ({b.verb})" for b in picker.buttons if b.key)
-            return Step(now, say=f"Enter cannot choose between these: press {keys}" if keys else "")
+            keys = _(" or ").join(f"{b.key} ({b.verb})" for b in picker.buttons if b.key)
+            said = _("Enter cannot choose between these: press {keys}").format(keys=keys) if keys else ""
+            return Step(now, say=said)
         return Step(
             replace(now, selected=picker.cards[0]),
-            say="Choose a card (←→ or its name), then where it goes; Enter plays it",
+            say=_("Choose a card (←→ or its name), then where it goes; Enter plays it"),
         )
     moves = options(picker, sel)
     if len(moves) == 1:
@@ -119,32 +123,33 @@ def _enter(picker: Picker, now: Choosing) -> Step:
         return Step(now)
     return Step(
         replace(now, placing=True, cursor=0),
-        say="Where it goes: ←→ and Enter, or its key (Esc: another card)",
+        say=_("Where it goes: ←→ and Enter, or its key (Esc: another card)"),
     )
 
 
 def _not_offered(picker: Picker, card: Card, ascii: bool) -> str:
     """Why a card typed by name cannot be chosen: this seat has none, or the rules allow others now."""
-    name = card.text(ascii)
+    name = card.text(ascii, lang=language())
     if all((c.rank, c.suit) != (card.rank, card.suit) for c in picker.held):  # any copy of it
-        return f"You have no {name}"
+        return _("You have no {card}").format(card=name)
     if not picker.cards:
-        return f"{name} cannot be played now: choose one of the moves below"
-    faces = [picker.faces[t].text(ascii) for t in picker.cards if t in picker.faces]
+        return _("{card} cannot be played now: choose one of the moves below").format(card=name)
+    faces = [picker.faces[t].text(ascii, lang=language()) for t in picker.cards if t in picker.faces]
     allowed = " ".join(dict.fromkeys(faces))  # each card once, as the table lays them out
-    return f"{name} cannot be played now: the rules allow {allowed} (F2: the rules)"
+    said = _("{card} cannot be played now: the rules allow {cards} (F2: the rules)")
+    return said.format(card=name, cards=allowed)
 
 
 def _typed(picker: Picker, now: Choosing, key: str, ascii: bool) -> Step:
-    typed, found = read_card(now.typed, key)
+    typed, found = read_card(now.typed, key, language())
     after = replace(now, typed=typed)
     if typed:
-        return Step(after, say=f"card: {typed.upper()}…")
+        return Step(after, say=_("card: {typed}…").format(typed=typed.upper()))
     if found is None:
-        return Step(after, say=f"{key!r} does nothing here: F1 for help")
+        return Step(after, say=_("{key} does nothing here: F1 for help").format(key=repr(key)))
     rank, suit = found
     matches = [t for t, c in picker.faces.items() if c.rank == rank and c.suit.value == suit]
-    name = Card(rank, Suit(suit)).text(ascii)
+    name = Card(rank, Suit(suit)).text(ascii, lang=language())
     if not matches:
         return Step(after, say=_not_offered(picker, Card(rank, Suit(suit)), ascii))
     if now.selected in matches and len(matches) > 1:  # the same name again: the next such card
@@ -153,7 +158,7 @@ def _typed(picker: Picker, now: Choosing, key: str, ascii: bool) -> Step:
         sel = matches[0]
     say = ""
     if len(options(picker, sel)) > 1:
-        say = f"{name}: a place's key, or ←→ and Enter (Esc: another card)"
+        say = _("{card}: a place's key, or ←→ and Enter (Esc: another card)").format(card=name)
     return Step(replace(after, selected=sel, placing=False), say=say)
 
 

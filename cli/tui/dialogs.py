@@ -12,7 +12,10 @@ from typing import Any
 
 from textual.app import App
 
+from fairdeal.i18n import gettext as _
+
 from ..adjourning import Adjourning
+from ..phrases import and_list
 from .player import TablePlayer
 from .screens import ConfirmScreen
 
@@ -28,12 +31,13 @@ def ask_to_adjourn(app: App[Any], adjourning: Adjourning, vote: Callable[[bool],
         if yes:
             vote(True)
 
-    question = (
-        "Agree to adjourn? The game stops now; everyone goes on later with  fairdeal resume ."
-        if adjourning.asking
-        else "Propose to adjourn? If every player agrees, the game stops now and everyone goes on "
-        "later with  fairdeal resume ."
-    )
+    if adjourning.asking:
+        question = _("Agree to adjourn? The game stops now; everyone goes on later with  fairdeal resume .")
+    else:
+        question = _(
+            "Propose to adjourn? If every player agrees, the game stops now and everyone goes on "
+            "later with  fairdeal resume ."
+        )
     app.push_screen(ConfirmScreen(question), answered)
 
 
@@ -41,12 +45,14 @@ def ask_on_a_proposal(app: App[Any], adjourning: Adjourning, vote: Callable[[boo
     """Another player proposed to adjourn: ask this one (unless it is asked already) and vote the answer."""
     if not adjourning.asking or any(isinstance(s, Proposal) for s in app.screen_stack):
         return
-    who = " and ".join(adjourning.agreed)
+    who = and_list(adjourning.agreed)
 
     def answered(yes: bool | None) -> None:
         vote(bool(yes))
 
-    question = f"{who} proposed to adjourn: stop now and go on later with  fairdeal resume ?"
+    question = _("{who} proposed to adjourn: stop now and go on later with  fairdeal resume ?").format(
+        who=who
+    )
     app.push_screen(Proposal(question), answered)
 
 
@@ -54,7 +60,7 @@ def ask_to_leave(
     app: App[Any],
     player: TablePlayer | None,
     leave: Callable[[], object],
-    question: str = "Leave the game now? It stops here; the log keeps every move so far.",
+    question: str | None = None,
 ) -> None:
     """Ctrl-Q: on this player's turn resign (the log records it), else leave, once the person says
     yes to ``question`` (what leaving does here); which of the two is decided when they answer."""
@@ -68,9 +74,10 @@ def ask_to_leave(
             leave()
 
     if player is not None and player.deciding:
-        app.push_screen(ConfirmScreen("Resign this game? The log records it."), answered)
+        app.push_screen(ConfirmScreen(_("Resign this game? The log records it.")), answered)
     else:
-        app.push_screen(ConfirmScreen(question), answered)
+        said = question or _("Leave the game now? It stops here; the log keeps every move so far.")
+        app.push_screen(ConfirmScreen(said), answered)
 
 
 __all__ = ["Proposal", "ask_on_a_proposal", "ask_to_adjourn", "ask_to_leave"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from fairdeal.core.tableview import Region, TableView
+from fairdeal.i18n import gettext as _
 
 from ._canvas import Hit, Line, flow, pack
 from ._faces import LABEL, NAME_ROOM, TURN, Marks, Namer, card_text, short, words_text
@@ -220,10 +221,10 @@ def too_small(drawn: Drawn, columns: int, lines: int, width: int) -> Drawn:
     big it must be, in place of a table with parts missing."""
     if columns >= MIN_COLUMNS and lines >= MIN_LINES:
         return drawn
-    words = (
-        f"The window is too small for this table ({columns}x{lines}): make it at least "
-        f"{MIN_COLUMNS}x{MIN_LINES} to see every card; the game is not lost meanwhile."
-    )
+    words = _(
+        "The window is too small for this table ({size}): make it at least {least} to see every card; "
+        "the game is not lost meanwhile."
+    ).format(size=f"{columns}x{lines}", least=f"{MIN_COLUMNS}x{MIN_LINES}")
     import textwrap
 
     wrapped = textwrap.wrap(words, max(1, width), break_long_words=True)

@@ -17,14 +17,16 @@ from typing import Protocol
 from textual.message import Message
 
 from fairdeal.core.text import distinct_names
+from fairdeal.i18n import N_, ngettext
+from fairdeal.i18n import gettext as _
 from fairdeal.net import events as ev
 from fairdeal.net import wire
 from fairdeal.net.invite import Invite
 
 from ..adjourning import Adjourning
-from ..netlines import write_invite_file
+from ..netlines import connected, leads_to, seated, write_invite_file
 from ..networds import came_from, relay_down, said
-from ..render import option_text
+from ..phrases import you, you_within
 from ..waiting import Absences, not_started
 from .player import TablePlayer
 
@@ -67,14 +69,19 @@ class NetScreen(Protocol):
 def lobby_waiting(lobby: wire.Lobby) -> str:
     """What a joiner waits for in the lobby: more players, or the start."""
     n = lobby.missing
-    return "every seat is taken: the game begins" if n == 0 else f"waiting for {n} more player{'s' * (n > 1)}"
+    if n == 0:
+        return _("every seat is taken: the game begins")
+    return ngettext("waiting for {n} more player", "waiting for {n} more players", n).format(n=n)
 
 
 def seat_lines(lobby: wire.Lobby) -> list[str]:
     """The lobby's seats, a line each: free, or the name (told apart), fingerprint and kind."""
     names = iter(distinct_names(s.name for s in lobby.seats if s is not None))
     return [
-        f"  seat {i}: " + ("(free)" if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]")
+        "  "
+        + _("seat {n}: {who}").format(
+            n=i, who=_("(free)") if s is None else f"{next(names)}  {s.fingerprint}  [{s.kind}]"
+        )
         for i, s in enumerate(lobby.seats)
     ]
 
@@ -88,7 +95,7 @@ class NetShow:
         self,
         invite_file: Path | None = None,
         write_file: Callable[[Path, str], None] | None = None,
-        source: str = "the invite",
+        source: str = N_("the invite"),
     ) -> None:
         self.invite_file = invite_file
         self.write_file = write_file
@@ -126,60 +133,65 @@ class NetShow:
                 self._listening(table, code, invite, bound)
             case ev.Joined(joiner, lobby):
                 came = came_from(joiner.address)
-                note(f"{joiner.name} ({joiner.fingerprint}) took seat {joiner.seat}, {came}.")
+                took = _("{name} ({fingerprint}) took seat {seat}, {where}.")
+                note(
+                    took.format(
+                        name=joiner.name, fingerprint=joiner.fingerprint, seat=joiner.seat, where=came
+                    )
+                )
                 self._lobby(table, seat_lines(lobby))
             case ev.LeftLobby(_, _, lobby):
                 self._lobby(table, seat_lines(lobby))
             case ev.RelayStatus(relay, True):
                 if self.relay_line is not None:  # it was said to be unreachable: say it works now
-                    self.relay_line = (
-                        f"The relay {relay} works again: players behind home routers come through it."
-                    )
+                    again = _("The relay {relay} works again: players behind home routers come through it.")
+                    self.relay_line = again.format(relay=relay)
                     self._lobby(table, self._lines)
             case ev.RelayStatus(relay, False, reason):
-                note(f"Relay {relay} unreachable for now (retried); direct connections work.")
-                self.relay_line = (
-                    f"{relay_down(relay, reason)}. Only players who can reach this computer directly "
-                    "can join; the relay is tried again in the background."
+                note(
+                    _("Relay {relay} unreachable for now (retried); direct connections work.").format(
+                        relay=relay
+                    )
                 )
+                only = _(
+                    "Only players who can reach this computer directly can join; the relay is tried again "
+                    "in the background."
+                )
+                self.relay_line = f"{relay_down(relay, reason)}. {only}"
                 self._relay_changed(table)
             case ev.RelayDoorTaken(relay):
-                note(
-                    f"A connection that is not yours was paired on a door of relay {relay} (someone else "
+                taken = _(
+                    "A connection that is not yours was paired on a door of relay {relay} (someone else "
                     "with the code, or the relay); the door was opened again."
                 )
+                note(taken.format(relay=relay))
             case ev.ShortCode(code):
-                self.code_line = f"Or, for the next player alone, the short code:  {code}"
+                self.code_line = _("Or, for the next player alone, the short code:  {code}").format(code=code)
                 self._relay_changed(table)
             case ev.MailboxStatus(_, False):
                 self.code_line = words
                 self._relay_changed(table)
             case ev.HostReached(invite, path, via):
-                how = f"directly to {via}" if path == "direct" else f"through relay {via}"
-                self.head = [f"Connected {how}: the host is {invite.fingerprint}, as {self.source} says."]
+                self.head = [connected(invite, path, via, self.source)]
                 note(self.head[0])  # the story keeps how this end came in, once the game runs
                 self._lobby(table, [])
-                table.waiting_text = "waiting for the host"
+                table.waiting_text = _("waiting for the host")
             case ev.Seated(welcome, name):
-                opts = ", ".join(option_text(k, v) for k, v in sorted(welcome.options.items()))
-                self.head.append(
-                    f"You are {name}, in seat {welcome.seat} of {welcome.players} at {welcome.game}"
-                    f"{f' ({opts})' if opts else ''}."
-                )
-                self._lobby(table, ["Waiting for the other players…"])
-                table.waiting_text = "waiting for the other players"
+                self.head.append(seated(welcome, name))
+                self._lobby(table, [_("Waiting for the other players…")])
+                table.waiting_text = _("waiting for the other players")
             case ev.LobbyChanged(lobby):
                 self._lobby(table, seat_lines(lobby))
                 table.waiting_text = lobby_waiting(lobby)
             case ev.Started(header, seat):
                 self._seat = seat
                 names = ", ".join(
-                    f"{name} ({s.fingerprint})" + (" — you" if i == seat else "")
+                    f"{name} ({s.fingerprint})" + (" — " + you_within() if i == seat else "")
                     for i, (name, s) in enumerate(zip(header.names, header.seats, strict=True))
                 )
-                note(f"The game begins: {names}.")
+                note(_("The game begins: {names}.").format(names=names))
                 table.lobby_lines = []
-                table.waiting_text = "shuffling and dealing"
+                table.waiting_text = _("shuffling and dealing")
             case ev.TableReady(say, vote, leave):
                 table.send_chat = say
                 table.leave = leave
@@ -188,13 +200,19 @@ class NetShow:
             case ev.Resumed(_, seat, entries):
                 self._seat = seat
                 if seat is None:
-                    note("Watching the game: every entry is checked as it comes; you see what everyone sees.")
+                    watching = _(
+                        "Watching the game: every entry is checked as it comes; you see what everyone sees."
+                    )
+                    note(watching)
                 else:
-                    note(f"The game goes on after {entries} entries.")
+                    goes_on = ngettext(
+                        "The game goes on after {n} entry.", "The game goes on after {n} entries.", entries
+                    )
+                    note(goes_on.format(n=entries))
                 table.lobby_lines = []
                 p = table.player
                 known = p is not None and p.session is not None
-                table.waiting_text = "" if known else "catching up"  # a resumed seat's table is known
+                table.waiting_text = "" if known else _("catching up")  # a resumed seat's table is known
                 table.schedule_refresh()
             case ev.Away(seat, name, _, until):
                 table.absences.seats[seat] = (name, until)
@@ -203,26 +221,33 @@ class NetShow:
             case ev.HostLost(reason, _, until):
                 table.absences.host, table.absences.reaching = until, False
                 table.absences.seats.clear()
-                note(f"Lost the connection to the host ({reason}); trying to reach it again.")
+                note(
+                    _("Lost the connection to the host ({reason}); trying to reach it again.").format(
+                        reason=reason
+                    )
+                )
             case ev.ReachingHost(_, until):
                 table.absences.host, table.absences.reaching = until, True
             case ev.HostBack():
                 if table.absences.host is not None:
-                    again = "" if table.absences.reaching else " again"
+                    first = table.absences.reaching
                     table.absences.host, table.absences.reaching = None, False
-                    note(f"Reached the host{again}: the game goes on.")
+                    if first:
+                        note(_("Reached the host: the game goes on."))
+                    else:
+                        note(_("Reached the host again: the game goes on."))
             case ev.HostLeft():
                 table.absences.seats.clear()
             case ev.NotStartedYet(every, seconds):
                 self._lobby(table, [not_started(every, seconds)])
-                table.waiting_text = "waiting for the players to begin"
+                table.waiting_text = _("waiting for the players to begin")
             case ev.HostBusy():
                 if table.lobby_lines:  # a watcher not in yet: the waiting screen says it
                     self._lobby(table, [words or ""])
-                    table.waiting_text = "waiting for the host"
+                    table.waiting_text = _("waiting for the host")
             case ev.Refused(reason):
                 self.refused = reason  # the end box says it, with what to do
-                table.waiting_text = "refused"
+                table.waiting_text = _("refused")
             case ev.AdjournVote(seat, name, agree, missing):
                 table.adjourn_heard(table.adjourning.heard(seat, name, agree, missing))
             case ev.Adjourned():
@@ -233,7 +258,7 @@ class NetShow:
                 mine = p is not None and p.session is not None and seat == p.session.seat
                 first = seat not in self._chatted  # its checked identity is shown once, not each line
                 self._chatted.add(seat)
-                table.chat_line("You" if mine else name, fingerprint if first and not mine else "", text)
+                table.chat_line(you() if mine else name, fingerprint if first and not mine else "", text)
             case ev.GameEnded(how):
                 table.ending, table.leave = how, None
                 self.ended = event
@@ -241,26 +266,25 @@ class NetShow:
                 pass  # said above, or Applied: the entries went to the seat's player on the trio side
 
     def _listening(self, table: NetScreen, code: str, invite: Invite, bound: Sequence[str]) -> None:
-        ways = [str(e) for e in invite.direct]
-        if invite.relay is not None:
-            ways.append(f"through relay {invite.relay}")
         self.head = [
-            f"Listening on {', '.join(bound)}.",
-            "Invite code — give it to the other players; they type  fairdeal join CODE",
+            _("Listening on {addresses}.").format(addresses=", ".join(bound)),
+            _("Invite code — give it to the other players; they type  fairdeal join CODE"),
             "",
             code,
             "",
-            f"It leads them to {' or '.join(ways)}, and proves this host is {invite.fingerprint}.",
+            leads_to(invite),
         ]
         if self.invite_file is not None and self.write_file is not None:
             why = write_invite_file(self.invite_file, code, self.write_file)
-            self.head.append(
-                f"(Could not write the code to {self.invite_file}: {why}.)"
-                if why
-                else f"(The code is also in {self.invite_file}.)"
-            )
-        self._lobby(table, ["Nobody has joined yet."])
-        table.waiting_text = "waiting for the players to join"
+            if why:
+                said = _("(Could not write the code to {path}: {reason}.)").format(
+                    path=self.invite_file, reason=why
+                )
+            else:
+                said = _("(The code is also in {path}.)").format(path=self.invite_file)
+            self.head.append(said)
+        self._lobby(table, [_("Nobody has joined yet.")])
+        table.waiting_text = _("waiting for the players to join")
 
 
 __all__ = ["NetReport", "NetScreen", "NetShow", "lobby_waiting", "seat_lines"]

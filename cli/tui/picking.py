@@ -25,8 +25,11 @@ from typing import Any
 from fairdeal.core.cards import Card, rank_text
 from fairdeal.core.rules import Game, GameState, Move
 from fairdeal.core.tableview import MoveParts, TableView
+from fairdeal.i18n import language
 
 from ..render import named, to_ascii
+from .cardkeys import first_keys
+from .cardkeys import read_card as read_card_in
 from .layout import screen_order
 
 TARGET_KEYS = "1234567890"
@@ -107,7 +110,7 @@ class Picker:
     def _keyed(self, buttons: list[Choice]) -> list[Choice]:
         taken = set(RESERVED) | set(TARGET_KEYS)
         if self.cards:
-            taken |= set(RANK_KEYS) | {"t"}
+            taken |= set(RANK_KEYS) | {"t"} | first_keys(language())  # a card's name in its letters too
         out = []
         for b in buttons:
             # The action's first free letter (pass: p, stand: s), else one of its words'.
@@ -187,14 +190,7 @@ def read_card(typed: str, key: str) -> tuple[str, tuple[int, str] | None]:
     the card, (rank, suit letter), once its name is whole; ``("", None)`` when ``key`` does not
     continue a name (nothing is typed then).
     """
-    k = key.lower()
-    if not typed:
-        return (k, None) if k in RANK_KEYS or k == "1" else ("", None)
-    if typed == "1":
-        return ("10", None) if k == "0" else ("", None)
-    if k in SUIT_KEYS:
-        return "", (10 if typed == "10" else RANK_KEYS[typed], SUIT_KEYS[k])
-    return "", None
+    return read_card_in(typed, key)  # the Latin codes: English reads nothing else
 
 
 def card_name(rank: int, suit: str) -> str:

@@ -22,6 +22,7 @@ from fairdeal.core.session.session import Session
 from fairdeal.net.driver import RESIGN
 
 from ..chronicle import Chronicle
+from ..phrases import pile_name, turned_up
 
 
 class TablePlayer:
@@ -102,12 +103,10 @@ class TablePlayer:
         for region in view.regions:
             for pile in region.piles:
                 if token in pile.tokens:
-                    if region.owner is None:
-                        return pile.label
-                    if region.owner == self.session.seat:
-                        return f"Your {pile.label.lower()}"
-                    return f"{self.session.name(region.owner)}'s {pile.label.lower()}"
-        return "Turned up"
+                    owner = region.owner
+                    name = self.session.name(owner) if owner is not None else ""
+                    return pile_name(pile.label, owner, self.session.seat, name)
+        return turned_up()
 
 
 def move_index(moves: Sequence[Move], move: Any) -> int:

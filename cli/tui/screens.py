@@ -14,6 +14,10 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from fairdeal.i18n import N_
+from fairdeal.i18n import gettext as _
+
+from ..phrases import no_key, yes_key
 from ..render import reflow, to_ascii
 
 
@@ -49,7 +53,7 @@ class TextScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
             box.border_title = _words(self, self.title_text)
-            box.border_subtitle = _words(self, "Esc closes · ↑↓ PgUp PgDn scroll")
+            box.border_subtitle = _words(self, _("Esc closes · ↑↓ PgUp PgDn scroll"))
             yield Static(Text(_words(self, "\n".join(self.lines))))
 
     def on_mount(self) -> None:
@@ -67,7 +71,7 @@ class TextScreen(ModalScreen[None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question."""
+    """A yes/no question: y or n, or the language's own keys (German j, Russian д and н)."""
 
     BINDINGS: ClassVar = [
         Binding("y", "answer(True)", "Yes"),
@@ -79,7 +83,14 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(_words(self, f"{self.question}\n\n[y] yes   [n] no")))
+        yield Static(Text(_words(self, f"{self.question}\n\n" + _("[y] yes   [n] no"))))
+
+    def on_key(self, event: events.Key) -> None:
+        """The language's key for yes or no (``y`` and ``n`` are bound)."""
+        typed = (event.character or "").lower()
+        if typed and typed not in "yn" and typed in (yes_key(), no_key()):
+            event.stop()
+            self.dismiss(typed == yes_key())
 
     def on_mount(self) -> None:
         _boxed(self, self.query_one(Static))
@@ -93,9 +104,9 @@ class EndScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("enter,escape,q,space", "leave", "Leave")]
 
-    def __init__(self, lines: list[tuple[str, str]], title: str = "Game over") -> None:
+    def __init__(self, lines: list[tuple[str, str]], title: str | None = None) -> None:
         super().__init__()
-        self.lines, self.title = lines, title
+        self.lines, self.title = lines, title if title is not None else _("Game over")
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -105,7 +116,7 @@ class EndScreen(ModalScreen[None]):
             text.append(_words(self, line), style=style)
         box = Static(text)
         box.border_title = _words(self, self.title or "")
-        box.border_subtitle = "Enter leaves (the summary stays in your terminal)"
+        box.border_subtitle = _words(self, _("Enter leaves (the summary stays in your terminal)"))
         yield box
 
     def on_mount(self) -> None:
@@ -115,45 +126,53 @@ class EndScreen(ModalScreen[None]):
         self.app.exit()
 
 
-#: The help: sections of (keys, what they do), or of paragraphs (keys "").
+#: The help: sections of (keys, what they do), or of paragraphs (keys ""), marked for the catalog and
+#: said in the language spoken by :func:`help_lines`.
 HELP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
-        "Picking a move",
+        N_("Picking a move"),
         (
-            ("← →", "choose one of your cards that can be played (it shows reversed)"),
-            ("8c, 10h, qs", "choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)"),
-            ("1-9, 0", "put the chosen card on the place showing that key (lit up)"),
-            ("Enter", "play the only move, or walk the chosen card's places with ← → and Enter"),
-            ("a click", "choose a card; click a lit place to put it there"),
-            ("letters", "the buttons below the table (stand, propose, pass, ...), as they show"),
-            ("Esc", "back out of choosing a place"),
+            ("← →", N_("choose one of your cards that can be played (it shows reversed)")),
+            (
+                N_("8c, 10h, qs"),
+                N_("choose a card by its name: a rank (a 2-9 10 j q k), then a suit (c d h s)"),
+            ),
+            ("1-9, 0", N_("put the chosen card on the place showing that key (lit up)")),
+            ("Enter", N_("play the only move, or walk the chosen card's places with ← → and Enter")),
+            (N_("a click"), N_("choose a card; click a lit place to put it there")),
+            (N_("letters"), N_("the buttons below the table (stand, propose, pass, ...), as they show")),
+            ("Esc", N_("back out of choosing a place")),
         ),
     ),
     (
-        "The table",
+        N_("The table"),
         (
             (
                 "",
-                "The other players are along the top, the middle below them, your own cards at the "
-                "bottom. Underlined cards moved since your last move. The panel on the right says "
-                "what happened, every card shown named; older lines are dim.",
+                N_(
+                    "The other players are along the top, the middle below them, your own cards at the "
+                    "bottom. Underlined cards moved since your last move. The panel on the right says "
+                    "what happened, every card shown named; older lines are dim."
+                ),
             ),
         ),
     ),
     (
-        "Other keys",
+        N_("Other keys"),
         (
-            ("/", "chat: type a message to the table, Enter sends, Esc closes"),
-            ("F1 or ?", "this help"),
-            ("F2", "the rules of the game"),
-            ("F6", "play single forced moves at once (on/off)"),
+            ("/", N_("chat: type a message to the table, Enter sends, Esc closes")),
+            (N_("F1 or ?"), N_("this help")),
+            ("F2", N_("the rules of the game")),
+            ("F6", N_("play single forced moves at once (on/off)")),
             (
                 "F3",
-                "adjourn: propose to stop and go on later (a network game; every player must agree; "
-                "then everyone runs  fairdeal resume  to go on)",
+                N_(
+                    "adjourn: propose to stop and go on later (a network game; every player must agree; "
+                    "then everyone runs  fairdeal resume  to go on)"
+                ),
             ),
-            ("Ctrl-Q", "resign (on your turn) or leave the game; asks first"),
-            ("Ctrl-C", "stop at once; the log so far is kept and its path printed"),
+            (N_("Ctrl-Q"), N_("resign (on your turn) or leave the game; asks first")),
+            (N_("Ctrl-C"), N_("stop at once; the log so far is kept and its path printed")),
         ),
     ),
 )
@@ -166,10 +185,11 @@ def help_lines(width: int = 76, *, ascii: bool = False) -> list[str]:
     import textwrap
 
     out: list[str] = []
-    for i, (title, rows) in enumerate(HELP):
+    for i, (title, said) in enumerate(HELP):
         if i:
             out.append("")
-        out.append(title)
+        out.append(_(title))
+        rows = [(_(k) if k else k, _(w)) for k, w in said]
         for key, words in ((to_ascii(k), to_ascii(w)) if ascii else (k, w) for k, w in rows):
             if not key:
                 out.extend(textwrap.wrap(words, max(20, width), initial_indent="  ", subsequent_indent="  "))

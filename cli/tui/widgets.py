@@ -19,6 +19,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from fairdeal.i18n import gettext as _
+
 from ..chronicle import Chronicle
 from ..render import styled, to_ascii
 from .layout import Drawn
@@ -166,7 +168,7 @@ class SidePanel(Drawing):
             if not note.recent:
                 text.stylize("dim")
             rows.extend(text.wrap(self.app.console, width, overflow="fold"))
-        title = Text("What happened", style="bold underline")
+        title = Text(_("What happened"), style="bold underline")
         rows = [ascii_text(r, self._ascii) for r in rows]
         keep = rows[-max(0, height - 1) :] if height > 1 else []
         return Text("\n").join([title, *keep])
