@@ -81,12 +81,12 @@ class EarlyRevealer(GuestSession):
     sent_at: int | None = None
 
     def due(self) -> bytes | None:
-        w = self.waiting()
+        # Any point where this seat owes shares, alone or beside the host (waiting() names only
+        # the first seat that owes, and which comes first depends on the host's bot's play).
+        owes_shares = any(w.seat == self.seat and "shares" in w.what for w in self.owing())
         if (
             self.sent_at is None
-            and w is not None
-            and w.seat == self.seat
-            and "shares" in w.what
+            and owes_shares
             and self.seq > 12
             and self.deck.final_tokens()
         ):
