@@ -19,6 +19,7 @@ from fairdeal.i18n import gettext as _
 
 from ..phrases import no_key, yes_key
 from ..render import reflow, to_ascii
+from . import rtlview
 
 
 def _ascii(screen: ModalScreen[Any]) -> bool:
@@ -28,6 +29,27 @@ def _ascii(screen: ModalScreen[Any]) -> bool:
 
 def _words(screen: ModalScreen[Any], text: str) -> str:
     return to_ascii(text) if _ascii(screen) else text
+
+
+def _lines(lines: list[str], styles: list[str] | None = None) -> Text:
+    """Lines of a box as one Text (each in its style); right to left (:mod:`.rtlview`), each in
+    visual order and the whole set against the right edge."""
+    texts = [Text(line, style=(styles[i] if styles else "")) for i, line in enumerate(lines)]
+    if rtlview.active():
+        width = max((t.cell_len for t in texts), default=0)
+        texts = [rtlview.mirrored(t, width)[0] for t in texts]
+    out = Text("\n").join(texts)
+    if rtlview.active():
+        out.justify = "right"
+    return out
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` cut into lines of ``width`` cells at spaces (a box that mirrors its lines wraps them
+    itself first: wrapped after, they would read in the wrong order)."""
+    import textwrap
+
+    return textwrap.wrap(text, max(10, width)) or [""]
 
 
 def _boxed(screen: ModalScreen[Any], box: Widget) -> None:
@@ -54,7 +76,7 @@ class TextScreen(ModalScreen[None]):
         with VerticalScroll() as box:
             box.border_title = _words(self, self.title_text)
             box.border_subtitle = _words(self, _("Esc closes · ↑↓ PgUp PgDn scroll"))
-            yield Static(Text(_words(self, "\n".join(self.lines))))
+            yield Static(_lines([_words(self, line) for line in self.lines]))
 
     def on_mount(self) -> None:
         box = self.query_one(VerticalScroll)
@@ -64,7 +86,7 @@ class TextScreen(ModalScreen[None]):
     def on_resize(self, event: events.Resize) -> None:
         if self.flowing:
             width = max(20, event.size.width - 6)
-            self.query_one(Static).update(Text("\n".join(reflow(self.flowing, width))))
+            self.query_one(Static).update(_lines(reflow(self.flowing, width)))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -83,7 +105,11 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(_words(self, f"{self.question}\n\n" + _("[y] yes   [n] no"))))
+        if not rtlview.active():
+            yield Static(Text(_words(self, f"{self.question}\n\n" + _("[y] yes   [n] no"))))
+            return
+        lines = [*_wrapped(self.question, 64), "", _("[y] yes   [n] no")]  # within max-width 70
+        yield Static(_lines(lines))
 
     def on_key(self, event: events.Key) -> None:
         """The language's key for yes or no (``y`` and ``n`` are bound)."""
@@ -109,11 +135,16 @@ class EndScreen(ModalScreen[None]):
         self.lines, self.title = lines, title if title is not None else _("Game over")
 
     def compose(self) -> ComposeResult:
-        text = Text()
-        for i, (line, style) in enumerate(self.lines):
-            if i:
-                text.append("\n")
-            text.append(_words(self, line), style=style)
+        if rtlview.active():  # wrapped here to the box (the screen less its border and padding)
+            room = max(20, (self.app.size.width or 80) - 4)
+            rows = [(part, style) for line, style in self.lines for part in _wrapped(line, room)]
+            text = _lines([row for row, _style in rows], [style for _row, style in rows])
+        else:
+            text = Text()
+            for i, (line, style) in enumerate(self.lines):
+                if i:
+                    text.append("\n")
+                text.append(_words(self, line), style=style)
         box = Static(text)
         box.border_title = _words(self, self.title or "")
         box.border_subtitle = _words(self, _("Enter leaves (the summary stays in your terminal)"))

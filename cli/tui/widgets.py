@@ -23,6 +23,7 @@ from fairdeal.i18n import gettext as _
 
 from ..chronicle import Chronicle
 from ..render import styled, to_ascii
+from . import rtlview
 from .layout import Drawn
 
 #: The parts of the actions bar a click can hit: (row, first column, last column + 1, key).
@@ -106,7 +107,9 @@ class TableArea(Drawing):
         self._key_to(event)
 
     def content(self) -> Text:
-        self.drawn = self._draw(self.content_size.width, self.content_size.height)
+        width = self.content_size.width
+        drawn = self._draw(width, self.content_size.height)
+        self.drawn = rtlview.mirrored_drawing(drawn, width) if rtlview.active() else drawn
         return Text("\n").join(self.drawn.lines)
 
     def on_click(self, event: events.Click) -> None:
@@ -171,6 +174,8 @@ class SidePanel(Drawing):
         title = Text(_("What happened"), style="bold underline")
         rows = [ascii_text(r, self._ascii) for r in rows]
         keep = rows[-max(0, height - 1) :] if height > 1 else []
+        if rtlview.active():  # right to left: each row set against the right edge, in visual order
+            title, *keep = [rtlview.mirrored(r, width)[0] for r in (title, *keep)]
         return Text("\n").join([title, *keep])
 
 
@@ -186,6 +191,9 @@ class Line(Static):
     def show(self, text: Text) -> None:
         """Show ``text`` unless the bar does already (no layout: its height is 1)."""
         text = ascii_text(text, self._ascii)
+        if rtlview.active():
+            text = rtlview.right_to_left(text)
+            self.styles.text_align = "right"
         if self.shown is None or not same_text(self.shown, text):
             self.shown = text
             self.update(text, layout=False)
@@ -208,8 +216,12 @@ class Bar(Drawing):
         self.parts: Parts = []
 
     def content(self) -> Text:
-        lines, self.parts = self._lines(self.content_size.width)
-        return Text("\n").join(ascii_text(line, self._ascii) for line in lines[: self.content_size.height])
+        width = self.content_size.width
+        lines, self.parts = self._lines(width)
+        lines = [ascii_text(line, self._ascii) for line in lines[: self.content_size.height]]
+        if rtlview.active():
+            lines, self.parts = rtlview.mirrored_parts(lines, self.parts, width)
+        return Text("\n").join(lines)
 
     def on_click(self, event: events.Click) -> None:
         for y, x0, x1, key in self.parts:
