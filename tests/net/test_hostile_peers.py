@@ -84,12 +84,7 @@ class EarlyRevealer(GuestSession):
         # Any point where this seat owes shares, alone or beside the host (waiting() names only
         # the first seat that owes, and which comes first depends on the host's bot's play).
         owes_shares = any(w.seat == self.seat and "shares" in w.what for w in self.owing())
-        if (
-            self.sent_at is None
-            and owes_shares
-            and self.seq > 12
-            and self.deck.final_tokens()
-        ):
+        if self.sent_at is None and owes_shares and self.seq > 12 and self.deck.final_tokens():
             self.sent_at = self.seq
             kind, body = encode_deck(early_final_reveal(self.deck))
             return self._envelope(kind, body)
