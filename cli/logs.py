@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 import click
 
+from fairdeal import i18n
 from fairdeal.core.cards import Card
 from fairdeal.core.errors import ConfigError
 from fairdeal.core.rules import GameState
@@ -198,15 +199,18 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
         click.echo(_("checked: {what}").format(what=c))
     r = report.result
     if r is not None and h is not None:
+        game = reg.game(h.game) if h.game in reg.games else None  # its words, where it is installed
         who = _("no winner") if r.winner is None else _("winner {name}").format(name=h.names[r.winner])
         scores = ", ".join(map(str, r.scores))
         click.echo(
             _("result: {who} — {reason}; scores {scores}").format(
-                who=who, reason=named(r.reason, h.names), scores=scores
+                who=who, reason=named(i18n.game_again(game, r.reason), h.names), scores=scores
             )
         )
         if r.standing:
-            click.echo(_("standing: {standing}").format(standing=named(r.standing, h.names)))
+            click.echo(
+                _("standing: {standing}").format(standing=named(i18n.game_again(game, r.standing), h.names))
+            )
     click.echo(_(_VERIFY_VERDICT.get(report.verdict, _UNDECIDED_VERDICT)))
     for f in report.findings:
         click.echo(f"  {_finding(f)}")
@@ -302,10 +306,10 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         r = observer.result
         ui.blank()
         ui.rule(_("End"))
-        reason = named(r.reason, header.names).rstrip(".")
+        reason = named(i18n.game_again(game, r.reason), header.names).rstrip(".")
         ui.say(_("{reason}. Scores {scores}.").format(reason=reason, scores=", ".join(map(str, r.scores))))
         if r.standing:
-            ui.say(named(r.standing, header.names))
+            ui.say(named(i18n.game_again(game, r.standing), header.names))
     if parsed.problem:
         ui.say(f"({parsed.problem})", "yellow")
     ui.blank()

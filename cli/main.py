@@ -323,7 +323,7 @@ def games() -> None:
         g = e.game
         players = str(g.min_players) if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
         count = i18n.ngettext("{n} player", "{n} players", g.max_players).format(n=players.rjust(5))
-        click.echo(f"{name:<14} {g.title:<16} {count}   {g.summary}")
+        click.echo(f"{name:<14} {g.title:<16} {count}   {i18n.game_gettext(g, g.summary)}")
         click.echo(
             f"{'':<14} "
             + _("from {distribution} {version}").format(distribution=e.distribution, version=e.version)
@@ -362,7 +362,7 @@ def rules(game: str | None) -> None:
     if g.options and "(--option " not in text:  # rules that list their options say them once
         click.echo("\n" + _("Options (--option name=value):"))
         for o in g.options:
-            click.echo(f"  {o.describe()}: {_(o.help)}")
+            click.echo(f"  {o.describe()}: {i18n.game_gettext(g, o.help)}")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fairdeal import i18n
 from fairdeal.core.session.session import Session
 from fairdeal.i18n import gettext as _
 from fairdeal.i18n import ngettext
@@ -269,8 +270,8 @@ def _result_lines(session: Session, you: int | None, dash: str, dot: str) -> lis
     r = session.result
     assert r is not None
     names = session.header.names
-    text = r.reason
-    if r.winner is not None and text.startswith(f"seat {r.winner} "):
+    text = i18n.game_again(session.game, r.reason)
+    if r.winner is not None and text == r.reason and text.startswith(f"seat {r.winner} "):
         text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
     reason = named(text, names, you)
     if reason.endswith(" resigned"):  # the session's words for a resignation: "Bob resigned"
@@ -295,7 +296,8 @@ def _result_lines(session: Session, you: int | None, dash: str, dot: str) -> lis
     )
     out.append((f"{label} {dash} {scores}", PLAIN))
     if r.standing:
-        out.append((_("Standing: {standing}").format(standing=named(r.standing, names, you)), PLAIN))
+        standing = named(i18n.game_again(session.game, r.standing), names, you)
+        out.append((_("Standing: {standing}").format(standing=standing), PLAIN))
     return out
 
 

@@ -355,6 +355,10 @@ class Game(ABC, Generic[S]):
     #: module that defines the game. Translations are files beside it, ``rules.de.txt``,
     #: ``rules.ru.txt``, ... (:meth:`rules_text`).
     rules: ClassVar[str | None] = None
+    #: The game's own words in other languages: a ``fairdeal.Catalog`` of gettext catalogs beside
+    #: its package (docs/plugins.md, "Your game in other languages"). Front ends say its options'
+    #: help and its results through it; its code says the rest itself (``catalog.gettext``).
+    catalog: ClassVar[Any] = None
     #: The bots this game ships; every game also has ``random``.
     bots: ClassVar[tuple[Bot, ...]] = ()
     #: The bot ``--seat bot`` plays: a bot of ``bots``, one another plugin registers for this

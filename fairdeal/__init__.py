@@ -58,6 +58,7 @@ from fairdeal.core.table import RuledOut, Table, Visibility, Zone
 from fairdeal.core.tableview import Facing, MoveParts, Pile, Region, Seat, Spread, TableView, Words
 from fairdeal.core.worlds import Worlds, sample_world
 from fairdeal.hookspecs import hookimpl
+from fairdeal.i18n import N_, Catalog
 
 __version__ = "0.1.0"
 
@@ -72,6 +73,7 @@ __all__ = [
     "Bot",
     "BotSpec",
     "Card",
+    "Catalog",
     "Chance",
     "Config",
     "ConfigError",
@@ -85,6 +87,7 @@ __all__ = [
     "IllegalMove",
     "Line",
     "LocalProtocolError",
+    "N_",
     "Move",
     "MoveParts",
     "MoveWords",

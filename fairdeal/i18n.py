@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -172,3 +173,141 @@ def N_(message: str) -> str:
 
 
 _ = gettext
+
+
+#: A placeholder of a message (``{name}``, ``{name!r}``, ``{name:>3}``): what :meth:`Catalog.again` fills.
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+class Catalog:
+    """A game's own words in the language spoken: the gettext catalogs of one domain, kept beside
+    the game's package as ``PACKAGE/locale/LANG/LC_MESSAGES/DOMAIN.mo``.
+
+    ``package`` is the dotted name of the package (pass ``__package__`` or the package's
+    ``__name__``); ``domain`` defaults to its last part (``fairdeal_crazy_eights``). The catalog of
+    a language is read once, when first asked; a language it has no catalog for (or English) gives
+    the English as written. The words are chosen when they are asked for, so a game says them in
+    the language of whoever shows them: nothing that goes into the log may be translated (a
+    :class:`~fairdeal.Result`'s ``reason`` and ``standing``: mark them with :func:`N_`; front ends
+    show them in their language with :meth:`again`).
+    """
+
+    def __init__(self, package: str, domain: str | None = None) -> None:
+        self.package = package
+        self.domain = domain or package.rpartition(".")[2]
+
+    def __repr__(self) -> str:
+        return f"Catalog({self.package!r}, {self.domain!r})"
+
+    @property
+    def folder(self) -> Path | None:
+        """The package's ``locale`` folder (None when the package cannot be found)."""
+        import importlib.util
+
+        try:
+            spec = importlib.util.find_spec(self.package)
+        except (ImportError, ValueError):
+            return None
+        if spec is None or not spec.origin:
+            return None
+        return Path(spec.origin).parent / "locale"
+
+    def catalog(self, lang: str | None = None) -> _gettext.NullTranslations:
+        """The translations into ``lang`` (default: the language spoken)."""
+        return _game_catalog(self.package, self.domain, lang or language())
+
+    def gettext(self, message: str) -> str:
+        """``message`` in the language spoken (as written, where the catalog has none)."""
+        return self.catalog().gettext(message) if message else message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form for ``n`` of a message with a plural, in the language spoken."""
+        return self.catalog().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` as meant in ``context``, in the language spoken."""
+        return self.catalog().pgettext(context, message)
+
+    def again(self, text: str) -> str:
+        """An English text this game wrote with a marked message (``N_("seat {seat} won")``
+        formatted) in the language spoken: the message it was made from is found by its words, and
+        its translation filled with the same values. ``text`` as it is when no message makes it."""
+        return said_again(self.catalog(), text)
+
+
+@cache
+def _game_catalog(package: str, domain: str, lang: str) -> _gettext.NullTranslations:
+    if lang == "en":
+        return _gettext.NullTranslations()
+    folder = Catalog(package, domain).folder
+    if folder is None:
+        return _gettext.NullTranslations()
+    return _gettext.translation(domain, folder, languages=[lang], fallback=True)
+
+
+def said_again(catalog: _gettext.NullTranslations, text: str) -> str:
+    """``text``, made in English from a message of ``catalog`` (formatted with named
+    placeholders), in the catalog's language: :meth:`Catalog.again`."""
+    if not text:
+        return text
+    direct = catalog.gettext(text)
+    if direct != text:
+        return direct
+    for pattern, message in _patterns(catalog):
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        translated = catalog.gettext(message)
+        try:
+            return translated.format(**found.groupdict())
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text
+
+
+@cache
+def _patterns(catalog: _gettext.NullTranslations) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The messages of ``catalog`` with placeholders, as patterns that match their formatted
+    English, the most specific (most fixed characters) first."""
+    messages = getattr(catalog, "_catalog", {})
+    found = []
+    for key in messages:
+        if not isinstance(key, str) or not key or "\x04" in key or not _PLACEHOLDER.search(key):
+            continue
+        parts, names, fixed, last = [], set(), 0, 0
+        for m in _PLACEHOLDER.finditer(key):
+            literal = key[last : m.start()].replace("{{", "{").replace("}}", "}")
+            parts.append(re.escape(literal))
+            fixed += len(literal)
+            name = m.group(1)
+            parts.append(f"(?P={name})" if name in names else f"(?P<{name}>.+?)")
+            names.add(name)
+            last = m.end()
+        tail = key[last:].replace("{{", "{").replace("}}", "}")
+        parts.append(re.escape(tail))
+        found.append((fixed + len(tail), re.compile("".join(parts), re.DOTALL), key))
+    found.sort(key=lambda item: -item[0])
+    return tuple((pattern, key) for _fixed, pattern, key in found)
+
+
+def game_catalog(game: object) -> Catalog | None:
+    """The catalog a game declares (its class's ``catalog``), if any."""
+    words = getattr(game, "catalog", None)
+    return words if isinstance(words, Catalog) else None
+
+
+def game_gettext(game: object, message: str) -> str:
+    """A message a game declared (an option's help): in the game's catalog, else fairdeal's."""
+    words = game_catalog(game)
+    if words is not None:
+        said = words.gettext(message)
+        if said != message:
+            return said
+    return gettext(message)
+
+
+def game_again(game: object, text: str) -> str:
+    """What a game wrote into the log in English (a result's reason or standing), in the language
+    spoken, by the game's catalog (:meth:`Catalog.again`)."""
+    words = game_catalog(game)
+    return words.again(text) if words is not None else text

@@ -5,6 +5,8 @@
     .venv/bin/python scripts/catalogs.py compile   # each .po to its .mo (both are committed)
     .venv/bin/python scripts/catalogs.py all       # the three in turn
     .venv/bin/python scripts/catalogs.py extract FILE  # the template into FILE (a test compares)
+    .venv/bin/python scripts/catalogs.py extract-game DOMAIN FILE  # a game's template into FILE
+    .venv/bin/python scripts/catalogs.py game DOMAIN  # one game's catalogs: extract, update, compile
 
 Messages are what the sources pass to ``_``/``gettext``, ``ngettext`` (singular and plural),
 ``pgettext`` (with its context), ``N_`` (marked here, translated where shown), the help of a game
@@ -17,6 +19,10 @@ that differ from the English, or a .mo that is not its .po compiled.
 A second domain, ``click``, holds click's own messages (usage, help, errors), which click ships
 no translations of: ``extract`` reads them from the installed click (``click.pot``), and
 fairdeal.i18n hands click the translations in the language spoken.
+
+Each game keeps its own words as a plugin does (``fairdeal.Catalog``, docs/plugins.md): a domain
+named after its package, its catalogs in ``PACKAGE/locale`` beside its module (:data:`GAMES`: the
+built-in games, and Crazy Eights, the guide's example, in German).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import ast
 import inspect
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
@@ -37,7 +44,36 @@ DOMAINS = (DOMAIN, "click")
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 LANGUAGES = ("de", "ru", "el", "fa")
 #: The folders whose Python is read (fairdeal/ itself is not descended into its links to the others).
-SOURCES = ("fairdeal", "cli", "core", "net", "plugins")
+SOURCES = ("fairdeal", "cli", "core", "net")
+
+
+@dataclass(frozen=True)
+class GameDomain:
+    """A game's own catalogs: its package folder (read for messages, ``locale`` in it)."""
+
+    domain: str
+    folder: Path
+    languages: tuple[str, ...] = LANGUAGES
+
+    @property
+    def locale(self) -> Path:
+        return self.folder / "locale"
+
+    @property
+    def template(self) -> Path:
+        return self.locale / f"{self.domain}.pot"
+
+
+GAMES = (
+    GameDomain("spite_malice", REPO / "plugins" / "spite_malice"),
+    GameDomain("ecarte", REPO / "plugins" / "ecarte"),
+    GameDomain("snatch", REPO / "plugins" / "snatch"),
+    GameDomain(
+        "fairdeal_crazy_eights", REPO / "examples" / "crazy-eights" / "fairdeal_crazy_eights", ("de",)
+    ),
+)
+#: What a message is, to the extractor: the gettext names, ``N_`` (marked), an option's help.
+KEYWORDS = "--keywords=N_ Option:3"
 
 
 def pybabel(*args: str) -> None:
@@ -48,7 +84,7 @@ def extract(output: Path = TEMPLATE) -> None:
     pybabel(
         "extract",
         "--project=fairdeal",
-        "--keywords=N_ Option:3",
+        KEYWORDS,
         "--add-location=file",
         "--sort-by-file",
         "--width=100",
@@ -102,16 +138,42 @@ def extract_click(output: Path = LOCALE / "click.pot") -> None:
     )
 
 
+def extract_game(game: GameDomain, output: Path | None = None) -> None:
+    """A game's template, from its package's Python (paths in it relative to the package)."""
+    here = Path.cwd()
+    os.chdir(game.folder)
+    try:
+        pybabel(
+            "extract",
+            f"--project={game.domain}",
+            KEYWORDS,
+            "--add-location=file",
+            "--sort-by-file",
+            "--width=100",
+            f"--output-file={output or game.template}",
+            ".",
+        )
+    finally:
+        os.chdir(here)
+
+
+def extract_games() -> None:
+    for game in GAMES:
+        game.locale.mkdir(exist_ok=True)
+        extract_game(game)
+
+
 def update() -> None:
     for domain in DOMAINS:
-        _update(domain)
+        _update(domain, LOCALE / f"{domain}.pot", LOCALE, LANGUAGES)
+    for game in GAMES:
+        _update(game.domain, game.template, game.locale, game.languages)
 
 
-def _update(domain: str) -> None:
-    template = LOCALE / f"{domain}.pot"
-    for lang in LANGUAGES:
-        po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
-        where = ["-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", lang]
+def _update(domain: str, template: Path, locale: Path, languages: tuple[str, ...]) -> None:
+    for lang in languages:
+        po = locale / lang / "LC_MESSAGES" / f"{domain}.po"
+        where = ["-D", domain, "-i", str(template), "-d", str(locale), "-l", lang]
         if po.exists():
             pybabel("update", "--no-fuzzy-matching", "--width=100", *where)
         else:
@@ -121,6 +183,8 @@ def _update(domain: str) -> None:
 def compile_all() -> None:
     for domain in DOMAINS:
         pybabel("compile", "--statistics", "-D", domain, "-d", str(LOCALE))
+    for game in GAMES:
+        pybabel("compile", "--statistics", "-D", game.domain, "-d", str(game.locale))
 
 
 def main(argv: list[str]) -> None:
@@ -128,11 +192,22 @@ def main(argv: list[str]) -> None:
     if len(argv) == 2 and argv[0] == "extract":  # into another file (the tests compare it)
         extract(Path(argv[1]).resolve())
         return
+    if len(argv) == 3 and argv[0] == "extract-game":  # a game's template into another file
+        game = next(g for g in GAMES if g.domain == argv[1])
+        extract_game(game, Path(argv[2]).resolve())
+        return
+    if len(argv) == 2 and argv[0] == "game":  # one game's catalogs alone: extract, update, compile
+        game = next(g for g in GAMES if g.domain == argv[1])
+        game.locale.mkdir(exist_ok=True)
+        extract_game(game)
+        _update(game.domain, game.template, game.locale, game.languages)
+        pybabel("compile", "--statistics", "-D", game.domain, "-d", str(game.locale))
+        return
     steps = {
-        "extract": [extract, extract_click],
+        "extract": [extract, extract_click, extract_games],
         "update": [update],
         "compile": [compile_all],
-        "all": [extract, extract_click, update, compile_all],
+        "all": [extract, extract_click, extract_games, update, compile_all],
     }
     if len(argv) != 1 or argv[0] not in steps:
         sys.exit(__doc__)

@@ -31,6 +31,7 @@ from fairdeal import (
     ecarte_32,
 )
 
+from ._words import CATALOG
 from .bots import ClassicBot
 from .model import (
     DISCARDS,
@@ -62,6 +63,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
 
     name = "ecarte"
     title = "Écarté"
+    catalog = CATALOG
     summary = "The French two-player trick game: propose, discard, win three tricks of five."
     min_players = 2
     max_players = 2

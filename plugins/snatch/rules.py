@@ -28,6 +28,7 @@ from fairdeal import (
     snatch_32,
 )
 
+from ._words import CATALOG
 from .bots import NeverSnatch, Shrewd
 from .state import (
     ASIDE,
@@ -57,6 +58,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
 
     name = "snatch"
     title = "Snatch!"
+    catalog = CATALOG
     summary = "Turn your hidden pile card by card; snatch trump at a rising price; empty it first."
     min_players = 2
     max_players = 10

@@ -31,6 +31,7 @@ from fairdeal import (
     standard_52,
 )
 
+from ._words import CATALOG
 from .bots import Planner
 from .layout import (
     ALL_ZONES,
@@ -61,6 +62,7 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
 
     name = "spite-malice"
     title = "Spite & Malice"
+    catalog = CATALOG
     summary = "Empty your payoff pile onto shared Ace-to-Queen stacks; Kings are wild."
     min_players = 2
     max_players = 2

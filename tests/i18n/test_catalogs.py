@@ -20,6 +20,19 @@ REPO = Path(__file__).resolve().parents[2]
 LOCALE = REPO / "fairdeal" / "locale"
 DOMAINS = ("fairdeal", "click")  # click: its own messages, which click ships no catalogs of
 LANGS = [lang for lang in i18n.LANGUAGES if lang != "en"]
+#: Each game's own catalogs (fairdeal.Catalog), beside its package: (domain, folder, languages).
+GAMES = [
+    ("spite_malice", REPO / "plugins" / "spite_malice", LANGS),
+    ("ecarte", REPO / "plugins" / "ecarte", LANGS),
+    ("snatch", REPO / "plugins" / "snatch", LANGS),
+    ("fairdeal_crazy_eights", REPO / "examples" / "crazy-eights" / "fairdeal_crazy_eights", ["de"]),
+]
+#: Every catalog shipped: (domain, its locale folder, its template, language).
+SHIPPED = [(d, LOCALE, LOCALE / f"{d}.pot", lang) for d in DOMAINS for lang in LANGS] + [
+    (d, folder / "locale", folder / "locale" / f"{d}.pot", lang)
+    for d, folder, langs in GAMES
+    for lang in langs
+]
 
 
 def _catalog(path: Path, lang: str | None = None) -> Catalog:
@@ -27,8 +40,8 @@ def _catalog(path: Path, lang: str | None = None) -> Catalog:
         return read_po(f, locale=lang)
 
 
-def _po(domain: str, lang: str) -> Path:
-    return LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+def _po(domain: str, lang: str, locale: Path = LOCALE) -> Path:
+    return locale / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 def _ids(cat: Catalog) -> set[str]:
@@ -57,23 +70,23 @@ def _problems(message: Message) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_message_is_translated_with_the_english_placeholders(domain: str, lang: str) -> None:
-    template = _ids(_catalog(LOCALE / f"{domain}.pot"))
-    cat = _catalog(_po(domain, lang), lang)
+@pytest.mark.parametrize(("domain", "locale", "pot", "lang"), SHIPPED)
+def test_every_message_is_translated_with_the_english_placeholders(
+    domain: str, locale: Path, pot: Path, lang: str
+) -> None:
+    template = _ids(_catalog(pot))
+    cat = _catalog(_po(domain, lang, locale), lang)
     assert not cat.fuzzy, "the catalog's header is fuzzy"
     assert _ids(cat) >= template, f"not in the {lang} catalog: {sorted(template - _ids(cat))}"
     problems = {m.id: p for m in cat if m.id and (p := _problems(m))}
     assert not problems, problems
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-@pytest.mark.parametrize("lang", LANGS)
-def test_each_mo_is_its_po_compiled(domain: str, lang: str) -> None:
+@pytest.mark.parametrize(("domain", "locale", "pot", "lang"), SHIPPED)
+def test_each_mo_is_its_po_compiled(domain: str, locale: Path, pot: Path, lang: str) -> None:
     out = io.BytesIO()
-    write_mo(out, _catalog(_po(domain, lang), lang))
-    assert (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").read_bytes() == out.getvalue(), (
+    write_mo(out, _catalog(_po(domain, lang, locale), lang))
+    assert (locale / lang / "LC_MESSAGES" / f"{domain}.mo").read_bytes() == out.getvalue(), (
         "run: .venv/bin/python scripts/catalogs.py compile"
     )
 
@@ -88,6 +101,19 @@ def test_the_template_holds_every_message_of_the_sources(tmp_path: Path) -> None
         f"new: {sorted(fresh - committed)}; gone: {sorted(committed - fresh)} "
         "(run: .venv/bin/python scripts/catalogs.py all, then translate)"
     )
+
+
+@pytest.mark.parametrize(("domain", "folder"), [(d, f) for d, f, _langs in GAMES])
+def test_a_games_template_holds_every_message_of_its_package(
+    tmp_path: Path, domain: str, folder: Path
+) -> None:
+    out = tmp_path / "fresh.pot"
+    script = str(REPO / "scripts" / "catalogs.py")
+    subprocess.run([sys.executable, script, "extract-game", domain, str(out)], check=True)
+    fresh = _ids(_catalog(out))
+    committed = _ids(_catalog(folder / "locale" / f"{domain}.pot"))
+    assert fresh == committed, f"new: {sorted(fresh - committed)}; gone: {sorted(committed - fresh)}"
+    assert fresh, f"{domain} says nothing through its catalog"
 
 
 def test_a_fuzzy_or_untranslated_entry_is_refused() -> None:
