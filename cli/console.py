@@ -59,9 +59,14 @@ def read_line() -> str:
 MAX_WIDTH = 80
 
 
+def no_color() -> bool:
+    """Whether ``NO_COLOR`` asks for no colour: set and not empty (no-color.org)."""
+    return bool(os.environ.get("NO_COLOR", ""))
+
+
 def wants_plain(ascii: bool = False, file: IO[str] | None = None) -> bool:
     """Plain output: ``--ascii``, ``NO_COLOR`` set (and not empty), or output not a terminal."""
-    if ascii or os.environ.get("NO_COLOR", ""):
+    if ascii or no_color():
         return True
     stream = file if file is not None else sys.stdout
     try:
@@ -258,6 +263,7 @@ __all__ = [
     "UI",
     "LineSink",
     "is_interrupt",
+    "no_color",
     "run_interruptible",
     "terminal_width",
     "wants_plain",

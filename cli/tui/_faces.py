@@ -24,7 +24,9 @@ RED = "bold red on grey93"
 BLACK = "bold black on grey93"
 BACK = "blue"
 LABEL = "dim"
-LIT = "bold black on green"
+#: A place lit as a target: black on green, said reversed, so that without colour (NO_COLOR) it stays
+#: reversed.
+LIT = "bold reverse green on black"
 TURN = "bold yellow"
 NAME_ROOM = 14  # a name in a region header
 WHO_ROOM = 8  # a name next to a card in a trick

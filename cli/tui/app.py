@@ -32,6 +32,7 @@ from fairdeal.core.tableview import TableView
 from fairdeal.i18n import gettext as _
 
 from ..adjourning import Adjourning
+from ..console import no_color
 from ..endings import Ending as EndWords
 from ..networds import chat_refused, leave_question
 from ..phrases import you
@@ -80,7 +81,9 @@ class TableApp(App[None]):
         chat: Callable[[str], object] | None = None,
         net: NetShow | None = None,
     ) -> None:
-        super().__init__()
+        # NO_COLOR: no colour at all (Textual's own answer to it is its palette in shades of grey).
+        # Colours said as ANSI ones are taken off by Textual's NoColor filter, the attributes kept.
+        super().__init__(ansi_color=True if no_color() else None)
         self.game_title = to_ascii(title) if ascii else title
         self.player = player
         self.game = GuestGame(run_game)
