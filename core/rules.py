@@ -557,6 +557,8 @@ class Game(ABC, Generic[S]):
         """The table every front end draws: :meth:`view`, with ``turn`` and ``status`` from
         :meth:`next_step` where the view leaves them out."""
         view = self.view(state, viewer)
+        if self.catalog is not None:  # the zones' titles, declared once, said in the reader's language
+            view = view.labels_said(self.catalog.gettext)
         if view.turn is not None and view.status:
             return view
         step = self.next_step(state) if state.table.settled() else None

@@ -16,7 +16,7 @@ mode (``fairdeal.cli.render.table_lines``), which reads the same description.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -154,6 +154,24 @@ class TableView:
         for region in self.regions:
             for pile in region.piles:
                 yield region, pile
+
+    def labels_said(self, say: Callable[[str], str]) -> TableView:
+        """This view with each pile's label as ``say`` gives it (a game's catalog: a zone's title
+        is declared once, in English, and said in the language of whoever reads the table). A
+        label capitalised from its title is looked up as written, then as the title."""
+
+        def said(label: str) -> str:
+            direct = say(label)
+            if direct != label or not label[:1].isupper():
+                return direct
+            title = label[:1].lower() + label[1:]
+            found = say(title)
+            return label if found == title else found[:1].upper() + found[1:]
+
+        regions = tuple(
+            replace(r, piles=tuple(replace(p, label=said(p.label)) for p in r.piles)) for r in self.regions
+        )
+        return replace(self, regions=regions)
 
     def targets(self) -> dict[str, Pile]:
         """The piles moves can put cards on, by zone."""

@@ -1,17 +1,20 @@
 """Crazy Eights, a complete fairdeal game in one module.
 
 The entry point ``crazy-eights`` in the ``fairdeal`` group names :class:`CrazyEights`; the rules
-are in ``rules.txt`` beside this module.
+are in ``rules.txt`` beside this module, in German in ``rules.de.txt``, and its words in German in
+``locale/de/LC_MESSAGES/fairdeal_crazy_eights.po`` (compiled to ``.mo``).
 """
 
 import random
 from dataclasses import dataclass, replace
 
 from fairdeal import (
+    N_,
     SUITS,
     Auto,
     Bot,
     Card,
+    Catalog,
     Chance,
     Config,
     Decide,
@@ -29,6 +32,15 @@ from fairdeal import (
     Verb,
     Zone,
 )
+
+CATALOG = Catalog(__name__)  # this game's words in the player's language (the guide shows how)
+_ = CATALOG.gettext
+SUIT_WORDS = {
+    "clubs": N_("clubs"),
+    "diamonds": N_("diamonds"),
+    "hearts": N_("hearts"),
+    "spades": N_("spades"),
+}
 
 
 def hand(p: int) -> str:
@@ -69,15 +81,16 @@ class GreedyEights:
 class CrazyEights(Game[EightsState]):
     api = 2
     name = "crazy-eights"
-    summary = "Match rank or suit, eights are wild; empty your hand first (example plugin)."
+    catalog = CATALOG
+    summary = N_("Match rank or suit, eights are wild; empty your hand first (example plugin).")
     min_players = 2
     max_players = 5
     options = (Option("hand", 0, "cards dealt to each (0: 7 for two, else 5)", minimum=0, maximum=10),)
     bots = (Bot("greedy", "plays to keep eights for last", GreedyEights),)
 
     def zones(self, config: Config) -> list[Zone]:
-        hands = [Zone.hand(hand(p), p) for p in range(config.players)]
-        return [*hands, Zone.public("discard"), Zone.hidden("stock")]
+        hands = [Zone.hand(hand(p), p, N_("hand")) for p in range(config.players)]
+        return [*hands, Zone.public("discard", N_("discard pile")), Zone.hidden("stock", N_("stock"))]
 
     def setup(self, config: Config, table: Table) -> EightsState:
         for _ in range(config["hand"] or (7 if config.players == 2 else 5)):
@@ -142,12 +155,15 @@ class CrazyEights(Game[EightsState]):
         scores = [0] * t.players
         if state.winner is not None:
             scores[state.winner] = sum(totals)
-            return Result(state.winner, tuple(scores), f"seat {state.winner} emptied their hand")
+            # What goes into the log stays English; front ends say it in their language (N_).
+            reason = N_("{seat} emptied their hand").format(seat=f"seat {state.winner}")
+            return Result(state.winner, tuple(scores), reason)
         best = [p for p, x in enumerate(totals) if x == min(totals)]
         if len(best) > 1:
-            return Result(None, tuple(scores), "blocked, and the lowest hands tie")
+            return Result(None, tuple(scores), N_("blocked, and the lowest hands tie"))
         scores[best[0]] = sum(x - min(totals) for x in totals)
-        return Result(best[0], tuple(scores), f"blocked: seat {best[0]} holds the fewest points")
+        reason = N_("blocked: {seat} holds the fewest points").format(seat=f"seat {best[0]}")
+        return Result(best[0], tuple(scores), reason)
 
     def rules_out(self, state: EightsState, player: int, move: Move) -> list[RuledOut]:
         """A seat that draws or passes could play nothing: it holds no 8, no card of the suit to
@@ -162,15 +178,17 @@ class CrazyEights(Game[EightsState]):
 
     def words(self, state: EightsState, player: int, move: Move) -> MoveWords:
         if move.action == "draw":
-            return (Verb("draw", "drew"), "a card")
+            return (Verb(_("draw"), _("drew")), _("a card"))
         if move.action == "pass":
-            return (Verb("pass", "passed"), "(nothing to draw)")
+            return (Verb(_("pass"), _("passed")), _("(nothing to draw)"))
         card = state.table.card(int(move.args[0]))
+        play = Verb(_("play"), _("played"))
         if move.action == "eight":
-            return (Verb("play", "played"), card, "and", Verb("call", "called"), Suit(move.args[1]).word)
-        return (Verb("play", "played"), card)
+            suit = _(SUIT_WORDS[Suit(move.args[1]).word])
+            return (play, card, _("and"), Verb(_("call"), _("called")), suit)
+        return (play, card)
 
     def view(self, state: EightsState, viewer: int | None) -> TableView:
-        called = (f"suit called: {state.called.symbol}",) if state.called else ()
-        stock = () if state.reshuffled else ("one reshuffle left",)
+        called = (_("suit called: {suit}").format(suit=state.called.symbol),) if state.called else ()
+        stock = () if state.reshuffled else (_("one reshuffle left"),)
         return TableView.of(state.table, notes={"discard": called, "stock": stock})
