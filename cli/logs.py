@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -30,7 +31,7 @@ from fairdeal.core.session.verify import (
 from fairdeal.core.table import Visibility
 from fairdeal.i18n import N_, ngettext
 from fairdeal.i18n import gettext as _
-from fairdeal.storage import identity_path, load_identity
+from fairdeal.storage import data_dir, identity_path, load_identity
 
 from .console import UI
 from .main import cli, friendly_errors, load_registry
@@ -143,14 +144,50 @@ def _finding(f: Finding) -> str:
     return f.reason
 
 
+#: How many of the newest logs verify without a LOG lists.
+LOGS_LISTED = 5
+
+
+def _which_log(as_json: bool) -> NoReturn:
+    """``fairdeal verify`` without a LOG: the newest logs of the data folder (each on a line of its
+    own, the folder named once), and the command that checks the newest; exit status 2, as click's
+    missing argument."""
+    folder = data_dir() / "logs"
+    if as_json:
+        _stop(2, N_("no LOG given; the logs are in {folder}"), as_json, folder=folder)
+    logs = sorted(folder.glob("*.fdlog"), key=_mtime, reverse=True) if folder.is_dir() else []
+    say = lambda text: click.echo(text, err=True)  # noqa: E731
+    if not logs:
+        say(_("Which log? fairdeal verify LOG checks a game's log; no game has left one yet."))
+        say(_("Every game you play leaves its log in {folder}.").format(folder=folder))
+        sys.exit(2)
+    say(_("Which log? The newest in {folder}:").format(folder=folder))
+    for log in logs[:LOGS_LISTED]:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(_mtime(log)))
+        say(f"  {when}  {log.name}")
+    more = len(logs) - LOGS_LISTED
+    if more > 0:
+        say("  " + ngettext("and {n} older log", "and {n} older logs", more).format(n=more))
+    say(_("Check one with its path; the newest:"))
+    say(f"  fairdeal verify {logs[0]}")
+    sys.exit(2)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=click.Path(path_type=Path), required=False)
 @click.argument("more", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "--json", "as_json", is_flag=True, help=N_("Print the report as one JSON object (never translated).")
 )
 @friendly_errors
-def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
+def verify(log: Path | None, more: tuple[Path, ...], as_json: bool) -> None:
     """Check a game log: signatures, the hash chain, every proof, every shuffle,
     every move under the rules with every card known, and the result.
 
@@ -172,6 +209,8 @@ def verify(log: Path, more: tuple[Path, ...], as_json: bool) -> None:
       fairdeal verify game.fdlog --json        the report for a program
       fairdeal verify mine.fdlog theirs.fdlog  two players' logs of one game
     """
+    if log is None:
+        _which_log(as_json)
     data = _read_log(log, as_json)
     others = [_read_other(p, as_json) for p in more]
     reg = load_registry()
