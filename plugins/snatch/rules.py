@@ -28,7 +28,7 @@ from fairdeal import (
     snatch_32,
 )
 
-from ._words import CATALOG
+from ._words import CATALOG, N_, _, pgettext
 from .bots import NeverSnatch, Shrewd
 from .state import (
     ASIDE,
@@ -59,7 +59,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
     name = "snatch"
     title = "Snatch!"
     catalog = CATALOG
-    summary = "Turn your hidden pile card by card; snatch trump at a rising price; empty it first."
+    summary = N_("Turn your hidden pile card by card; snatch trump at a rising price; empty it first.")
     min_players = 2
     max_players = 10
     api = 2
@@ -85,7 +85,7 @@ class SnatchGame(SnatchView, Game[SnatchState]):
 
     def setup(self, config: Config, table: Table) -> SnatchState:
         n = config.players
-        for _ in range(table.size(ASIDE) // n):
+        for _round in range(table.size(ASIDE) // n):
             for p in range(n):
                 table.deal(ASIDE, pile(p))
         return SnatchState(table)
@@ -97,10 +97,18 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             return Chance(state.table.players, "who opens the first trick")
         if state.winner is not None or state.ended:
             return Over(self.result(state))
+        # What the seat is to do, after its name ("Bob may snatch"); the seat's own view says it
+        # after "Your turn:" too, so a language may word it apart (the English strips its "to ").
+        mine = state.table.viewer
         if snatch_open(state):
-            return Decide(state.order[-1], "may snatch")
+            snatcher = state.order[-1]
+            return Decide(
+                snatcher, pgettext("your turn", "may snatch") if snatcher == mine else _("may snatch")
+            )
         seat = next_to_turn(state)
-        return Auto() if seat is None else Decide(seat, "to turn a card")
+        if seat is None:
+            return Auto()
+        return Decide(seat, pgettext("your turn", "to turn a card") if seat == mine else _("to turn a card"))
 
     def on_chance(self, state: SnatchState, value: int) -> SnatchState:
         return state.copy().but(opener=value)
@@ -166,7 +174,8 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             out.append(taker)
         done = done.but(out=tuple(out))
         if len(active(done)) < 2:
-            return done.but(ended="fewer than two players remain and nobody has won")
+            # English, for the log (the result's reason): front ends say it again in their language.
+            return done.but(ended=N_("fewer than two players remain and nobody has won"))
         opener = taker if taker not in out else next_after(done, taker)
         assert opener is not None
         return done.but(opener=opener)
@@ -185,7 +194,9 @@ class SnatchGame(SnatchView, Game[SnatchState]):
             return Result(
                 w,
                 scores,
-                f"seat {w} emptied the pile and the last card did not take its trick",
+                N_("{seat} emptied the pile and the last card did not take its trick").format(
+                    seat=f"seat {w}"
+                ),
                 standing(state),
             )
         return Result(None, (0,) * n, state.ended, standing(state))
