@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fairdeal.core.cards import Card
-from fairdeal.core.rules import GameState, words_text
+from fairdeal.core.rules import Game, GameState, words_text
 from fairdeal.core.session import Event, MoveMade
 from fairdeal.core.session.session import Session
 from fairdeal.core.table import Table, Visibility
@@ -145,8 +145,8 @@ class Chronicle:
             changed |= self._note_hand(table, newly - told, names)
             changed |= self._note_turned(view, table, newly - told, zones)
         if self._state is not None:
-            for words in session.game.remarks(self._state, view):
-                self._add(Entry(sentence(words_text(words, past=True), names, self.seat), None, False))
+            for said in remarks(session.game, self._state, view, names, self.seat):
+                self._add(Entry(said, None, False))
                 changed = True
         if moves and moves[-1].seat != self.seat:
             self.fresh |= {tok for tok in newly if tok in zones}
@@ -231,6 +231,14 @@ class Chronicle:
         return self.entries[-n:]
 
 
+def remarks(
+    game: Game, before: GameState, after: GameState, names: Sequence[str], seat: int | None
+) -> list[str]:
+    """What the game itself did from ``before`` to ``after`` (its :meth:`~fairdeal.core.rules.Game.remarks`),
+    each a sentence of the story as ``seat`` reads it (None: anyone, a replay): ``Bob took the trick``."""
+    return [sentence(words_text(words, past=True), names, seat) for words in game.remarks(before, after)]
+
+
 def _cards(cards: Sequence[Card]) -> str:
     """Cards named in a line of the story, in the letters of the language spoken: ``9♣ Q♠``."""
     return " ".join(c.text(lang=language()) for c in cards)
@@ -253,4 +261,4 @@ def _order(table: Table, token: int) -> tuple[str, int]:
     return zone, toks.index(token) if token in toks else 0
 
 
-__all__ = ["KEEP", "Chronicle", "Entry"]
+__all__ = ["KEEP", "Chronicle", "Entry", "remarks"]

@@ -33,8 +33,10 @@ from fairdeal.i18n import N_, ngettext
 from fairdeal.i18n import gettext as _
 from fairdeal.storage import data_dir, identity_path, load_identity
 
+from .chronicle import remarks
 from .console import UI
 from .main import cli, friendly_errors, load_registry
+from .outcome import checked_words
 from .render import named, table_lines
 
 #: Exit status of verify and replay for a file that is not a fairdeal log at all (for verify's MORE:
@@ -235,7 +237,7 @@ def verify(log: Path | None, more: tuple[Path, ...], as_json: bool) -> None:
             )
     click.echo(ngettext("{n} entry read.", "{n} entries read.", report.entries).format(n=report.entries))
     for c in report.checked:
-        click.echo(_("checked: {what}").format(what=c))
+        click.echo(_("checked: {what}").format(what=checked_words(c)))
     r = report.result
     if r is not None and h is not None:
         game = reg.game(h.game) if h.game in reg.games else None  # its words, where it is installed
@@ -294,19 +296,26 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     game = reg.game(header.game)
     interactive = sys.stdin.isatty() if step is None else step
     ui = UI(ascii=ascii, status=False)
-    traced: dict[int, Card] = {}
-    if reveal:
-        if report.verdict != FAIR:
-            verdict = _(_VERDICT_WORDS.get(report.verdict, report.verdict))
-            raise ConfigError(
-                _("--reveal needs a finished game whose audit is fair; this log is {verdict}").format(
-                    verdict=verdict
-                )
+    if reveal and report.verdict != FAIR:
+        verdict = _(_VERDICT_WORDS.get(report.verdict, report.verdict))
+        raise ConfigError(
+            _("--reveal needs a finished game whose audit is fair; this log is {verdict}").format(
+                verdict=verdict
             )
+        )
+    # The hands: the final reveal of a finished game that verifies fair opened every card a seat
+    # saw alone, to anyone who reads the log. The reader's own hand is shown then (as they saw it),
+    # every hand with --reveal; else the replay says how to see them.
+    traced: dict[int, Card] = {}
+    if report.verdict == FAIR:
         audit = Session(game, None)
         for entry in parsed.entries:
             audit.receive(entry)
         traced = dict(audit.deck.revealed_cards())
+    reader = _readers_seat(header)
+    hands: tuple[int, ...] = ()
+    if traced:
+        hands = tuple(range(len(header.names))) if reveal else () if reader is None else (reader,)
     observer = Session(game, None)
     ui.rule(_("{game} — replay").format(game=game.title))
     ui.say(
@@ -316,6 +325,7 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
         ui.say(_("Press Enter for the next move (Ctrl-C stops)."), "dim")
     pending: list[tuple[int, str, int]] = []  # (entry, kind, seat) of the entries that are not moves
     drawn = True  # the table has been drawn since the last move
+    before = observer.view()
     for i, entry in enumerate(parsed.entries):
         events = observer.receive(entry)
         for ev in events:
@@ -326,6 +336,16 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
                 ui.blank()
                 ui.say(f"[{i}] {named(ev.text, header.names)}", "bold")
                 drawn = False
+        after = observer.view()
+        if before is None and after is not None and _has_hands(after):  # dealt: which hands show
+            ui.say(_hands_note(bool(traced), reveal, reader, header), "dim")
+        if before is not None and after is not None:  # what the game itself did, as the story says it
+            said = remarks(game, before, after, header.names, None)
+            if said:
+                _flush_entries(ui, header, pending)
+            for line in said:
+                ui.say(line, "italic", indent=2)
+        before = after
         w = observer.waiting()
         if not drawn and (w is None or w.decision):
             # Drawn once the cards the move turned up have been revealed.
@@ -335,8 +355,8 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
                 table = game.table_view(view, None)
                 names = lambda seat: header.names[seat]  # noqa: E731
                 ui.print(*table_lines(table, None, names, ui.width - 4, ui.ascii), indent=4, wrap=False)
-                if traced:
-                    _show_hands(ui, view, header, traced)
+                if hands:
+                    _show_hands(ui, view, header, traced, hands)
             drawn = True
             if interactive:
                 click.prompt("", default="", show_default=False, prompt_suffix="")
@@ -359,11 +379,47 @@ def replay(log: Path, step: bool | None, ascii: bool, reveal: bool) -> None:
     sys.exit(report.exit_code)
 
 
-def _show_hands(ui: UI, view: GameState, header: Header, traced: dict[int, Card]) -> None:
-    """Every card held in a hand (an OWNER zone), as the final reveal opened it."""
+def _has_hands(view: GameState) -> bool:
+    """Whether the game deals hands: zones each seat sees alone (Snatch! has none)."""
+    return any(spec.visibility is Visibility.OWNER for spec in view.table.specs.values())
+
+
+def _readers_seat(header: Header) -> int | None:
+    """The seat of the person replaying (their identity signed it), if exactly one is theirs."""
+    try:
+        ident, _created = load_identity(create=False)
+    except (ConfigError, OSError):
+        return None
+    mine = [i for i, seat in enumerate(header.seats) if seat.fingerprint == ident.fingerprint]
+    return mine[0] if len(mine) == 1 else None
+
+
+def _hands_note(opened: bool, reveal: bool, reader: int | None, header: Header) -> str:
+    """What the replay says of the hands at its start: which it shows, how to see the others."""
+    if not opened:
+        return _(
+            "The hands stay hidden, as the table showed them: only the final reveal of a finished game "
+            "that verifies fair opens them."
+        )
+    if reveal:
+        return _("Every hand is shown, as the final reveal opened it.")
+    if reader is not None:
+        return _("Your hand ({name}) is shown, as you saw it; --reveal shows every hand.").format(
+            name=header.names[reader]
+        )
+    return _(
+        "The hands are hidden, as the table showed them; --reveal shows every hand (the final reveal "
+        "opened them)."
+    )
+
+
+def _show_hands(
+    ui: UI, view: GameState, header: Header, traced: dict[int, Card], seats: tuple[int, ...]
+) -> None:
+    """The cards held in the hands (OWNER zones) of ``seats``, as the final reveal opened them."""
     table = view.table
     for spec in table.specs.values():
-        if spec.visibility is not Visibility.OWNER or spec.owner is None:
+        if spec.visibility is not Visibility.OWNER or spec.owner not in seats:
             continue
         cards = [traced[t] for t in table.tokens(spec.name) if t in traced]
         shown = " ".join(c.text(ui.ascii) for c in cards) if cards else _("empty")
