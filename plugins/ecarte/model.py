@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
-from fairdeal import ACE, JACK, KING, QUEEN, Card, Config, GameState, Suit, Visibility, Zone
+from fairdeal import ACE, JACK, KING, N_, QUEEN, Card, Config, GameState, Suit, Visibility, Zone
 
 TALON = "talon"
 TURNUP = "turnup"
@@ -37,12 +37,12 @@ def won(seat: int) -> str:
 def zones() -> list[Zone]:
     """Every zone of the table; the talon receives the freshly shuffled deck."""
     return [
-        Zone(TALON, Visibility.HIDDEN, title="talon"),
-        *(Zone(hand(p), Visibility.OWNER, p, "hand") for p in range(PLAYERS)),
-        Zone(TURNUP, Visibility.PUBLIC, title="turn-up"),
-        Zone(TRICK, Visibility.PUBLIC, title="trick in play"),
-        *(Zone(won(p), Visibility.PUBLIC, title="tricks won") for p in range(PLAYERS)),
-        Zone(DISCARDS, Visibility.HIDDEN, title="discards"),
+        Zone(TALON, Visibility.HIDDEN, title=N_("talon")),
+        *(Zone(hand(p), Visibility.OWNER, p, N_("hand")) for p in range(PLAYERS)),
+        Zone(TURNUP, Visibility.PUBLIC, title=N_("turn-up")),
+        Zone(TRICK, Visibility.PUBLIC, title=N_("trick in play")),
+        *(Zone(won(p), Visibility.PUBLIC, title=N_("tricks won")) for p in range(PLAYERS)),
+        Zone(DISCARDS, Visibility.HIDDEN, title=N_("discards")),
     ]
 
 
@@ -98,6 +98,33 @@ class Phase(StrEnum):
 PENALTIES = ("classic", "seed")
 
 
+#: Why points are scored, in English: into the state and the result's reason (never translated
+#: there: front ends say them again through the catalog). ``{made}``: the tricks the scorer won.
+KING_TURNED = N_("the turned-up King")
+KING_ANNOUNCED = N_("announcing the King of trumps")
+MADE_TRICKS = N_("{made} tricks")
+THE_VOLE = N_("the vole (all 5 tricks)")
+AGAINST_DECLINER = N_("{made} tricks against a player who declined to exchange")
+NON_DEALER_UNEXCHANGED = N_("{made} tricks as non-dealer without an exchange")
+
+
+def deal_score(
+    tricks: tuple[int, int], elder: int, declined: int | None, penalty: str
+) -> tuple[int, int, str, int]:
+    """``(seat, points, why, made)`` for a finished deal: who scores, how much, the message of why
+    (one of the marked messages above, unformatted) and how many tricks the scorer made."""
+    seat = 0 if tricks[0] >= 3 else 1
+    made = tricks[seat]
+    if declined is not None:
+        if penalty == "classic" and seat != declined:
+            return seat, 2, AGAINST_DECLINER, made
+        if penalty == "seed" and seat == elder:
+            return seat, 2, NON_DEALER_UNEXCHANGED, made
+    if made == TRICKS:
+        return seat, 2, THE_VOLE, made
+    return seat, 1, MADE_TRICKS, made
+
+
 def deal_points(
     tricks: tuple[int, int], elder: int, declined: int | None, penalty: str
 ) -> tuple[int, int, str]:
@@ -107,16 +134,8 @@ def deal_points(
     instead (2 points, no extra for the vole): ``classic`` gives them to whoever beat the
     player that declined to exchange; ``seed`` to the non-dealer for 3 tricks or more.
     """
-    seat = 0 if tricks[0] >= 3 else 1
-    made = tricks[seat]
-    if declined is not None:
-        if penalty == "classic" and seat != declined:
-            return seat, 2, f"{made} tricks against a player who declined to exchange"
-        if penalty == "seed" and seat == elder:
-            return seat, 2, f"{made} tricks as non-dealer without an exchange"
-    if made == TRICKS:
-        return seat, 2, "the vole (all 5 tricks)"
-    return seat, 1, f"{made} tricks"
+    seat, points, why, made = deal_score(tricks, elder, declined, penalty)
+    return seat, points, why.format(made=made)
 
 
 @dataclass(frozen=True, slots=True)

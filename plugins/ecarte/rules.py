@@ -31,13 +31,19 @@ from fairdeal import (
     ecarte_32,
 )
 
-from ._words import CATALOG
+from ._words import CATALOG, N_, _, pgettext
 from .bots import ClassicBot
 from .model import (
+    AGAINST_DECLINER,
     DISCARDS,
+    KING_ANNOUNCED,
+    KING_TURNED,
+    MADE_TRICKS,
+    NON_DEALER_UNEXCHANGED,
     PENALTIES,
     POWER,
     TALON,
+    THE_VOLE,
     TRICK,
     TRICKS,
     TURNUP,
@@ -47,6 +53,7 @@ from .model import (
     Rules,
     beats,
     deal_points,
+    deal_score,
     hand,
     limit,
     match_chance,
@@ -64,7 +71,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
     name = "ecarte"
     title = "Écarté"
     catalog = CATALOG
-    summary = "The French two-player trick game: propose, discard, win three tricks of five."
+    summary = N_("The French two-player trick game: propose, discard, win three tricks of five.")
     min_players = 2
     max_players = 2
     options = (
@@ -76,7 +83,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
     deck = ecarte_32()
     zones = tuple(zones())
     deck_zone = TALON
-    bots = (Bot("classic", "the textbook player: jeux de règle, guarded suits", ClassicBot),)
+    bots = (Bot("classic", N_("the textbook player: jeux de règle, guarded suits"), ClassicBot),)
     # Per deal at most 21 exchanges of 4 moves, 21 discards, 10 cards, 1 announcement and a
     # stand; at most 2 * 49 + 1 deals to 50 points.
     max_moves = 20_000
@@ -90,15 +97,30 @@ class Ecarte(EcarteView, Game[EcarteState]):
     # -- what happens next -------------------------------------------------------------------------
     def next_step(self, state: EcarteState) -> Step:
         phase = state.phase
+        # What the seat is to do, in the reader's language: to the reader of that seat after "Your
+        # turn:" (said to "you"), to the others after the seat's name.
+        viewer = state.table.viewer
         if phase is Phase.PLAY:
-            led = state.table.size(TRICK)
-            return Decide(state.actor, "to play to the trick" if led else "to lead")
+            mine = viewer == state.actor
+            if state.table.size(TRICK):
+                what = pgettext("your turn", "to play to the trick") if mine else _("to play to the trick")
+            else:
+                what = pgettext("your turn", "to lead") if mine else _("to lead")
+            return Decide(state.actor, what)
         if phase is Phase.DISCARD:
-            return Decide(state.actor, f"to discard (up to {limit(state)} more)")
+            if viewer == state.actor:
+                what = pgettext("your turn", "to discard (up to {n} more)")
+            else:
+                what = _("to discard (up to {n} more)")
+            return Decide(state.actor, what.format(n=limit(state)))
         if phase is Phase.PROPOSE:
-            return Decide(state.elder, "to stand or propose an exchange")
+            if viewer == state.elder:
+                return Decide(state.elder, pgettext("your turn", "to stand or propose an exchange"))
+            return Decide(state.elder, _("to stand or propose an exchange"))
         if phase is Phase.ANSWER:
-            return Decide(state.dealer, "to accept or refuse the proposal")
+            if viewer == state.dealer:
+                return Decide(state.dealer, pgettext("your turn", "to accept or refuse the proposal"))
+            return Decide(state.dealer, _("to accept or refuse the proposal"))
         if phase is Phase.FIRST:
             return Chance(2, "first dealer")
         if phase is Phase.OVER:
@@ -200,7 +222,7 @@ class Ecarte(EcarteView, Game[EcarteState]):
         if action == "announce":
             t.flip(token)
             s = s.but(announced=player)
-            return _score(s, player, 1, "announcing the King of trumps")
+            return _score(s, player, 1, KING_ANNOUNCED)
         t.move(token, TRICK)
         if t.size(TRICK) == 1:
             return s.but(actor=1 - player)
@@ -209,7 +231,9 @@ class Ecarte(EcarteView, Game[EcarteState]):
     def remarks(self, before: EcarteState, after: EcarteState) -> list[MoveWords]:
         """The point a turned-up King gives the dealer: the one score no move makes."""
         if after.why == KING_TURNED and after.scores != before.scores:
-            return [(Seat(after.dealer), "scored 1 point for the turned-up King")]
+            if after.table.viewer == after.dealer:  # "You scored ...": said to "you"
+                return [(Seat(after.dealer), pgettext("you", "scored 1 point for the turned-up King"))]
+            return [(Seat(after.dealer), _("scored 1 point for the turned-up King"))]
         return []
 
     def rules_out(self, state: EcarteState, player: int, move: Move) -> list[RuledOut]:
@@ -245,24 +269,67 @@ class Ecarte(EcarteView, Game[EcarteState]):
 
     # -- results and words ------------------------------------------------------------------------
     def _result(self, state: EcarteState) -> Result:
+        """The result, in English whatever the language (it goes into the log): made of the marked
+        messages of :data:`REASONS` and :data:`STANDINGS`, which front ends say again in theirs."""
         w = state.winner
         if w is None:  # not reached: the match only ends when someone reaches the target
-            return Result(None, state.scores, "the game ended without a winner")
-        deals = f"{state.deal_no} deal{'s' if state.deal_no != 1 else ''}"
-        return Result(
-            w,
-            state.scores,
-            f"seat {w} reached {_points(state.rules.target)}, the last for {state.why}",
-            f"{state.scores[w]} to {state.scores[1 - w]} for seat {w} after {deals}",
-        )
+            return Result(None, state.scores, N_("the game ended without a winner"))
+        return Result(w, state.scores, reason(state), standing(state.deal_no))
 
 
-def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
+#: The result's reason for each way the last points were scored (the :mod:`.model` messages of
+#: why): a target of 1 point, and of more.
+REASONS: dict[str, tuple[str, str]] = {
+    KING_TURNED: (
+        N_("{seat} reached 1 point, the last for the turned-up King"),
+        N_("{seat} reached {target} points, the last for the turned-up King"),
+    ),
+    KING_ANNOUNCED: (
+        N_("{seat} reached 1 point, the last for announcing the King of trumps"),
+        N_("{seat} reached {target} points, the last for announcing the King of trumps"),
+    ),
+    MADE_TRICKS: (
+        N_("{seat} reached 1 point, the last for {made} tricks"),
+        N_("{seat} reached {target} points, the last for {made} tricks"),
+    ),
+    THE_VOLE: (
+        N_("{seat} reached 1 point, the last for the vole (all 5 tricks)"),
+        N_("{seat} reached {target} points, the last for the vole (all 5 tricks)"),
+    ),
+    AGAINST_DECLINER: (
+        N_("{seat} reached 1 point, the last for {made} tricks against a player who declined to exchange"),
+        N_(
+            "{seat} reached {target} points, the last for {made} tricks against a player who declined "
+            "to exchange"
+        ),
+    ),
+    NON_DEALER_UNEXCHANGED: (
+        N_("{seat} reached 1 point, the last for {made} tricks as non-dealer without an exchange"),
+        N_("{seat} reached {target} points, the last for {made} tricks as non-dealer without an exchange"),
+    ),
+}
+#: The match's standing: the deals it took (who won, and the scores, are said beside it).
+STANDINGS = (N_("1 deal played"), N_("{deals} deals played"))
 
 
-#: Why the dealer scores at the turn-up.
-KING_TURNED = "the turned-up King"
+def reason(state: EcarteState) -> str:
+    """Why ``state.winner`` won, in English: the target reached, and what earned the last points."""
+    w = state.winner
+    assert w is not None
+    target = state.rules.target
+    why, made = state.why, 0
+    if why not in (KING_TURNED, KING_ANNOUNCED):  # the end of a deal: its tricks say why
+        _seat, _points, why, made = deal_score(state.tricks, state.elder, state.declined, state.rules.penalty)
+        if why.format(made=made) != state.why:  # never so: the why as it was
+            points = "1 point" if target == 1 else f"{target} points"
+            return f"seat {w} reached {points}, the last for {state.why}"
+    one, more = REASONS[why]
+    return (one if target == 1 else more).format(seat=f"seat {w}", target=target, made=made)
+
+
+def standing(deals: int) -> str:
+    """How the match stands at its end, in English: the deals it took."""
+    return STANDINGS[0] if deals == 1 else STANDINGS[1].format(deals=deals)
 
 
 def _score(s: EcarteState, seat: int, points: int, why: str) -> EcarteState:
@@ -306,4 +373,4 @@ def _finish_trick(s: EcarteState, second: int) -> EcarteState:
     return s
 
 
-__all__ = ["Ecarte"]
+__all__ = ["REASONS", "STANDINGS", "Ecarte", "reason", "standing"]

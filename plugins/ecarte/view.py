@@ -2,7 +2,8 @@
 and draws the table as one seat sees it (both front ends draw from :meth:`EcarteView.view`).
 
 Nothing here shows a card the viewer does not know: narration, which everyone reads,
-names only public cards.
+names only public cards. The words are the game's catalog's (:mod:`._words`), said in the
+language of whoever reads them; a card is written by fairdeal in that language.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import re
 
 from fairdeal import KING, Move, MoveParts, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal.core.cardwords import suit_word
 from fairdeal.core.tableview import default_parts
+from fairdeal.i18n import language
 
+from ._words import N_, _, ngettext
 from .model import (
     TALON,
     TRICK,
@@ -20,7 +24,7 @@ from .model import (
     EcarteState,
     Phase,
     beats,
-    deal_points,
+    deal_score,
     hand,
     limit,
     sort_key,
@@ -31,59 +35,63 @@ from .model import (
 def _card_text(state: EcarteState, token: object, public_only: bool) -> str:
     t = state.table
     if not isinstance(token, int):
-        return "a card"
+        return _("a card")
     card = t.card(token)
     if card is None or (public_only and not t.is_public(token)):
-        return "a card"
-    return card.text()
+        return _("a card")
+    return card.text(lang=language())
 
 
 _NEWS = re.compile(r"seat (\d+) scored (\d+) points? for (.*)")
 
 
 def news_words(state: EcarteState) -> Words:
-    """The last points scored, short for the headline: ``Bob +1`` (the story says why)."""
+    """The last points scored, short: ``Bob +1`` (the story says why; the table no longer shows
+    it beside the scores, which say it already)."""
     m = _NEWS.fullmatch(state.news)
     if m is None:
         return (state.news,) if state.news else ()
     return (Seat(int(m.group(1))), f"+{m.group(2)}")
 
 
-def _seat(state: EcarteState, seat: int, start: bool = False) -> str:
-    """``seat`` for the narrating viewer: ``you`` (``You``), or ``seat N`` (which the front end
-    writes as the seat's name)."""
-    if state.table.viewer == seat:
-        return "You" if start else "you"
-    return f"seat {seat}"
+def _with_seat(said: str, seat: int) -> Words:
+    """A translated message with one ``{seat}`` in it, as words: the seat where the language puts it."""
+    before, _sep, after = said.partition("{seat}")
+    return tuple(w for w in (before.strip(), Seat(seat), after.strip()) if w != "")
 
 
-def _trick_taken(state: EcarteState, player: int, token: object) -> str:
-    """What the second card of a trick does, said after it: who takes the trick, and at the fifth
-    who scores what and why (empty for a lead, or a card not yet known). The tricks so far are on
-    the table, beside each player's name."""
+def _why(why: str, made: int) -> str:
+    """What earned a deal's points (a :mod:`.model` message of why), in the reader's language."""
+    return _(why).format(made=made)
+
+
+def _trick_taken(state: EcarteState, player: int, token: object, played: str) -> str:
+    """``played`` (the second card of a trick, said), then what it does: who takes the trick, and at
+    the fifth who scores what and why (``played`` alone for a lead, or a card not yet known). The
+    tricks so far are on the table, beside each player's name."""
     t = state.table
     if t.size(TRICK) != 1 or not isinstance(token, int):
-        return ""
+        return played
     lead, card = t.card(t.tokens(TRICK)[0]), t.card(token)
     if lead is None or card is None:
-        return ""
+        return played
     winner = player if beats(card, lead, state.trump) else 1 - player
     tricks = (state.tricks[0] + (winner == 0), state.tricks[1] + (winner == 1))
-    takes = "take" if t.viewer == winner else "takes"
-    text = f" — {_seat(state, winner)} {takes} the trick"
+    if t.viewer == winner:
+        taken = _("you take the trick")
+    else:
+        taken = _("{seat} takes the trick").format(seat=f"seat {winner}")
     if sum(tricks) < TRICKS:
-        return text
-    seat, points, why = deal_points(tricks, state.elder, state.declined, state.rules.penalty)
-    scores = "score" if t.viewer == seat else "scores"
-    return f"{text}; {_seat(state, seat)} {scores} {_points(points)} for {why}"
-
-
-def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
-
-
-def _count(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+        return _("{played} — {taken}").format(played=played, taken=taken)
+    seat, points, why, made = deal_score(tricks, state.elder, state.declined, state.rules.penalty)
+    n = ngettext("{n} point", "{n} points", points).format(n=points)
+    if t.viewer == seat:
+        scored = _("you score {points} for {why}").format(points=n, why=_why(why, made))
+    else:
+        scored = _("{seat} scores {points} for {why}").format(
+            seat=f"seat {seat}", points=n, why=_why(why, made)
+        )
+    return _("{played} — {taken}; {scored}").format(played=played, taken=taken, scored=scored)
 
 
 def hand_order(state: EcarteState, p: int) -> tuple[int, ...]:
@@ -94,6 +102,17 @@ def hand_order(state: EcarteState, p: int) -> tuple[int, ...]:
     return (*unknown, *(tok for tok, _ in known))
 
 
+#: The buttons' verbs (a move without a card): the table keys each by its verb's first free letter.
+VERBS = {
+    "stand": N_("stand"),
+    "propose": N_("propose"),
+    "accept": N_("accept"),
+    "refuse": N_("refuse"),
+    "done": N_("done"),
+    "announce": N_("announce"),
+}
+
+
 class EcarteView:
     """Écarté's words and table, for :class:`~fairdeal.plugins.ecarte.rules.Ecarte`."""
 
@@ -101,25 +120,29 @@ class EcarteView:
         """The move in words for the player choosing it."""
         a = move.action
         arg = move.args[0] if move.args else None
+        fresh = state.exchanges == 0
         if a == "stand":
-            return "stand: play this hand" + (" without any exchange" if state.exchanges == 0 else "")
+            return _("stand: play this hand without any exchange") if fresh else _("stand: play this hand")
         if a == "propose":
-            return "propose an exchange of cards"
+            return _("propose an exchange of cards")
         if a == "accept":
-            return "accept the proposal"
+            return _("accept the proposal")
         if a == "refuse":
-            return "refuse the proposal: play these hands" + (
-                " without any exchange" if state.exchanges == 0 else ""
-            )
+            if fresh:
+                return _("refuse the proposal: play these hands without any exchange")
+            return _("refuse the proposal: play these hands")
         if a == "discard":
-            return f"discard {_card_text(state, arg, False)} (face down)"
+            return _("discard {card} (face down)").format(card=_card_text(state, arg, False))
         if a == "done":
             n = state.discarded
-            return f"done: draw {n} card{'s' if n != 1 else ''}" if n else "keep your hand (discard nothing)"
+            if not n:
+                return _("keep your hand (discard nothing)")
+            return ngettext("done: draw {n} card", "done: draw {n} cards", n).format(n=n)
         if a == "announce":
-            return f"announce the King of trumps ({_card_text(state, arg, False)}): 1 point"
+            card = _card_text(state, arg, False)
+            return _("announce the King of trumps ({card}): 1 point").format(card=card)
         if a == "play":
-            return f"play {_card_text(state, arg, False)}"
+            return _("play {card}").format(card=_card_text(state, arg, False))
         return str(move)
 
     def narrate(self, state: EcarteState, player: int, move: Move, name: str) -> str:
@@ -128,77 +151,121 @@ class EcarteView:
         Told in the second person to the mover (``state`` is the narrating seat's own view).
         """
         you = state.table.viewer == player
-        who, their = ("You", "your") if you else (name, "their")
         a = move.action
         arg = move.args[0] if move.args else None
         if a == "stand":
-            return f"{who} stood: no exchange"
+            return _("You stood: no exchange") if you else _("{name} stood: no exchange").format(name=name)
         if a == "propose":
-            return f"{who} proposed an exchange"
+            return (
+                _("You proposed an exchange") if you else _("{name} proposed an exchange").format(name=name)
+            )
         if a == "accept":
-            return f"{who} accepted the proposal"
+            if you:
+                return _("You accepted the proposal")
+            return _("{name} accepted the proposal").format(name=name)
         if a == "refuse":
-            return f"{who} refused the proposal"
+            if you:
+                return _("You refused the proposal")
+            return _("{name} refused the proposal").format(name=name)
         if a == "discard":
-            drawn = limit(state) == 1  # the last card it may discard: it draws at once
             n = state.discarded + 1
             card = _card_text(state, arg, not you)
-            return f"{who} discarded {card}" + (f" and drew {_count(n)}" if drawn else "")
+            if limit(state) == 1:  # the last card it may discard: it draws at once
+                if you:
+                    said = ngettext(
+                        "You discarded {card} and drew {n} card", "You discarded {card} and drew {n} cards", n
+                    )
+                else:
+                    said = ngettext(
+                        "{name} discarded {card} and drew {n} card",
+                        "{name} discarded {card} and drew {n} cards",
+                        n,
+                    )
+            else:
+                said = _("You discarded {card}") if you else _("{name} discarded {card}")
+            return said.format(name=name, card=card, n=n)
         if a == "done":
             n = state.discarded
-            return f"{who} drew {_count(n)}" if n else f"{who} kept {their} hand"
+            if not n:
+                return _("You kept your hand") if you else _("{name} kept their hand").format(name=name)
+            if you:
+                return ngettext("You drew {n} card", "You drew {n} cards", n).format(n=n)
+            return ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(name=name, n=n)
         if a == "announce":
             card = _card_text(state, arg, True)
-            return f"{who} announced the King of trumps ({card}): 1 point"
+            if you:
+                return _("You announced the King of trumps ({card}): 1 point").format(card=card)
+            return _("{name} announced the King of trumps ({card}): 1 point").format(name=name, card=card)
         if a == "play":
-            return f"{who} played {_card_text(state, arg, True)}" + _trick_taken(state, player, arg)
-        return f"{who}: {move}"
+            card = _card_text(state, arg, True)
+            played = _("You played {card}") if you else _("{name} played {card}")
+            return _trick_taken(state, player, arg, played.format(name=name, card=card))
+        return f"{'You' if you else name}: {move}"
 
     def move_parts(self, state: EcarteState, player: int, move: Move) -> MoveParts:
         """The King's announcement is a button, on offer whatever card is picked (not a card's move
-        found only once the King is picked); every other move is its card onto its pile."""
+        found only once the King is picked); every other move is its card onto its pile. A button's
+        verb is said in the reader's language."""
         if move.action == "announce":
-            return MoveParts(None, None, "announce")
-        return default_parts(state.table, move.args, move.action)
+            return MoveParts(None, None, _(VERBS["announce"]))
+        parts = default_parts(state.table, move.args, move.action)
+        if parts.card is None and parts.target is None and move.action in VERBS:
+            return MoveParts(None, None, _(VERBS[move.action]))
+        return parts
 
     def view(self, state: EcarteState, viewer: int | None) -> TableView:
         """The turn-up, the talon and the trick in the middle; each player's hand and tricks (whose
-        turn it is comes from the game's next step)."""
+        turn it is comes from the game's next step). The headline says the deal and the target; the
+        scores beside it, and the story, say who scored what."""
         t = state.table
         middle: list[Pile] = []
         turnup = t.top_card(TURNUP)
-        note: Words = (f"trump {turnup.suit.symbol} {turnup.suit.word}",) if turnup is not None else ()
-        if turnup is not None and turnup.rank == KING and state.dealer >= 0:
-            note = (f"{note[0]}: 1 point to", Seat(state.dealer))
-        middle.append(Pile.of(t, TURNUP, "Turn-up", note=note))
-        middle.append(Pile.of(t, TALON, "Talon"))
+        note: Words = ()
+        if turnup is not None:
+            suit = turnup.suit
+            trump = _("trump {symbol} {suit}").format(symbol=suit.symbol, suit=suit_word(suit, language()))
+            note = (trump,)
+            if turnup.rank == KING and state.dealer >= 0:
+                if viewer == state.dealer:
+                    note = (_("{trump}: 1 point to you").format(trump=trump),)
+                else:
+                    note = _with_seat(
+                        _("{trump}: 1 point to {seat}").format(trump=trump, seat="{seat}"), state.dealer
+                    )
+        middle.append(Pile.of(t, TURNUP, _("Turn-up"), note=note))
+        middle.append(Pile.of(t, TALON, _("Talon")))
         leader = 1 - state.actor if t.size(TRICK) == 1 else state.actor
         middle.append(
-            Pile.of(t, TRICK, "Trick", spread=Spread.FANNED, who=(leader, 1 - leader)[: t.size(TRICK)])
+            Pile.of(t, TRICK, _("Trick"), spread=Spread.FANNED, who=(leader, 1 - leader)[: t.size(TRICK)])
         )
         w = state.last_winner
         if w is not None and t.size(won(w)) >= 2:
             last = t.tokens(won(w))[-2:]
-            middle.append(
-                Pile.of(t, won(w), "Last trick", spread=Spread.FANNED, tokens=last, note=("won by", Seat(w)))
-            )
+            by: Words = (_("won by you"),) if viewer == w else _with_seat(_("won by {seat}"), w)
+            middle.append(Pile.of(t, won(w), _("Last trick"), spread=Spread.FANNED, tokens=last, note=by))
         regions = [Region(None, tuple(middle))]
         playing = state.phase in (Phase.PLAY, Phase.NEXT, Phase.OVER) and state.trump is not None
         for p in (0, 1):
             notes: list[Words] = []
             if p == state.dealer:
-                notes.append(("dealer",))
+                notes.append((_("dealer"),))
             if playing:
-                notes.append((f"tricks {state.tricks[p]}",))
+                notes.append((_("tricks {n}").format(n=state.tricks[p]),))
             if state.announced == p:
-                notes.append(("announced the King of trumps",))
-            piles = (Pile.of(t, hand(p), "Hand", spread=Spread.FANNED, tokens=hand_order(state, p)),)
+                notes.append((_("announced the King of trumps"),))
+            order = hand_order(state, p)
+            piles = (Pile.of(t, hand(p), _("Hand"), spread=Spread.FANNED, tokens=order),)
             regions.append(Region(p, piles, tuple(notes)))
-        facts: list[Words] = [(f"deal {state.deal_no}",), (f"first to {state.rules.target}",)]
+        facts: list[Words] = [
+            (_("deal {n}").format(n=state.deal_no),),
+            (_("first to {target}").format(target=state.rules.target),),
+        ]
         if state.rules.trump_when_void:
-            facts.append(("must trump when void",))
-        news = news_words(state)
-        if news:
-            facts.append(("last:", *news))
-        over: Words = ("Game over:", Seat(state.winner), "won") if state.winner is not None else ()
+            facts.append((_("must trump when void"),))
+        over: Words = ()
+        if state.winner is not None:
+            if viewer == state.winner:
+                over = (_("Game over: You won"),)
+            else:
+                over = _with_seat(_("Game over: {seat} won"), state.winner)
         return TableView(tuple(regions), tuple(facts), scores=state.scores, status=over)
