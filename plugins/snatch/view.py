@@ -8,7 +8,7 @@ revealed is drawn face down), the snatch price and who is out.
 
 from __future__ import annotations
 
-from fairdeal import Card, Move, Pile, Region, Seat, Spread, Suit, TableView, Words
+from fairdeal import Card, Move, MoveParts, Pile, Region, Seat, Spread, Suit, TableView, Words
 from fairdeal.core.cardwords import suit_word
 from fairdeal.i18n import language
 
@@ -140,6 +140,12 @@ class SnatchView:
             "snatch with {card} (trump {trump}): throw away {n} cards unseen",
             cost,
         ).format(n=cost, **said)
+
+    def move_parts(self, state: SnatchState, player: int, move: Move) -> MoveParts:
+        """A button with a short verb (the table's key for it is a letter of the verb, in the
+        language spoken: ``s`` schnappen, ``p`` passen): no card is picked, no pile aimed at."""
+        verbs = {"turn": _("turn"), "snatch": _("snatch"), "pass": _("pass")}
+        return MoveParts(None, None, verbs.get(move.action, move.action))
 
     def narrate(self, state: SnatchState, player: int, move: Move, name: str) -> str:
         """The move in words for everyone, after it was made (``state`` is the state before it).
