@@ -268,4 +268,6 @@ class EcarteView:
                 over = (_("Game over: You won"),)
             else:
                 over = _with_seat(_("Game over: {seat} won"), state.winner)
-        return TableView(tuple(regions), tuple(facts), scores=state.scores, status=over)
+        return TableView(
+            tuple(regions), tuple(facts), scores=state.scores, score_name=_("points"), status=over
+        )
