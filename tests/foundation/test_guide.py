@@ -160,8 +160,41 @@ def test_every_command_of_the_guide_runs(
             assert "crazy-eights" in result.output and "Crazy Eights" in result.output
         if command[1] == "rules":
             assert "An 8 is wild" in result.output and "hand=N" in result.output
-        if command[1:3] == ["--lang", "de"]:
+        if command[1:4] == ["--lang", "de", "rules"]:
             assert "Eine 8 ist frei" in result.output and "hand=N" in result.output
+        if command[1:4] == ["--lang", "de", "play"]:  # the game's own words in German (locale/de)
+            assert "Ablagestapel" in result.output and "Talon" in result.output
         if command[1] == "play":
             assert "You resign" in result.output or "you resign" in result.output
     assert (tmp_path / "fairdeal-go-fish" / "fairdeal_go_fish" / "rules.txt").exists()
+
+
+def test_the_guides_catalog_recipe_makes_the_examples_catalog(tmp_path: Path) -> None:
+    """The guide's pybabel lines, run on a copy of the example package, make its German catalog."""
+    import shutil
+    import subprocess
+
+    (recipe,) = [code for lang, code in blocks(GUIDE.read_text()) if lang == "console"]
+    package = tmp_path / "fairdeal_crazy_eights"
+    shutil.copytree(EXAMPLE / "fairdeal_crazy_eights", package, ignore=shutil.ignore_patterns("locale"))
+    here = tmp_path
+    for line in recipe.splitlines():
+        words = shlex.split(line.split("#")[0])
+        if not words:
+            continue
+        if words[0] == "cd":
+            here = here / words[1]
+            continue
+        if words[:2] == ["mkdir", "-p"]:
+            (here / words[2]).mkdir(parents=True, exist_ok=True)
+            continue
+        assert words[0] == "pybabel", line
+        subprocess.run([sys.executable, "-m", "babel.messages.frontend", *words[1:]], cwd=here, check=True)
+    pot = (package / "locale" / "fairdeal_crazy_eights.pot").read_text()
+    for message in (
+        "{seat} emptied their hand",
+        "discard pile",
+        "cards dealt to each (0: 7 for two, else 5)",
+    ):
+        assert f'msgid "{message}"' in pot
+    assert (package / "locale" / "de" / "LC_MESSAGES" / "fairdeal_crazy_eights.mo").is_file()

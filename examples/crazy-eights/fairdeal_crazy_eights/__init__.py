@@ -1,8 +1,7 @@
 """Crazy Eights, a complete fairdeal game in one module.
 
 The entry point ``crazy-eights`` in the ``fairdeal`` group names :class:`CrazyEights`; the rules
-are in ``rules.txt`` beside this module, in German in ``rules.de.txt``, and its words in German in
-``locale/de/LC_MESSAGES/fairdeal_crazy_eights.po`` (compiled to ``.mo``).
+are in ``rules.txt`` beside this module (``rules.de.txt`` in German, and its words in ``locale/``).
 """
 
 import random
