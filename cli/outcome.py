@@ -10,6 +10,7 @@ lines, :func:`print_summary` through a :class:`~fairdeal.cli.console.UI` with co
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -76,6 +77,54 @@ def result_object(
         "error": error,
         "adjourned": adjourned,
     }
+
+
+#: What an audit says it checked (``fairdeal.core.session.verify``: the report, and --json, keep the
+#: English), as :func:`checked_words` finds it.
+_ENTRIES_CHECKED = re.compile(r"(\d+) entries: signatures, hash chain, sequence, every proof")
+_SHUFFLES_CHECKED = re.compile(
+    r"shuffles proven fair: (\d+) pass(?:es)?, (\d+) complete rounds? \(every pass in the log\)"
+)
+_ROUND_STOPS = re.compile(r"round (\d+) stops after (\d+) of its (\d+) passes")
+
+
+def checked_words(text: str) -> str:
+    """One thing an audit checked (English, as the report holds it) in the language spoken; a text
+    it does not know, as it is."""
+    if text == "every move replayed with every card known":
+        return _("every move replayed with every card known")
+    if text == "no shuffle in the log":
+        return _("no shuffle in the log")
+    if m := _ENTRIES_CHECKED.fullmatch(text):
+        n = int(m.group(1))
+        said = ngettext(
+            "{n} entry: signatures, hash chain, sequence, every proof",
+            "{n} entries: signatures, hash chain, sequence, every proof",
+            n,
+        )
+        return said.format(n=n)
+    head, *rounds = text.split("; ")
+    m = _SHUFFLES_CHECKED.fullmatch(head)
+    stops = [_ROUND_STOPS.fullmatch(r) for r in rounds]
+    if m is None or None in stops:
+        return text
+    passes, done = int(m.group(1)), int(m.group(2))
+    proven = ngettext("shuffles proven fair: {n} pass", "shuffles proven fair: {n} passes", passes)
+    rounds_done = ngettext(
+        ", {n} complete round (every pass in the log)", ", {n} complete rounds (every pass in the log)", done
+    )
+    out = [proven.format(n=passes) + rounds_done.format(n=done)]
+    for stop in stops:
+        assert stop is not None
+        index, passed, of = (int(g) for g in stop.groups())
+        out.append(
+            ngettext(
+                "round {round} stops after {passed} of its {n} pass",
+                "round {round} stops after {passed} of its {n} passes",
+                of,
+            ).format(round=index, passed=passed, n=of)
+        )
+    return _("; ").join(out)
 
 
 def _who(session: Session, seat: int | None, you: int | None) -> str:

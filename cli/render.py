@@ -21,8 +21,9 @@ from rich.text import Text
 from fairdeal import i18n
 from fairdeal.core.cards import SUITS, Card, parse_card, rank_text
 from fairdeal.core.rules import FaceDown, Line
-from fairdeal.core.tableview import Region, Seat, TableView, Words, pile_words
+from fairdeal.core.tableview import Facing, Pile, Region, Seat, Spread, TableView, Words
 from fairdeal.i18n import gettext as _
+from fairdeal.i18n import ngettext
 
 from .phrases import you, you_within
 
@@ -244,6 +245,48 @@ def table_text(
 
     view = game.table_view(state, viewer)
     return "\n".join(line.plain for line in table_lines(view, viewer, named, width, ascii))
+
+
+def pile_words(pile: Pile) -> Words:
+    """A pile in words, in the language spoken: ``Centre 1: 7♥ (3 cards), takes 8`` (the words of
+    :func:`fairdeal.core.tableview.pile_words`, said; the label and the note are the game's)."""
+    out: list[str | Card | Seat] = [f"{pile.label}:"]
+    if not pile.tokens:
+        out.append(_("empty"))
+    elif pile.spread is Spread.FANNED:
+        hidden = sum(1 for c in pile.cards if c is None)
+        if hidden:
+            out.append(_face_down(hidden) + ("," if hidden < pile.size else ""))
+        shown = 0
+        for i, card in enumerate(pile.cards):
+            if card is None:
+                continue
+            if pile.who:
+                out.extend([*([","] if shown else []), Seat(pile.who[i])])
+            out.append(card)
+            if pile.tags and pile.tags[i]:
+                out.append(f"({pile.tags[i]})")
+            shown += 1
+    else:
+        top = pile.cards[-1]
+        if top is not None:
+            out.append(top)
+            if pile.size > 1:
+                out.append(f"({_cards(pile.size)})")
+        else:
+            out.append(_face_down(pile.size) if pile.facing is not Facing.UP else _cards(pile.size))
+    if pile.note:
+        out.append(",")
+        out.extend(pile.note)
+    return tuple(out)
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _face_down(n: int) -> str:
+    return ngettext("{n} card face down", "{n} cards face down", n).format(n=n)
 
 
 def _seat_lines(region: Region, head: str, column: int, width: int, ascii: bool, names: Namer) -> list[Text]:

@@ -13,6 +13,7 @@ Line mode never does this: it writes logical order."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 
 from rich.cells import cell_len
@@ -49,12 +50,16 @@ def _pieces(text: str) -> list[tuple[int, int]]:
 def mirrored(line: Text, width: int | None = None) -> tuple[Text, list[int]]:
     """``line`` as a table written right to left shows it, ``width`` cells wide (default: its own),
     and the column each of its characters shows at (-1: not shown). A line whose characters are not
-    each one cell wide is only moved to the right edge."""
+    each one cell wide is only moved to the right edge; a character of no width (a Persian
+    zero-width non-joiner, as in ``می‌شود``; a vowel mark) is left out, as the visual order leaves it."""
     plain = line.plain
-    width = max(width if width is not None else 0, len(plain))
-    if cell_len(plain) != len(plain):
+    width = max(width if width is not None else 0, cell_len(plain))
+    if any(cell_len(ch) != 1 and not _unshown(ch) for ch in plain):
         pad = max(0, width - cell_len(plain))
         return Text(" " * pad) + line, [pad + i for i in range(len(plain))]
+    cell = [0]  # the cell where each character of the line begins (and where the line ends)
+    for ch in plain:
+        cell.append(cell[-1] + cell_len(ch))
     chars = [" "] * width
     where = [-1] * len(plain)
     for start, end in _pieces(plain):
@@ -62,13 +67,23 @@ def mirrored(line: Text, width: int | None = None) -> tuple[Text, list[int]]:
         if rtl.has_right_to_left(piece):
             shown, order = rtl.visual_order(piece)
         else:
-            shown, order = piece, list(range(len(piece)))
-        left = width - end  # the mirror of the piece's place
+            kept = [i for i, ch in enumerate(piece) if not _unshown(ch)]
+            shown, order = "".join(piece[i] for i in kept), [-1] * len(piece)
+            for column, i in enumerate(kept):
+                order[i] = column
+        room = cell[end] - cell[start]
+        shown = shown[:room].ljust(room)  # as many cells as the piece had
+        left = width - cell[end]  # the mirror of the piece's place
         for i, column in enumerate(order):
-            if column >= 0:
+            if 0 <= column < room:
                 where[start + i] = left + column
-        chars[left : left + len(shown)] = shown
+        chars[left : left + room] = shown
     return _styled("".join(chars), line, where), where
+
+
+def _unshown(ch: str) -> bool:
+    """A character of no width that a mirrored line leaves out: a joiner, a vowel mark."""
+    return cell_len(ch) == 0 and unicodedata.category(ch) in ("Cf", "Mn")
 
 
 def _styled(chars: str, line: Text, where: list[int]) -> Text:
