@@ -43,7 +43,7 @@ from .bars import action_lines, keys_line, status_line
 from .choosing import Choosing, Step
 from .dialogs import ask_on_a_proposal, ask_to_adjourn, ask_to_leave
 from .guest import GameRunner, GuestGame
-from .layout import Drawn, Marks, draw_table, title_line, too_small
+from .layout import Drawn, Marks, draw_table, narrower_panel, panel_width, title_line, too_small
 from .netshow import NetReport, NetShow
 from .pacing import Redraws
 from .picking import Choice, Picker, picker_for
@@ -67,6 +67,7 @@ class TableApp(App[None]):
         Binding("f1", "help", "Help", show=False),
         Binding("f2", "rules", "Rules", show=False),
         Binding("f3", "adjourn", "Adjourn", show=False),
+        Binding("f4", "story", "Story", show=False),
         Binding("f6", "toggle_auto", "Auto", show=False),
     ]
 
@@ -111,6 +112,10 @@ class TableApp(App[None]):
         #: Proposals to adjourn (a network game): F3 proposes or agrees.
         self.adjourning = Adjourning()
         self._form = (0, 0, 0)  # the table's size and the form it was drawn in
+        #: The side panel's width (:func:`.layout.panel_width`), narrower while the table does not fit
+        #: whole beside it; 0: hidden (F4 shows the story).
+        self.panel = 28
+        self._whole = True  # whether the table drawn last fit whole
         self._view: TableView | None = None
         self._view_of: tuple[object, int] | None = None  # the session and entry count of _view
         if player is not None:
@@ -142,7 +147,8 @@ class TableApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one(SidePanel)
-        side.styles.width = 28 if event.size.width < 100 else 40
+        self.panel = panel_width(event.size.width)
+        side.styles.width = self.panel
         if self.ascii:
             side.styles.border_left = ("ascii", "grey")
         self.schedule_refresh()
@@ -201,7 +207,9 @@ class TableApp(App[None]):
         if p is not None and p.chronicle is not None:
             side.tell(p.chronicle)
         # In the lobby the table area takes the whole width: the invite code stays on one line.
-        display = not (self.lobby_lines and self.table_view() is None)
+        display = self.panel > 0 and not (self.lobby_lines and self.table_view() is None)
+        if self.panel and (side.styles.width is None or side.styles.width.value != self.panel):
+            side.styles.width = self.panel  # narrowed while the table did not fit whole
         if side.display != display:
             side.display = display
         self._update_bars()
@@ -297,7 +305,21 @@ class TableApp(App[None]):
         least = self._form[2] if self._form[:2] == (width, height) else 0  # never roomier mid-game
         drawn = draw_table(view, p.session.seat, self.names, width, height, marks, least)
         self._form = (width, height, drawn.form)
+        self._whole = drawn.whole
+        if not drawn.whole and self.panel:  # the table first: a narrower panel, once the layout settled
+            self.call_after_refresh(self._fit_panel)
         return drawn if drawn.whole else too_small(drawn, self.size.width, self.size.height, width)
+
+    def _fit_panel(self) -> None:
+        """The table did not fit whole beside the side panel: if it still does not at the size the
+        layout settled on (a resize draws at passing sizes first), a narrower panel, or none."""
+        area = self.query_one(TableArea)
+        if not self.panel or self._whole or tuple(area.content_size) != self._form[:2]:
+            return  # it fits now, or a redraw at the settled size is on its way and decides
+        self.panel = narrower_panel(self.panel)
+        if not self.panel:
+            self.flash = _("No room for the story beside the table: F4 shows it")
+        self._refresh_now()
 
     # -- input ---------------------------------------------------------------------------------------
     def table_key(self, event: events.Key) -> None:
@@ -389,6 +411,16 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         width = max(20, (self.size.width or 80) - 6)
         self.push_screen(TextScreen(_("Help"), help_lines(width, ascii=self.ascii)))
+
+    def action_story(self) -> None:
+        """F4: the story so far, whole (the panel shows its end; a window too narrow has no panel)."""
+        import textwrap
+
+        width = max(20, (self.size.width or 80) - 6)
+        lines: list[str] = []
+        for note in self.query_one(SidePanel).notes:
+            lines.extend(textwrap.wrap(note.text.plain, width, subsequent_indent="  ") or [""])
+        self.push_screen(TextScreen(_("What happened"), lines))
 
     def action_rules(self) -> None:
         width = max(20, (self.size.width or 80) - 6)

@@ -55,6 +55,9 @@ class TableState(Protocol):
     @property
     def choosing(self) -> Choosing: ...
 
+    @property
+    def panel(self) -> int: ...
+
     def picker(self) -> Picker | None: ...
 
     def table_view(self) -> TableView | None: ...
@@ -122,6 +125,8 @@ def keys_line(table: TableState, width: int) -> Text:
         parts.append((_("F6 auto:on") if auto else _("F6 auto:off"), 4))
     if table.adjourning.available:
         parts.append((_("F3 adjourn"), 2))
+    if not table.panel:  # no room for the panel: the story is a key away
+        parts.append((_("F4 story"), 1))
     parts.append((_("^Q resign") if p is not None and p.deciding else _("^Q leave"), 0))  # as it acts
     while cell_len(" · ".join(h for h, _ in parts)) > width and max(r for _, r in parts) > 0:
         drop = max(range(len(parts)), key=lambda i: parts[i][1])

@@ -231,6 +231,22 @@ def too_small(drawn: Drawn, columns: int, lines: int, width: int) -> Drawn:
     return Drawn([Text(line, style="bold yellow") for line in wrapped], [], drawn.form, False)
 
 
+#: The side panel's widths (what happened, the chat), roomiest first; 0 is hidden (F4 shows the story).
+PANEL_WIDTHS = (40, 28, 20, 0)
+
+
+def panel_width(columns: int) -> int:
+    """The side panel's width in a terminal of ``columns``: 40 from 100 columns on, 28 from 80, 20 below
+    (the table takes the rest; :func:`narrower_panel` when the table does not fit whole beside it)."""
+    return 40 if columns >= 100 else 28 if columns >= MIN_COLUMNS else 20
+
+
+def narrower_panel(width: int) -> int:
+    """The panel's next width when the table does not fit whole beside one of ``width``: narrower,
+    then hidden (0)."""
+    return next((w for w in PANEL_WIDTHS if w < width), 0)
+
+
 def _compose_mine(view: TableView, viewer: int | None, names: Namer, marks: Marks, width: int) -> list[Line]:
     mine = [r for r in view.regions if r.owner is not None and r.owner == viewer]
     return [ln for r in mine for ln in _region_lines(r, view, names, marks, width, inline=True)]
@@ -252,6 +268,8 @@ __all__ = [
     "Marks",
     "card_text",
     "draw_table",
+    "narrower_panel",
+    "panel_width",
     "screen_order",
     "title_line",
     "too_small",

@@ -194,6 +194,7 @@ HELP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("/", N_("chat: type a message to the table, Enter sends, Esc closes")),
             (N_("F1 or ?"), N_("this help")),
             ("F2", N_("the rules of the game")),
+            ("F4", N_("the story so far, whole (the panel on the right shows its end)")),
             ("F6", N_("play single forced moves at once (on/off)")),
             (
                 "F3",

@@ -56,8 +56,8 @@ def test_ascii_writes_arrows_as_ascii_arrows() -> None:
 def test_a_window_too_small_says_so_and_how_big_it_must_be() -> None:
     app, player = table_app("spite-malice", 2, seed=3, options={"target": 1})
 
-    async def main() -> None:
-        async with app.run_test(size=(60, 18)) as pilot:
+    async def main() -> None:  # 44×16: too small even with the side panel hidden
+        async with app.run_test(size=(44, 16)) as pilot:
             await until(lambda: player.deciding, pilot, "a decision")
             await pilot.pause()
             shown = " ".join(line.plain for line in app.query_one(TableArea).drawn.lines)

@@ -56,3 +56,65 @@ def test_a_lit_place_is_reversed_so_it_shows_without_colour() -> None:
     from fairdeal.cli.tui._faces import LIT
 
     assert Style.parse(LIT).reverse
+
+
+def test_a_narrow_window_gives_the_table_the_room_it_needs_and_the_story_a_key() -> None:
+    """60×18: the panel narrows, then hides, until the table fits whole; F4 shows the story; at
+    80×24 the panel is back."""
+    from fairdeal.cli.tui.bars import keys_line, status_line
+    from fairdeal.cli.tui.screens import TextScreen
+    from fairdeal.cli.tui.widgets import SidePanel, TableArea
+
+    app, player = table_app("spite-malice", 2, seed=3, options={"target": 1})
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 18)) as pilot:
+            await until(lambda: player.deciding, pilot, "a decision")
+            await until(lambda: app.panel == 0, pilot, "the panel to give way")
+            await pilot.pause(0.2)
+            side, area = app.query_one(SidePanel), app.query_one(TableArea)
+            assert not side.display and area.content_size.width == 58
+            shown = " ".join(line.plain for line in area.drawn.lines)
+            assert "too small" not in shown and "Payoff" in shown, shown
+            assert "F4 shows it" in status_line(app).plain
+            assert "F4 story" in keys_line(app, 200).plain
+            await pilot.press("f4")
+            await until(lambda: isinstance(app.screen, TextScreen), pilot, "the story")
+            story = app.screen
+            assert isinstance(story, TextScreen) and story.title_text == "What happened"
+            assert any("payoff" in line for line in story.lines), story.lines
+            await pilot.press("escape")
+            await pilot.resize_terminal(80, 24)
+            await until(lambda: app.panel == 28 and side.display, pilot, "the panel back")
+            await pilot.pause(0.2)
+            assert area.drawn.whole and side.outer_size.width == 28
+            assert "F4 story" not in keys_line(app, 200).plain
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
+
+
+def test_a_table_that_fits_keeps_a_narrower_panel_at_60_columns() -> None:
+    from fairdeal.cli.tui.widgets import SidePanel, TableArea
+
+    app, player = table_app("ecarte", 2, seed=3)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 18)) as pilot:
+            await until(lambda: player.deciding, pilot, "a decision")
+            await pilot.pause(0.3)
+            side, area = app.query_one(SidePanel), app.query_one(TableArea)
+            assert side.display and side.outer_size.width == 20 and area.drawn.whole
+            assert area.content_size.width == 38
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
+
+
+def test_the_panels_widths() -> None:
+    from fairdeal.cli.tui.layout import narrower_panel, panel_width
+
+    assert [panel_width(c) for c in (60, 79, 80, 99, 100, 120)] == [20, 20, 28, 28, 40, 40]
+    assert [narrower_panel(w) for w in (40, 28, 20, 0)] == [28, 20, 0, 0]
