@@ -9,8 +9,9 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import ScrollableContainer, VerticalScroll
 from textual.screen import ModalScreen
+from textual.scrollbar import ScrollBarRender
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -52,10 +53,22 @@ def _wrapped(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, max(10, width)) or [""]
 
 
+class _AsciiScrollBar(ScrollBarRender):
+    """A scrollbar of whole reversed cells, without Textual's Unicode eighths of a block (``--ascii``)."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "] * 8
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "] * 8
+
+
 def _boxed(screen: ModalScreen[Any], box: Widget) -> None:
-    """With ``--ascii``, the box's border in ASCII too (the stylesheet's are round, in Unicode)."""
+    """With ``--ascii``, the box's border in ASCII too (the stylesheet's are round, in Unicode), and
+    its scrollbar."""
     if _ascii(screen):
         box.styles.border = ("ascii", box.styles.border_top[1])
+        if isinstance(box, ScrollableContainer):
+            # Per scrollbar, as Textual's ScrollBar.renderer documents (its ClassVar is the default).
+            box.vertical_scrollbar.renderer = _AsciiScrollBar  # type: ignore[misc]
+            box.horizontal_scrollbar.renderer = _AsciiScrollBar  # type: ignore[misc]
 
 
 class TextScreen(ModalScreen[None]):

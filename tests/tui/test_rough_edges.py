@@ -118,3 +118,27 @@ def test_the_panels_widths() -> None:
 
     assert [panel_width(c) for c in (60, 79, 80, 99, 100, 120)] == [20, 20, 28, 28, 40, 40]
     assert [narrower_panel(w) for w in (40, 28, 20, 0)] == [28, 20, 0, 0]
+
+
+def test_ascii_help_scrolls_with_an_ascii_scrollbar() -> None:
+    """--ascii: the help's scrollbar is drawn without Textual's Unicode block characters."""
+    from fairdeal.cli.tui.screens import TextScreen
+
+    app, player = table_app("ecarte", 2, seed=3, ascii=True)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: player.deciding, pilot, "a decision")
+            await pilot.press("f1")
+            await until(lambda: isinstance(app.screen, TextScreen), pilot, "the help")
+            await pilot.pause(0.2)
+            box = app.screen.query_one("VerticalScroll")
+            assert box.max_scroll_y > 0  # the help scrolls at 80x24: its scrollbar shows
+            bar = box.vertical_scrollbar
+            drawn = "".join(seg.text for strip in bar.render_lines(bar.region.reset_offset) for seg in strip)
+            assert drawn.isascii(), drawn
+            await pilot.press("escape")
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
