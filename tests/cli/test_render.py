@@ -359,7 +359,7 @@ def test_help_gives_examples_from_the_moves() -> None:
 def _fake_session(**kw: Any) -> Any:
     seats = (SimpleNamespace(name="Alice"), SimpleNamespace(name="Bob"))
     header = SimpleNamespace(seats=seats, names=("Alice", "Bob"))
-    base = dict(result=None, aborted=None, verdict=None, seat=0, header=header)
+    base = dict(result=None, aborted=None, verdict=None, seat=0, header=header, game=None)
     base.update(kw)
     return SimpleNamespace(**base)
 
