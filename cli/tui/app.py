@@ -61,6 +61,9 @@ class TableApp(App[None]):
     """The card table. ``run_game`` is the trio function that plays the game."""
 
     CSS_PATH = "table.tcss"
+    #: No Textual command palette (^P): its commands (a theme, a screenshot, quitting with no
+    #: question) are Textual's own, in English whatever the language; the table's keys do the rest.
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar = [
         Binding("ctrl+c", "interrupt", "Stop", priority=True, show=False),
         Binding("ctrl+q", "quit_game", "Resign", priority=True, show=False),

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from fairdeal.i18n import N_
 from fairdeal.i18n import gettext as _
 
+from .. import rtl
 from ..phrases import no_key, yes_key
 from ..render import reflow, to_ascii
 from . import rtlview
@@ -30,6 +31,13 @@ def _ascii(screen: ModalScreen[Any]) -> bool:
 
 def _words(screen: ModalScreen[Any], text: str) -> str:
     return to_ascii(text) if _ascii(screen) else text
+
+
+def _framed(screen: ModalScreen[Any], text: str) -> str:
+    """A box's title or subtitle (on its frame, one line): right to left (:mod:`.rtlview`), in
+    visual order, as the box's lines."""
+    text = _words(screen, text)
+    return rtl.visual(text, rtl.FAIRDEAL) if rtlview.active() else text
 
 
 def _lines(lines: list[str], styles: list[str] | None = None) -> Text:
@@ -87,8 +95,8 @@ class TextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
-            box.border_title = _words(self, self.title_text)
-            box.border_subtitle = _words(self, _("Esc closes · ↑↓ PgUp PgDn scroll"))
+            box.border_title = _framed(self, self.title_text)
+            box.border_subtitle = _framed(self, _("Esc closes · ↑↓ PgUp PgDn scroll"))
             yield Static(_lines([_words(self, line) for line in self.lines]))
 
     def on_mount(self) -> None:
@@ -159,8 +167,8 @@ class EndScreen(ModalScreen[None]):
                     text.append("\n")
                 text.append(_words(self, line), style=style)
         box = Static(text)
-        box.border_title = _words(self, self.title or "")
-        box.border_subtitle = _words(self, _("Enter leaves (the summary stays in your terminal)"))
+        box.border_title = _framed(self, self.title or "")
+        box.border_subtitle = _framed(self, _("Enter leaves (the summary stays in your terminal)"))
         yield box
 
     def on_mount(self) -> None:
