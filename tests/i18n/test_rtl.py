@@ -112,3 +112,82 @@ def test_a_persian_rules_line_on_a_terminal_without_bidi(tmp_path: Path, how: st
             assert "A Q J 10 9 8 7 2" in row
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], check=False, capture_output=True)
+
+
+def test_a_line_with_a_zero_width_non_joiner_is_mirrored_too() -> None:
+    """Persian writes ``می‌شود`` with a zero-width non-joiner: such a line of the table is put in
+    visual order like any other (it was left in logical order, a character not one cell wide)."""
+    from rich.text import Text
+
+    from fairdeal.cli.tui import rtlview
+
+    line = "بازی شروع می\u200cشود: Ann  F1"
+    shown, where = rtlview.mirrored(Text(line), 40)
+    assert shown.cell_len == 40 and shown.plain.startswith(" ")
+    assert shown.plain.rstrip().endswith(rtl.visual("بازی شروع می\u200cشود: Ann", rtl.FAIRDEAL))
+    assert where[line.index("\u200c")] == -1 and sorted(w for w in where if w >= 0) == sorted(
+        set(where) - {-1}
+    )
+    assert _persian_words(shown.plain, from_the_right=True) == _words("بازی شروع میشود")
+
+
+def _persian_words(text: str, from_the_right: bool) -> list[str]:
+    """The Persian words of a row as an eye reads them: from the right (each word's letters too), or
+    as the characters come (logical order, for a terminal that reorders them itself)."""
+    words = [w for w in _words(text) if rtl.has_right_to_left(w)]
+    read = [_unmirrored(w[::-1]) for w in reversed(words)] if from_the_right else words
+    return [w.strip(_MARKS) for w in read]
+
+
+#: Punctuation at a word's ends, which a phrase's words are compared without.
+_MARKS = ":;,.!?؛،()"
+
+
+def _holds(words: list[str], phrase: list[str]) -> bool:
+    return any(words[i : i + len(phrase)] == phrase for i in range(len(words) - len(phrase) + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@pytest.mark.parametrize("how", ["fairdeal", "terminal"])
+def test_the_persian_table_in_tmux_reads_in_the_right_order(tmp_path: Path, how: str) -> None:
+    """The installed command's full-screen table at 80×24 in Persian, as tmux (no BiDi) shows it: the
+    status line's and the keys line's words read from the right give the catalog's phrases; with
+    FAIRDEAL_BIDI=terminal (the terminal reorders) they come in logical order instead, not reordered
+    twice."""
+    from fairdeal import i18n
+
+    words = i18n.catalog("fa")
+    phrases = [_words(words.gettext(m)) for m in ("Your turn", "F1 help", "F2 rules")]
+    phrases = [[w.strip(_MARKS) for w in p if rtl.has_right_to_left(w)] for p in phrases]
+    assert all(phrases) and phrases[0] == ["نوبت", "شما"]
+    fairdeal = Path(sys.executable).with_name("fairdeal")
+    socket = f"fairdeal-rtl-{uuid.uuid4().hex[:8]}"
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("VTE_VERSION", "KONSOLE_VERSION", "LANGUAGE")},
+        "FAIRDEAL_BIDI": how,
+        "FAIRDEAL_LANG": "fa",
+        "FAIRDEAL_HOME": str(tmp_path),
+        "FAIRDEAL_NAME": "Ann",
+        "LANG": "C.UTF-8",
+    }
+    command = f"{fairdeal} play snatch --seed 3 --seat human --seat bot --seat bot"
+    subprocess.run(
+        ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", command],
+        check=True,
+        env=env,
+    )
+    try:
+        rows: list[str] = []
+        for _ in range(200):
+            rows = _tmux(socket, "capture-pane", "-p").splitlines()
+            if any(_holds(_persian_words(r, how == "fairdeal"), phrases[0]) for r in rows):
+                break
+            time.sleep(0.1)
+        screen = "\n".join(rows)
+        for phrase in phrases:
+            right = any(_holds(_persian_words(r, how == "fairdeal"), phrase) for r in rows)
+            wrong = any(_holds(_persian_words(r, how != "fairdeal"), phrase) for r in rows)
+            assert right and not wrong, f"{' '.join(phrase)!r} ({how} reorders):\n{screen}"
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], check=False, capture_output=True)
