@@ -320,7 +320,7 @@ def _result_lines(session: Session, you: int | None, dash: str, dot: str) -> lis
     assert r is not None
     names = session.header.names
     text = i18n.game_again(session.game, r.reason)
-    if r.winner is not None and text == r.reason and text.startswith(f"seat {r.winner} "):
+    if r.winner is not None and text.startswith(f"seat {r.winner} "):
         text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
     reason = named(text, names, you)
     if reason.endswith(" resigned"):  # the session's words for a resignation: "Bob resigned"

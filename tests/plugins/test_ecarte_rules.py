@@ -540,7 +540,7 @@ def test_points_at_the_end_of_a_deal_can_end_the_game() -> None:
     s = _last_trick((2, 2), True, exchanges=1, scores=(3, 4))
     step = GAME.next_step(s)
     assert isinstance(step, Over) and step.result.winner == 1 and step.result.scores == (3, 5)
-    assert "3 tricks" in step.result.reason and "5 to 3" in step.result.standing
+    assert "3 tricks" in step.result.reason and step.result.standing == "1 deal played"
 
 
 def test_the_target_option() -> None:
