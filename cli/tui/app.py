@@ -223,13 +223,13 @@ class TableApp(App[None]):
         width = self.size.width or 80
         title = title_line(self.game_title, self.table_view(), self.names, width - 2, self.ascii)
         self.query_one("#title", Line).show(title)
-        self.query_one("#status", Line).show(status_line(self))
+        self.query_one("#status", Line).show(status_line(self, width - 2))
         self.query_one("#keys", Line).show(keys_line(self, width - 2))  # padding 0 1
 
     def tick(self) -> None:
         """The status line's spinner and countdowns, while the game goes on without this player."""
         if self.player is not None and not self.player.deciding and self.outcome is None:
-            self.query_one("#status", Line).show(status_line(self))
+            self.query_one("#status", Line).show(status_line(self, (self.size.width or 80) - 2))
 
     def note(self, text: str, style: str = "italic") -> None:
         """A message of the app or the network in the side panel."""

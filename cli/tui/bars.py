@@ -65,19 +65,33 @@ class TableState(Protocol):
     def names(self, seat: int) -> str: ...
 
 
-def status_line(table: TableState) -> Text:
-    """The status line: what happens now, whose turn it is and what the game waits for."""
+def status_line(table: TableState, width: int | None = None) -> Text:
+    """The status line: what happens now, whose turn it is and what the game waits for, in
+    ``width`` cells (when given): the "Enter:" hint, which the actions bar repeats, is left out
+    first, then the line is cut with an ellipsis."""
+    line, hint = _status(table)
+    if width is None:
+        return line + hint
+    if (line + hint).cell_len <= width:
+        return line + hint
+    if line.cell_len > width:
+        line.truncate(width, overflow="ellipsis")
+    return line
+
+
+def _status(table: TableState) -> tuple[Text, Text]:
+    """The status line and the hint that may follow it (what Enter plays)."""
     p = table.player
     if table.flash:
         lead = Text(_("Your turn") + " — ", style="bold green") if p is not None and p.deciding else Text()
-        return lead + Text(table.flash, style="bold yellow")
+        return lead + Text(table.flash, style="bold yellow"), Text()
     if table.outcome is not None:
-        return Text(_("Game over."), style="bold")
+        return Text(_("Game over."), style="bold"), Text()
     away = table.absences.text() if table.absences else None
     if away is not None and not (p is not None and p.deciding):
-        return Text(away[:1].upper() + away[1:], style="bold yellow")
+        return Text(away[:1].upper() + away[1:], style="bold yellow"), Text()
     if p is None or p.session is None:
-        return Text(table.waiting_text, style="italic")
+        return Text(table.waiting_text, style="italic"), Text()
     s = p.session
     if p.deciding:
         picker = table.picker()
@@ -93,9 +107,10 @@ def status_line(table: TableState) -> Text:
         if status:
             what.append(": ")
             what.append_text(words_text(status, table.names, table.ascii))
+        hint = Text()
         if picker is not None and picker.single is not None:
-            what.append(" — " + _("Enter: {move}").format(move=picker.single.words), style="bold")
-        return what
+            hint.append(" — " + _("Enter: {move}").format(move=picker.single.words), style="bold")
+        return what, hint
     waiting = describe_waiting(s) if not s.finished else _("the game is over")
     spin = (
         "|/-\\"[int(time.monotonic() * 4) % 4]
@@ -103,7 +118,7 @@ def status_line(table: TableState) -> Text:
         else "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"[int(time.monotonic() * 8) % 10]
     )
     waiting = waiting or ""
-    return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic")
+    return Text(f"{spin} {waiting[:1].upper()}{waiting[1:]}", style="italic"), Text()
 
 
 def keys_line(table: TableState, width: int) -> Text:
