@@ -6,7 +6,7 @@ Zones are named for the wire (moves carry them): ``hand0``, ``payoff1``, ``side0
 
 from __future__ import annotations
 
-from fairdeal import KING, QUEEN, Visibility, Zone
+from fairdeal import KING, N_, QUEEN, Visibility, Zone
 
 PLAYERS = 2
 PAYOFF_SIZE = 20
@@ -54,14 +54,18 @@ def zones() -> list[Zone]:
     """Every zone, with the visibility it has at a real table."""
     out: list[Zone] = []
     for p in range(PLAYERS):
-        out.append(Zone(hand(p), Visibility.OWNER, p, "hand"))
+        out.append(Zone(hand(p), Visibility.OWNER, p, N_("hand")))
         # Face down; the engine flips the top card, so only that one is public.
-        out.append(Zone(payoff(p), Visibility.HIDDEN, p, "payoff pile"))
-        out.extend(Zone(side(p, i), Visibility.PUBLIC, p, f"side stack {i + 1}") for i in range(SIDE_STACKS))
+        out.append(Zone(payoff(p), Visibility.HIDDEN, p, N_("payoff pile")))
+        out.extend(
+            Zone(side(p, i), Visibility.PUBLIC, p, N_("side stack {side}").format(side=i + 1))
+            for i in range(SIDE_STACKS)
+        )
     out.extend(
-        Zone(centre(i), Visibility.PUBLIC, title=f"centre stack {i + 1}") for i in range(CENTRE_STACKS)
+        Zone(centre(i), Visibility.PUBLIC, title=N_("centre stack {centre}").format(centre=i + 1))
+        for i in range(CENTRE_STACKS)
     )
-    out.append(Zone(STOCK, Visibility.HIDDEN, None, "stock"))
+    out.append(Zone(STOCK, Visibility.HIDDEN, None, N_("stock")))
     return out
 
 

@@ -31,7 +31,7 @@ from fairdeal import (
     standard_52,
 )
 
-from ._words import CATALOG
+from ._words import CATALOG, EMPTIED, LEADS, LEVEL, N_, REACHED, STOCK_RAN_OUT, TOO_LONG, seat
 from .bots import Planner
 from .layout import (
     ALL_ZONES,
@@ -63,7 +63,7 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
     name = "spite-malice"
     title = "Spite & Malice"
     catalog = CATALOG
-    summary = "Empty your payoff pile onto shared Ace-to-Queen stacks; Kings are wild."
+    summary = N_("Empty your payoff pile onto shared Ace-to-Queen stacks; Kings are wild.")
     min_players = 2
     max_players = 2
     options = (
@@ -81,7 +81,9 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
     zones = tuple(zones())
     deck_zone = STOCK
     bots = (
-        Bot("planner", "searches its turn: payoff first, hand flowing, no gifts to the opponent", Planner),
+        Bot(
+            "planner", N_("searches its turn: payoff first, hand flowing, no gifts to the opponent"), Planner
+        ),
     )
     max_moves = MOVE_LIMIT * MAX_GAMES_LIMIT
     search = SEARCH
@@ -109,7 +111,7 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         if phase is Phase.DEAL:
             return Auto()
         a, b = (_top_rank(state.table, p) for p in range(PLAYERS))
-        return Chance(2, "first player: the payoff tops are equal") if a == b else Auto()
+        return Chance(2, N_("first player: the payoff tops are equal")) if a == b else Auto()
 
     def advance(self, state: SpiteState) -> SpiteState:
         s = state.copy()
@@ -134,7 +136,7 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
         mine = hand(s.turn)
         need = HAND_SIZE - t.size(mine)
         if t.size(STOCK) < need:
-            return _end_game(s, None, "the stock ran out: drawn game")
+            return _end_game(s, None, STOCK_RAN_OUT.english())
         t.deal(STOCK, mine, need)
         return s.but(filled=True)
 
@@ -178,12 +180,12 @@ class SpiteMalice(SpiteView, Game[SpiteState]):
             if src == payoff(player):
                 if t.size(src) == 0:
                     points = t.size(payoff(1 - player))
-                    return _end_game(s, player, f"seat {player} emptied the payoff pile", points)
+                    return _end_game(s, player, EMPTIED.english(seat=seat(player)), points)
                 top = t.top(src)
                 assert top is not None
                 t.flip(top)
         if moves >= MOVE_LIMIT:
-            return _end_game(s, None, f"the game reached {MOVE_LIMIT} moves: drawn (safety rule)")
+            return _end_game(s, None, TOO_LONG.english(moves=MOVE_LIMIT))
         return s
 
     # -- for the search bot ---------------------------------------------------------------------
@@ -233,11 +235,8 @@ def _match_result(s: SpiteState) -> Result:
     standing_now = standing(s)
     if max(a, b) >= s.target:
         w = 0 if a >= s.target else 1
-        points = "1 point" if s.target == 1 else f"{s.target} points"
-        return Result(w, s.scores, f"seat {w} reached {points}", standing_now)
+        return Result(w, s.scores, REACHED.english(seat=seat(w), points=s.target), standing_now)
     if a == b:
-        return Result(
-            None, s.scores, f"{len(s.history)} games played (safety rule): level, drawn match", standing_now
-        )
+        return Result(None, s.scores, LEVEL.english(n=len(s.history)), standing_now)
     w = 0 if a > b else 1
-    return Result(w, s.scores, f"{len(s.history)} games played (safety rule): seat {w} leads", standing_now)
+    return Result(w, s.scores, LEADS.english(n=len(s.history), seat=seat(w)), standing_now)

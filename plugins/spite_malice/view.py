@@ -5,7 +5,11 @@ sees it (both front ends draw from :meth:`SpiteView.view`); and the match standi
 from __future__ import annotations
 
 from fairdeal import (
+    ACE,
+    JACK,
     KING,
+    QUEEN,
+    Card,
     Move,
     MoveWords,
     Pile,
@@ -15,53 +19,77 @@ from fairdeal import (
     TableView,
     Words,
     rank_text,
-    rank_word,
 )
+from fairdeal.core.cardwords import language_of
+from fairdeal.i18n import language
 
+from ._words import GAME_DRAWN, GAME_WON, JOIN, STANDING, _, seat
 from .layout import CENTRE_INDEX, CENTRES, COMPLETE, PLAYERS, SIDE_INDEX, SIDES, STOCK, hand, payoff
 from .state import Phase, SpiteState
 
 
+def _lang() -> str:
+    return language()
+
+
+def _card(card: Card | None) -> str:
+    """A card as the reader's language writes it (``D♥`` in German), ``a card`` when unknown."""
+    return card.text(lang=_lang()) if card is not None else _("a card")
+
+
+def _rank(rank: int) -> str:
+    """A rank as the reader's language letters it: ``A``, ``7``, ``D`` (German Dame), ``Т`` (Russian Ace)."""
+    words = language_of(_lang())
+    return words.letters.get(rank, rank_text(rank)) if words is not None else rank_text(rank)
+
+
 def _source(state: SpiteState, token: int, owner: str | None) -> str:
-    """Where a played card comes from: ``from your hand`` (or ``from hand`` when ``owner`` is None)."""
+    """Where a played card comes from: ``from your hand``, ``from their hand`` (``owner`` is
+    ``your`` or ``their``), or ``from hand`` when ``owner`` is None."""
     zone = state.table.zone_of(token) or ""
-    whose = f"{owner} " if owner else ""
+    mine = owner == "your"
     if zone.startswith("payoff"):
-        return f"from {whose}payoff pile" if owner else "from payoff"
+        if owner is None:
+            return _("from payoff")
+        return _("from your payoff pile") if mine else _("from their payoff pile")
     if zone in SIDE_INDEX:
-        return (
-            f"from {whose}side stack {SIDE_INDEX[zone][1] + 1}"
-            if owner
-            else f"from side {SIDE_INDEX[zone][1] + 1}"
-        )
-    return f"from {whose}hand"
+        n = SIDE_INDEX[zone][1] + 1
+        if owner is None:
+            return _("from side {side}").format(side=n)
+        said = _("from your side stack {side}") if mine else _("from their side stack {side}")
+        return said.format(side=n)
+    if owner is None:
+        return _("from hand")
+    return _("from your hand") if mine else _("from their hand")
 
 
-def _play_words(state: SpiteState, move: Move, owner: str | None) -> tuple[str, str]:
-    """(card text, the rest) of a play, e.g. ``K♠``, ``from their hand onto centre 2 as a 7``.
+def _as_king(value: int) -> str:
+    """The message of a King played as the card of ``value``: ``{move} as a 7``."""
+    if value == ACE:
+        return _("{move} as an Ace")
+    if value == JACK:
+        return _("{move} as a Jack")
+    if value == QUEEN:
+        return _("{move} as a Queen")
+    if value == 8:
+        return _("{move} as an {rank}")
+    return _("{move} as a {rank}")
 
-    ``owner`` None gives the short form for the move list: ``from hand to centre 2 as a 7``.
-    """
+
+def _after(state: SpiteState, token: int, dest: str, move: str) -> str:
+    """``move`` (a play onto ``dest``), with what else it does: the value a King takes there,
+    a stack it completes, the last card of a payoff pile."""
     t = state.table
-    token, dest = int(move.args[0]), str(move.args[1])
     card = t.card(token)
-    text = card.text() if card is not None else "a card"
     value = t.size(dest) + 1
-    onto = "onto" if owner else "to"
-    rest = f"{_source(state, token, owner)} {onto} centre {CENTRE_INDEX.get(dest, 0) + 1}"
     if card is not None and card.rank == KING:
-        rest += f" as {_article(value)}"
+        move = _as_king(value).format(move=move, rank=value)
     if value == COMPLETE:
-        rest += ", completing it"
+        move = _("{move}, completing it").format(move=move)
     zone = t.zone_of(token) or ""
     if zone.startswith("payoff") and t.size(zone) == 1:
-        rest += " — the last payoff card"
-    return text, rest
-
-
-def _article(rank: int) -> str:
-    word = rank_word(rank)
-    return f"an {word}" if word[0] in "A8" else f"a {word}"
+        move = _("{move} — the last payoff card").format(move=move)
+    return move
 
 
 def _empty_centre(state: SpiteState, dest: str) -> bool:
@@ -81,22 +109,29 @@ def _centre_note(state: SpiteState, zone: str) -> str:
     top = t.top_card(zone)
     value = t.size(zone)
     if top is None:
-        return "takes A"
+        return _("takes {rank}").format(rank=_rank(ACE))
     if value >= COMPLETE:
-        return "complete"
-    king = f"K={rank_text(value)}, " if top.rank == KING else ""
-    return f"{king}takes {rank_text(value + 1)}"
+        return _("complete")
+    if top.rank == KING:
+        return _("{king}={rank}, takes {next}").format(
+            king=_rank(KING), rank=_rank(value), next=_rank(value + 1)
+        )
+    return _("takes {rank}").format(rank=_rank(value + 1))
 
 
 def standing(state: SpiteState) -> str:
-    """The match in one line: the games and the points."""
-    games = "; ".join(
-        f"game {r.number}: " + ("drawn" if r.winner is None else f"seat {r.winner} +{r.points}")
+    """The match in one line, in English for the log: the points, the games and each game."""
+    games = [
+        GAME_DRAWN.english(number=r.number)
+        if r.winner is None
+        else GAME_WON.english(number=r.number, seat=seat(r.winner), points=r.points)
         for r in state.history
-    )
+    ]
+    joined = games[0] if games else ""
+    for game in games[1:]:
+        joined = JOIN.format(games=joined, game=game)
     a, b = state.scores
-    n = len(state.history)
-    return f"seat 0 {a}, seat 1 {b} after {n} game{'' if n == 1 else 's'} ({games})"
+    return STANDING.english(first=seat(0), a=a, second=seat(1), b=b, n=len(state.history), games=joined)
 
 
 class SpiteView:
@@ -105,7 +140,11 @@ class SpiteView:
     def remarks(self, before: SpiteState, after: SpiteState) -> list[MoveWords]:
         """A completed centre stack that went back into the stock: the one thing no move tells."""
         return [
-            (f"the completed stack of centre {i + 1} went back into the stock, to be shuffled",)
+            (
+                _("the completed stack of centre {centre} went back into the stock, to be shuffled").format(
+                    centre=i + 1
+                ),
+            )
             for i, c in enumerate(CENTRES)
             if before.table.size(c) and not after.table.size(c) and after.phase is Phase.PLAY
         ]
@@ -116,37 +155,48 @@ class SpiteView:
         Equivalent places read the same (``to an empty centre``), so a list of moves can show
         each choice once.
         """
+        t = state.table
+        token, dest = int(move.args[0]), str(move.args[1])
+        card = _card(t.card(token))
         if move.action == "play":
-            if _empty_centre(state, str(move.args[1])):
-                token = int(move.args[0])
-                card = state.table.card(token)
-                text = card.text() if card is not None else "a card"
-                rest = f"{_source(state, token, None)} to an empty centre"
-                zone = state.table.zone_of(token) or ""
-                if zone.startswith("payoff") and state.table.size(zone) == 1:
-                    rest += " — the last payoff card"
-                return f"play {text} {rest}"
-            text, rest = _play_words(state, move, None)
-            return f"play {text} {rest}"
-        card = state.table.card(int(move.args[0]))
-        text = card.text() if card is not None else "a card"
-        dest = str(move.args[1])
-        if state.table.size(dest) == 0:
-            return f"end turn: {text} on an empty side stack"
+            source = _source(state, token, None)
+            if _empty_centre(state, dest):
+                said = _("play {card} {source} to an empty centre").format(card=card, source=source)
+                zone = t.zone_of(token) or ""
+                if zone.startswith("payoff") and t.size(zone) == 1:
+                    said = _("{move} — the last payoff card").format(move=said)
+                return said
+            centre = CENTRE_INDEX.get(dest, 0) + 1
+            said = _("play {card} {source} to centre {centre}").format(
+                card=card, source=source, centre=centre
+            )
+            return _after(state, token, dest, said)
+        if t.size(dest) == 0:
+            return _("end turn: {card} on an empty side stack").format(card=card)
         where = SIDE_INDEX.get(dest, (0, 0))[1] + 1
-        return f"end turn: {text} on side {where}"
+        return _("end turn: {card} on side {side}").format(card=card, side=where)
 
     def narrate(self, state: SpiteState, player: int, move: Move, name: str) -> str:
         """The move in words for everyone, after it was made; in the second person for the mover."""
-        you = state.table.viewer == player
-        who, their = ("You", "your") if you else (name, "their")
+        t = state.table
+        you = t.viewer == player
+        token, dest = int(move.args[0]), str(move.args[1])
+        card = _card(t.card(token))
         if move.action == "play":
-            text, rest = _play_words(state, move, their)
-            return f"{who} played {text} {rest}"
-        card = state.table.card(int(move.args[0]))
-        text = card.text() if card is not None else "a card"
-        where = SIDE_INDEX.get(str(move.args[1]), (0, 0))[1] + 1
-        return f"{who} put {text} on side stack {where} and ended {their} turn"
+            source = _source(state, token, "your" if you else "their")
+            centre = CENTRE_INDEX.get(dest, 0) + 1
+            if you:
+                said = _("You played {card} {source} onto centre {centre}")
+            else:
+                said = _("{name} played {card} {source} onto centre {centre}")
+            said = said.format(name=name, card=card, source=source, centre=centre)
+            return _after(state, token, dest, said)
+        where = SIDE_INDEX.get(dest, (0, 0))[1] + 1
+        if you:
+            said = _("You put {card} on side stack {side} and ended your turn")
+        else:
+            said = _("{name} put {card} on side stack {side} and ended their turn")
+        return said.format(name=name, card=card, side=where)
 
     def view(self, state: SpiteState, viewer: int | None) -> TableView:
         """The table as regions of piles: each player's payoff, hand and side stacks; the centre and
@@ -156,28 +206,39 @@ class SpiteView:
             None,
             (
                 *(
-                    Pile.of(t, c, f"Centre {i + 1}", target=True, note=(_centre_note(state, c),))
+                    Pile.of(
+                        t,
+                        c,
+                        _("Centre {centre}").format(centre=i + 1),
+                        target=True,
+                        note=(_centre_note(state, c),),
+                    )
                     for i, c in enumerate(CENTRES)
                 ),
-                Pile.of(t, STOCK, "Stock"),
+                Pile.of(t, STOCK, _("Stock")),
             ),
         )
         regions = [middle]
         for p in range(PLAYERS):
             piles = [
-                Pile.of(t, payoff(p), "Payoff"),
-                Pile.of(t, hand(p), "Hand", spread=Spread.FANNED, tokens=hand_order(state, p)),
+                Pile.of(t, payoff(p), _("Payoff")),
+                Pile.of(t, hand(p), _("Hand"), spread=Spread.FANNED, tokens=hand_order(state, p)),
                 *(
-                    Pile.of(t, z, f"Side {i + 1}", spread=Spread.FANNED, target=True)
+                    Pile.of(t, z, _("Side {side}").format(side=i + 1), spread=Spread.FANNED, target=True)
                     for i, z in enumerate(SIDES[p])
                 ),
             ]
             regions.append(Region(p, tuple(piles)))
-        facts: list[Words] = [(f"game {state.game}",), (f"match to {state.target}",)]
+        facts: list[Words] = [
+            (_("game {number}").format(number=state.game),),
+            (_("match to {target}").format(target=state.target),),
+        ]
         if state.history:
             last = state.history[-1]
             if last.winner is None:
-                facts.append((f"game {last.number} drawn",))
+                facts.append((_("game {number} drawn").format(number=last.number),))
             else:
-                facts.append((f"game {last.number}:", Seat(last.winner), f"+{last.points}"))
+                facts.append(
+                    (_("game {number}:").format(number=last.number), Seat(last.winner), f"+{last.points}")
+                )
         return TableView(tuple(regions), tuple(facts), scores=state.scores)
