@@ -5,7 +5,7 @@ the rendered table and the rules text."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +20,7 @@ from fairdeal import (
     RandomPolicy,
     RemoteProtocolError,
     Suit,
+    i18n,
     parse_card,
     registry,
 )
@@ -36,6 +37,15 @@ from fairdeal.plugins.snatch.trick import may_snatch, power, strongest, weakest
 from fairdeal.testing import build_table, check_game, play_with_protocol, settle
 
 GAME = SnatchGame()
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Snatch! says its words in the language spoken, and these tests read the English: speak it
+    (a test before this one in the same process may have left another language behind)."""
+    i18n.use("en")
+    yield
+    i18n.use("en")
 
 
 def cards(text: str) -> list[Card]:
@@ -312,7 +322,7 @@ def test_line_mode_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_
     assert "Trick: Seat 0 A♠, Seat 1 7♥ (snatched)" in text
     assert "Seat 0  Pile: 3 cards face down" in text
     assert "Seat 1  Pile: empty — out: paid with their whole pile" in text
-    assert "You ◀   Pile: 5 cards face down" in text and text.endswith("You to turn a card")
+    assert "You ◀   Pile: 5 cards face down" in text and text.endswith("Your turn: turn a card")
     assert "thrown 1" in text
     state = settle(GAME.apply(state, 2, TURN))
     assert _text(state).endswith("You may snatch")  # 7♣ is the weakest, not a trump
