@@ -179,11 +179,16 @@ def lines_text(lines: Iterable[Line], ascii: bool = False, names: Namer | None =
 NAME_COLUMN = 18
 
 
+def score_name(view: TableView) -> str:
+    """What the scores are called: the game's own word, else "points" in the language spoken."""
+    return _("points") if view.score_name == "points" else view.score_name
+
+
 def score_words(view: TableView) -> Words:
     """The scores in words, each name apart from its number: ``Points — You: 0 · Bob (classic): 1``."""
     if view.scores is None:
         return ()
-    words: list[str | Card | Seat] = [f"{view.score_name.capitalize()} —"]
+    words: list[str | Card | Seat] = [f"{score_name(view).capitalize()} —"]
     for seat, score in enumerate(view.scores):
         words.extend([*(["·"] if seat else []), Seat(seat), f": {score}"])
     return tuple(words)
@@ -225,8 +230,25 @@ def table_lines(
         if p == seat:
             out.extend(_seat_lines(region, heads[p], column, width, ascii, names))
     if view.status:
-        out.extend(_packed([("", line_rich(view.status, ascii, names))], width, 2))
+        rest = own_turn(view.status, seat)
+        if rest is None:  # another's turn: the core's "to play" (a game's own words are said already)
+            status = tuple(_("to play") if w == "to play" else w for w in view.status)
+        else:
+            status = (_("Your turn") + ":", *rest) if rest else (_("Your turn"),)
+        out.extend(_packed([("", line_rich(status, ascii, names))], width, 2))
     return out
+
+
+def own_turn(status: Words, seat: int | None) -> Words | None:
+    """What the game waits for when it waits for ``seat``, to follow "Your turn:" (both front ends
+    say it so, in every language: the games write it to follow it); None when it waits for another.
+    An English ``to discard`` loses its ``to``; ``to play`` says nothing more than "Your turn"."""
+    if seat is None or not status or status[0] != Seat(seat):
+        return None
+    rest = status[1:]
+    if rest and isinstance(rest[0], str) and rest[0].startswith("to "):
+        rest = (rest[0][3:], *rest[1:])
+    return () if rest == ("play",) else rest
 
 
 def table_text(

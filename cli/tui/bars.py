@@ -15,11 +15,12 @@ from typing import Any, Protocol
 from rich.cells import cell_len
 from rich.text import Text
 
-from fairdeal.core.tableview import Seat, TableView
+from fairdeal.core.tableview import TableView
 from fairdeal.i18n import gettext as _
 from fairdeal.i18n import language
 
 from ..adjourning import Adjourning
+from ..render import own_turn
 from ..waiting import Absences, describe_waiting
 from .choosing import Choosing
 from .layout import words_text
@@ -98,12 +99,8 @@ def _status(table: TableState) -> tuple[Text, Text]:
         view = table.table_view()
         what = Text(_("Your turn"), style="bold green")
         status = view.status if view is not None else ()
-        if status and status[0] == Seat(s.seat if s.seat is not None else -1):
-            status = status[1:]
-            if status and isinstance(status[0], str) and status[0].startswith("to "):
-                status = (status[0][3:], *status[1:])
-            if status == ("play",):
-                status = ()  # "Your turn: play" says nothing more than "Your turn"
+        rest = own_turn(status, s.seat)
+        status = status if rest is None else rest
         if status:
             what.append(": ")
             what.append_text(words_text(status, table.names, table.ascii))

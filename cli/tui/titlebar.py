@@ -8,7 +8,7 @@ from rich.text import Text
 
 from fairdeal.core.tableview import TableView
 
-from ..render import score_words
+from ..render import score_name, score_words
 from ._faces import NAME_ROOM, WHO_ROOM, Namer, short, words_text
 
 
@@ -31,7 +31,7 @@ def title_line(title: str, view: TableView | None, names: Namer, width: int, asc
             words = score_words(view)
             right = words_text(words if label else words[1:], namer, ascii)
             if label:
-                right.stylize("dim", 0, len(view.score_name) + 2)
+                right.stylize("dim", 0, len(score_name(view)) + 2)
         if left.cell_len + 2 + right.cell_len <= width:
             break
     room_left = max(0, width - right.cell_len - 2)

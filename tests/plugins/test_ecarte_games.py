@@ -216,7 +216,7 @@ def test_line_mode_shows_what_a_player_sees() -> None:
         "Trick: Bob JS",
         "Last trick: KS QS, won by Bob",
         "You <  Hand: 10D 9D 8D QH - dealer, tricks 0",
-        "You to play to the trick",
+        "Your turn: play to the trick",
     ):
         assert piece in mine, (piece, mine)
     assert "KC" not in mine and "9S" not in mine

@@ -325,7 +325,7 @@ def test_line_mode_shows_counts_trump_first_suit_the_trick_the_price_and_who_is_
     assert "You ◀   Pile: 5 cards face down" in text and text.endswith("Your turn: turn a card")
     assert "thrown 1" in text
     state = settle(GAME.apply(state, 2, TURN))
-    assert _text(state).endswith("You may snatch")  # 7♣ is the weakest, not a trump
+    assert _text(state).endswith("Your turn: may snatch")  # 7♣ is the weakest, not a trump
     public = _text(state, None)
     assert "Seat 2 ◀  Pile: 4 cards face down" in public and "You" not in public
 

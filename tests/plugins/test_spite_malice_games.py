@@ -185,7 +185,7 @@ def test_line_mode_shows_what_a_player_sees() -> None:
     assert "Centre 1: K♠ (3 cards), K=3, takes 4" in mine and "Centre 2: empty, takes A" in mine
     assert "You ◀  Payoff: 3♠ (2 cards) · Hand: 7♦ 9♣ · Side 1: 5♠ 6♠" in mine
     assert "Bob    Payoff: J♦ (2 cards) · Hand: 1 card face down" in mine
-    assert mine.endswith("You to play")
+    assert mine.endswith("Your turn")
     public = table_text(GAME, s.with_table(s.table.masked(None)), None, {0: "Ann", 1: "Bob"}.get)
     assert "Ann: 12 · Bob: 30" in public and "9♣" not in public and "Q♠" not in public
 
