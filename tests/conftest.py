@@ -30,6 +30,17 @@ os.environ["FAIRDEAL_LANG"] = "en"
 settings.register_profile("fairdeal", deadline=None)
 settings.load_profile("fairdeal")
 
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """Each test starts in English: a ``--lang`` run through CliRunner keeps its language after."""
+    from fairdeal import i18n
+
+    i18n.use("en")
+    yield
+    i18n.use("en")
+
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 EXAMPLE = REPO / "examples" / "crazy-eights"

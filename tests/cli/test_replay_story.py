@@ -39,8 +39,9 @@ def test_replay_of_ones_own_game_shows_ones_own_hand(
 ) -> None:
     log = tmp_path / "e.fdlog"
     # The profile's identity sits at seat 0 (no --seed); line mode plays the first move on offer.
+    # Two points: a turned-up King (one point) never ends the game before a hand is played.
     run("play", "ecarte", "--seat", "human", "--seat", "bot", "--plain", "--name", "Ann", "--option",
-        "target=1", "--log", str(log), input="1\n" * 60)  # fmt: skip
+        "target=2", "--log", str(log), input="1\n" * 400)  # fmt: skip
     mine = run("replay", str(log), "--no-step")
     assert "Your hand (Ann) is shown, as you saw it; --reveal shows every hand." in mine
     assert "Ann's hand: " in mine and "Bot 1 (classic)'s hand" not in mine
