@@ -320,8 +320,9 @@ def _result_lines(session: Session, you: int | None, dash: str, dot: str) -> lis
     assert r is not None
     names = session.header.names
     text = i18n.game_again(session.game, r.reason)
-    if r.winner is not None and text.startswith(f"seat {r.winner} "):
-        text = text[len(f"seat {r.winner} ") :]  # "Bob wins: reached 5 points", not "Bob wins: Bob ..."
+    first = re.match(rf"seat {r.winner}\b[:,—]?\s+", text) if r.winner is not None else None
+    if first is not None:  # "Bob wins: reached 5 points", not "Bob wins: Bob ..." (also "seat 1: ...")
+        text = text[first.end() :]
     reason = named(text, names, you)
     if reason.endswith(" resigned"):  # the session's words for a resignation: "Bob resigned"
         who = reason.removesuffix(" resigned")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fairdeal import Move, Over, RandomPolicy, i18n
+from fairdeal import Move, Over, RandomPolicy, Result, i18n
 from fairdeal.cli.render import table_text
 from fairdeal.core.dealer import PlainDealer
 from fairdeal.core.replica import Replica
@@ -175,3 +175,29 @@ def test_every_result_of_many_games_is_said_again_in_every_language(speak: Any) 
             for text in (r.reason, r.standing):
                 said = CATALOG.again(text)
                 assert said != text and sorted(_seats(said)) == sorted(_seats(text)), (lang, text, said)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
+def test_the_end_names_the_winner_once_in_every_language(lang: str) -> None:
+    from types import SimpleNamespace
+
+    from fairdeal.cli.outcome import summary_lines
+
+    reason = "seat 1 emptied the pile and the last card did not take its trick"
+    header = SimpleNamespace(
+        seats=(SimpleNamespace(name="Ann"), SimpleNamespace(name="Bob")), names=("Ann", "Bob")
+    )
+    session = SimpleNamespace(
+        result=Result(1, (0, 1), reason, "seat 1 won after 5 tricks"),
+        aborted=None,
+        verdict=None,
+        seat=0,
+        header=header,
+        game=GAME,
+    )
+    i18n.use(lang)
+    try:
+        headline = summary_lines(session, None)[0]  # type: ignore[arg-type]
+    finally:
+        i18n.use("en")
+    assert headline.count("Bob") == 1 and "seat" not in headline, headline
