@@ -163,7 +163,7 @@ def test_every_command_of_the_guide_runs(
         if command[1:4] == ["--lang", "de", "rules"]:
             assert "Eine 8 ist frei" in result.output and "hand=N" in result.output
         if command[1:4] == ["--lang", "de", "play"]:  # the game's own words in German (locale/de)
-            assert "Ablagestapel" in result.output and "Talon" in result.output
+            assert "Ablagestapel" in result.output and "Nachziehstapel" in result.output
         if command[1] == "play":
             assert "You resign" in result.output or "you resign" in result.output
     assert (tmp_path / "fairdeal-go-fish" / "fairdeal_go_fish" / "rules.txt").exists()

@@ -118,7 +118,7 @@ def test_a_game_played_in_german_writes_the_same_log_and_says_its_moves_in_germa
     assert texts and all(t.split()[0] in ("ziehe", "passe", "spiele") for t in texts), texts
     table = game.table_view(view, player)
     labels = {pile.label for _region, pile in table.piles()}
-    assert {"Hand", "Ablagestapel", "Talon"} <= labels, labels  # the zones' titles, said in German
+    assert {"Hand", "Ablagestapel", "Nachziehstapel"} <= labels, labels  # the zones' titles, said in German
     notes = " ".join(str(w) for _region, pile in table.piles() for w in pile.note)
     assert "einmal wird noch gemischt" in notes or "gewählte Farbe" in notes, notes
     speak("en")
