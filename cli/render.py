@@ -19,9 +19,10 @@ from typing import Any
 from rich.text import Text
 
 from fairdeal import i18n
+from fairdeal.core import tableview
 from fairdeal.core.cards import SUITS, Card, parse_card, rank_text
 from fairdeal.core.rules import FaceDown, Line
-from fairdeal.core.tableview import Facing, Pile, Region, Seat, Spread, TableView, Words
+from fairdeal.core.tableview import Pile, Region, Seat, TableView, Words
 from fairdeal.i18n import gettext as _
 from fairdeal.i18n import ngettext
 
@@ -270,37 +271,9 @@ def table_text(
 
 
 def pile_words(pile: Pile) -> Words:
-    """A pile in words, in the language spoken: ``Centre 1: 7♥ (3 cards), takes 8`` (the words of
-    :func:`fairdeal.core.tableview.pile_words`, said; the label and the note are the game's)."""
-    out: list[str | Card | Seat] = [f"{pile.label}:"]
-    if not pile.tokens:
-        out.append(_("empty"))
-    elif pile.spread is Spread.FANNED:
-        hidden = sum(1 for c in pile.cards if c is None)
-        if hidden:
-            out.append(_face_down(hidden) + ("," if hidden < pile.size else ""))
-        shown = 0
-        for i, card in enumerate(pile.cards):
-            if card is None:
-                continue
-            if pile.who:
-                out.extend([*([","] if shown else []), Seat(pile.who[i])])
-            out.append(card)
-            if pile.tags and pile.tags[i]:
-                out.append(f"({pile.tags[i]})")
-            shown += 1
-    else:
-        top = pile.cards[-1]
-        if top is not None:
-            out.append(top)
-            if pile.size > 1:
-                out.append(f"({_cards(pile.size)})")
-        else:
-            out.append(_face_down(pile.size) if pile.facing is not Facing.UP else _cards(pile.size))
-    if pile.note:
-        out.append(",")
-        out.extend(pile.note)
-    return tuple(out)
+    """A pile in words, in the language spoken: ``Centre 1: 7♥ (3 cards), takes 8`` (the label and
+    the note are the game's)."""
+    return tableview.pile_words(pile, empty=_("empty"), cards=_cards, face_down=_face_down)
 
 
 def _cards(n: int) -> str:

@@ -274,15 +274,26 @@ def _count(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def pile_words(pile: Pile) -> Words:
-    """A pile in words: ``Centre 1: 7♥ (3 cards), takes 8``."""
+def _face_down(n: int) -> str:
+    return f"{_count(n)} face down"
+
+
+def pile_words(
+    pile: Pile,
+    *,
+    empty: str = "empty",
+    cards: Callable[[int], str] = _count,
+    face_down: Callable[[int], str] = _face_down,
+) -> Words:
+    """A pile in words: ``Centre 1: 7♥ (3 cards), takes 8``; ``empty``, ``cards(n)`` and
+    ``face_down(n)`` are its counts' words (English by default: a front end passes its language's)."""
     out: list[str | Card | Seat] = [f"{pile.label}:"]
     if not pile.tokens:
-        out.append("empty")
+        out.append(empty)
     elif pile.spread is Spread.FANNED:
         hidden = sum(1 for c in pile.cards if c is None)
         if hidden:
-            out.append(f"{_count(hidden)} face down" + ("," if hidden < pile.size else ""))
+            out.append(face_down(hidden) + ("," if hidden < pile.size else ""))
         shown = 0
         for i, card in enumerate(pile.cards):
             if card is None:
@@ -298,9 +309,9 @@ def pile_words(pile: Pile) -> Words:
         if top is not None:
             out.append(top)
             if pile.size > 1:
-                out.append(f"({_count(pile.size)})")
+                out.append(f"({cards(pile.size)})")
         else:
-            out.append(_count(pile.size) + (" face down" if pile.facing is not Facing.UP else ""))
+            out.append(face_down(pile.size) if pile.facing is not Facing.UP else cards(pile.size))
     if pile.note:
         out.append(",")
         out.extend(pile.note)
