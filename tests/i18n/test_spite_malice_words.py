@@ -9,13 +9,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from fairdeal import Move, Over, Result, i18n, parse_card
+from fairdeal import Move, Over, Result, i18n
 from fairdeal.cli.render import table_text
 from fairdeal.plugins.spite_malice import Phase, SpiteMalice, SpiteState
 from fairdeal.plugins.spite_malice._words import CATALOG, LOG
 from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, hand, payoff
 from fairdeal.plugins.spite_malice.state import GameRecord
-from fairdeal.testing import build_table, play_with_protocol, settle
+from fairdeal.testing import build_table, play_with_protocol
+from tests.plugins.spite_positions import mid_turn
 
 GAME = SpiteMalice()
 LANGS = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -34,28 +35,9 @@ def speak() -> Iterator[object]:
         i18n.use("en")
 
 
-def _table() -> SpiteState:
-    """Seat 0 to play: 9♣ 7♦ in hand, 3♠ on its payoff pile, 5♠ 6♠ on its first side stack."""
-    zones = list(GAME.zones_for(GAME.config(2)))
-    c = [parse_card(x) for x in ["AH", "2H", "KS", "9C", "7D", "QS", "4C", "3S", "10H", "JD", "5S", "6S"]]
-    contents = {
-        hand(0): [c[3], c[4]],
-        hand(1): [c[5]],
-        payoff(0): [c[6], c[7]],
-        payoff(1): [c[8], c[9]],
-        SIDES[0][0]: [c[10], c[11]],
-        CENTRES[0]: [c[0], c[1], c[2]],
-        "stock": [parse_card("8D")] * 6,
-    }
-    table = build_table(zones, 2, contents)
-    for p in range(2):
-        table.flip(table.top(payoff(p)) or -1)
-    return settle(SpiteState(table, phase=Phase.PLAY, turn=0, filled=True, scores=(12, 30), game=3))
-
-
 def test_a_table_in_german_says_the_piles_as_the_rules_name_them(speak: object) -> None:
     i18n.use("de")
-    s = _table()
+    s = mid_turn()
     mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, {0: "Du", 1: "Bob"}.get)
     assert "Spiel 3 · Partie bis 50" in mine and "Punkte — Du: 12 · Bob: 30" in mine
     assert "Aufbau 1: K♠ (3 Karten), K=3, nimmt 4" in mine and "Aufbau 2: leer, nimmt A" in mine
@@ -66,7 +48,7 @@ def test_a_table_in_german_says_the_piles_as_the_rules_name_them(speak: object) 
 
 
 def test_moves_and_the_story_in_german_and_russian(speak: object) -> None:
-    s = _table()
+    s = mid_turn()
     t = s.table
     pay = Move("play", (t.top(payoff(0)) or -1, CENTRES[1]))
     side = Move("play", (t.top(SIDES[0][0]) or -1, CENTRES[1]))
@@ -87,7 +69,7 @@ def test_moves_and_the_story_in_german_and_russian(speak: object) -> None:
 
 
 def test_the_words_are_english_again_in_english() -> None:
-    s = _table()
+    s = mid_turn()
     pay = Move("play", (s.table.top(payoff(0)) or -1, CENTRES[1]))
     assert GAME.describe(s, 0, pay) == "play 3♠ from payoff to an empty centre"
     theirs = table_text(GAME, s.with_table(s.table.masked(1)), 1, {0: "Ann", 1: "You"}.get)
@@ -158,7 +140,7 @@ def test_in_english_again_gives_the_text_itself() -> None:
 
 
 def test_every_move_on_offer_is_said_in_every_language(speak: object) -> None:
-    state = _table()
+    state = mid_turn()
     moves = list(GAME.legal_moves(state, 0))
     english = {m: (GAME.describe(state, 0, m), GAME.narrate(state, 0, m, "Ann")) for m in moves}
     assert len(moves) > 5

@@ -42,3 +42,23 @@ def turn_view(
         table.flip(table.top(payoff(p)) or -1)
     state = settle(SpiteState(table, **{"phase": Phase.PLAY, "turn": 0, "filled": True, **fields}))
     return state.with_table(state.table.masked(0))
+
+
+def mid_turn() -> SpiteState:
+    """Seat 0 to play game 3 at 12 to 30: 9♣ 7♦ in hand, 3♠ on its payoff pile, 5♠ 6♠ on its first
+    side stack; K♠ tops centre 1 (three cards), seat 1 holds Q♠ with J♦ on its payoff pile."""
+    zones = list(GAME.zones_for(GAME.config(2)))
+    c = cards("AH 2H KS 9C 7D QS 4C 3S 10H JD 5S 6S")
+    contents = {
+        hand(0): [c[3], c[4]],
+        hand(1): [c[5]],
+        payoff(0): [c[6], c[7]],
+        payoff(1): [c[8], c[9]],
+        SIDES[0][0]: [c[10], c[11]],
+        CENTRES[0]: [c[0], c[1], c[2]],
+        STOCK: cards("8D") * 6,
+    }
+    table = build_table(zones, 2, contents)
+    for p in range(2):
+        table.flip(table.top(payoff(p)) or -1)
+    return settle(SpiteState(table, phase=Phase.PLAY, turn=0, filled=True, scores=(12, 30), game=3))

@@ -25,9 +25,9 @@ from fairdeal.core.table import EVERYONE
 from fairdeal.plugins.spite_malice import Phase, Planner, SpiteMalice, SpiteState
 from fairdeal.plugins.spite_malice import bots as planner_module
 from fairdeal.plugins.spite_malice.layout import CENTRES, SIDES, hand, payoff
-from fairdeal.testing import build_table, check_game, settle
+from fairdeal.testing import check_game
 
-from .spite_positions import turn_view
+from .spite_positions import mid_turn, turn_view
 
 GAME = SpiteMalice()
 
@@ -158,27 +158,8 @@ def test_a_move_the_rules_refuse_is_refused_by_the_runner() -> None:
 
 
 # -- the table as a player sees it ----------------------------------------------------------------------
-def _table_state() -> SpiteState:
-    zones = list(GAME.zones_for(GAME.config(2)))
-    c = [parse_card(x) for x in ["AH", "2H", "KS", "9C", "7D", "QS", "4C", "3S", "10H", "JD", "5S", "6S"]]
-    contents = {
-        hand(0): [c[3], c[4]],
-        hand(1): [c[5]],
-        payoff(0): [c[6], c[7]],
-        payoff(1): [c[8], c[9]],
-        SIDES[0][0]: [c[10], c[11]],
-        CENTRES[0]: [c[0], c[1], c[2]],
-        "stock": [parse_card("8D")] * 6,
-    }
-    table = build_table(zones, 2, contents)
-    for p in range(2):
-        table.flip(table.top(payoff(p)) or -1)
-    state = SpiteState(table, phase=Phase.PLAY, turn=0, filled=True, scores=(12, 30), game=3)
-    return settle(state)
-
-
 def test_line_mode_shows_what_a_player_sees() -> None:
-    s = _table_state()
+    s = mid_turn()
     mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, {0: "You", 1: "Bob"}.get)
     assert "game 3 · match to 50" in mine and "Points — You: 12 · Bob: 30" in mine
     assert "Stock: 6 cards face down" in mine
@@ -191,7 +172,7 @@ def test_line_mode_shows_what_a_player_sees() -> None:
 
 
 def test_describe_and_narrate() -> None:
-    s = _table_state()
+    s = mid_turn()
     t = s.table
     king = Move("play", (t.tokens(hand(0))[0], CENTRES[0]))  # 9♣ does not fit; words only
     assert GAME.describe(s, 0, king) == "play 9♣ from hand to centre 1"
