@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from fairdeal import Card, Decide, Move, Result, Seat, i18n, parse_card
+from fairdeal import Card, Decide, Move, Result, Seat, i18n
 from fairdeal.cli.render import table_text
 from fairdeal.core.dealer import Reveal
 from fairdeal.plugins.ecarte import Ecarte, EcarteState, Phase, Rules
@@ -19,16 +19,13 @@ from fairdeal.plugins.ecarte.model import (
     KING_TURNED,
     MADE_TRICKS,
     NON_DEALER_UNEXCHANGED,
-    TALON,
     THE_VOLE,
-    TRICK,
-    TURNUP,
     hand,
-    won,
 )
 from fairdeal.plugins.ecarte.model import zones as ecarte_zones
 from fairdeal.plugins.ecarte.rules import REASONS, reason, standing
 from fairdeal.testing import build_table, play_with_protocol
+from tests.plugins.ecarte_positions import mid_play
 
 GAME = Ecarte()
 LANGS = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -41,33 +38,6 @@ def german() -> Iterator[None]:
         yield
     finally:
         i18n.use("en")
-
-
-def _mid_play() -> EcarteState:
-    """Seat 0 deals and holds Q♥ 8♦ 9♦ 10♦; seat 1 led J♠ and won the first trick."""
-    C = parse_card
-    placed = {
-        hand(0): [C(x) for x in ["QH", "8D", "9D", "10D"]],
-        hand(1): [C(x) for x in ["KC", "9S", "7D", "AD"]],
-        TURNUP: [C("10C")],
-        TRICK: [C("JS")],
-        won(1): [C("KS"), C("QS")],
-    }
-    used = {c for cs in placed.values() for c in cs}
-    talon = [c for c in GAME.deck_for(GAME.config(2)) if c not in used][:11]
-    table = build_table(ecarte_zones(), 2, {TALON: talon, **placed})
-    return EcarteState(
-        table,
-        rules=Rules(target=7, trump_when_void=True),
-        phase=Phase.PLAY,
-        dealer=0,
-        deal_no=3,
-        scores=(2, 4),
-        trump=C("10C").suit,
-        actor=0,
-        tricks=(0, 1),
-        last_winner=1,
-    )
 
 
 def _what(state: EcarteState) -> str:
@@ -83,7 +53,7 @@ def _words(words: tuple[object, ...]) -> str:
 
 
 def test_a_game_in_german_says_german_words(german: None) -> None:
-    s = _mid_play()
+    s = mid_play(trump_when_void=True)
     t = s.table
     queen = next(x for x, c in t.known(hand(0)) if c.text(ascii=True) == "QH")
     mine = s.with_table(t.masked(0))
@@ -113,7 +83,7 @@ def test_a_game_in_german_says_german_words(german: None) -> None:
 
 
 def test_the_turned_up_king_and_the_story_in_german(german: None) -> None:
-    s = _mid_play()
+    s = mid_play(trump_when_void=True)
     before = s.but(scores=(0, 0), why="")
     after = s.but(scores=(1, 0), why=KING_TURNED)
     [(seat, said)] = GAME.remarks(before, after.with_table(s.table.masked(0)))
@@ -123,7 +93,7 @@ def test_the_turned_up_king_and_the_story_in_german(german: None) -> None:
 
 
 def test_the_words_are_english_again_in_english() -> None:
-    s = _mid_play()
+    s = mid_play(trump_when_void=True)
     assert _what(s.with_table(s.table.masked(0))) == "to play to the trick"
     assert [_words(f) for f in GAME.table_view(s, 0).facts] == [
         "deal 3",

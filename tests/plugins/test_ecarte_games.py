@@ -10,16 +10,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairdeal import Card, FaceDown, Game, Move, Policy, RandomPolicy, Result, Seat, parse_card
+from fairdeal import Card, FaceDown, Game, Move, Policy, RandomPolicy, Result, Seat
 from fairdeal.cli.render import table_text
 from fairdeal.core.dealer import PlainDealer, Reveal
 from fairdeal.core.replica import Replica
 from fairdeal.core.rng import SeededRng
 from fairdeal.core.runner import Event, play_game
 from fairdeal.core.session import CHEATING, FAIR, Session, verify_log
-from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState, Phase, Rules
+from fairdeal.plugins.ecarte import ClassicBot, Ecarte, EcarteState, Phase
 from fairdeal.plugins.ecarte.model import TALON, TRICK, TURNUP, hand, won, zones
-from fairdeal.testing import build_table, check_game, play_with_protocol
+from fairdeal.testing import check_game, play_with_protocol
+
+from .ecarte_positions import mid_play
 
 GAME = Ecarte()
 OPTIONS = [
@@ -177,34 +179,8 @@ def _text(line: tuple[object, ...], viewer: int = 0) -> str:
     return " ".join(out)
 
 
-def _mid_play() -> EcarteState:
-    C = parse_card
-    placed = {
-        hand(0): [C(x) for x in ["QH", "8D", "9D", "10D"]],
-        hand(1): [C(x) for x in ["KC", "9S", "7D", "AD"]],
-        TURNUP: [C("10C")],
-        TRICK: [C("JS")],
-        won(1): [C("KS"), C("QS")],
-    }
-    used = {c for cs in placed.values() for c in cs}
-    talon = [c for c in GAME.deck_for(GAME.config(2)) if c not in used][:11]
-    table = build_table(zones(), 2, {TALON: talon, **placed})
-    return EcarteState(
-        table,
-        rules=Rules(target=7),
-        phase=Phase.PLAY,
-        dealer=0,
-        deal_no=3,
-        scores=(2, 4),
-        trump=C("10C").suit,
-        actor=0,
-        tricks=(0, 1),
-        last_winner=1,
-    )
-
-
 def test_line_mode_shows_what_a_player_sees() -> None:
-    s = _mid_play()
+    s = mid_play()
     seats = {0: "You", 1: "Bob"}
     mine = table_text(GAME, s.with_table(s.table.masked(0)), 0, seats.get, ascii=True)
     for piece in (
@@ -225,7 +201,7 @@ def test_line_mode_shows_what_a_player_sees() -> None:
 
 
 def test_describe_and_narrate() -> None:
-    s = _mid_play()
+    s = mid_play()
     t = s.table
     q = next(x for x, c in t.known(hand(0)) if c.text(ascii=True) == "QH")
     assert "Q" in GAME.describe(s, 0, Move("play", (q,)))
@@ -244,7 +220,7 @@ def test_describe_and_narrate() -> None:
 
 
 def test_the_story_says_who_takes_each_trick_and_who_scores_what_and_why() -> None:
-    s = _mid_play()
+    s = mid_play()
     t = s.table
     q = next(x for x, c in t.known(hand(0)) if c.text(ascii=True) == "QH")
     t.flip(q)
@@ -263,7 +239,7 @@ def test_the_story_says_who_takes_each_trick_and_who_scores_what_and_why() -> No
 
 
 def test_a_turned_up_king_says_who_scores_it_on_the_table() -> None:
-    s = _mid_play()
+    s = mid_play()
     t = s.table
     king = next(x for x, c in t.known(hand(1)) if c.text(ascii=True) == "KC")
     turnup = t.tokens(TURNUP)[0]
