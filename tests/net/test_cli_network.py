@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -141,7 +142,9 @@ def test_a_listener_that_never_answers_is_named_even_before_the_handshake_gives_
         silent = join(tmp_path, "silent", _code(where), "--connect-timeout", "2")
         assert silent.wait(LIMIT) == 2
     text = flat(silent.err)
-    assert "that is not a fairdeal host: it took the connection and said nothing in 2 s" in text, text
+    # The seconds it had: 2, less the time the connection took to open (1.9 under load).
+    silence = r"that is not a fairdeal host: it took the connection and said nothing in (2|1\.\d) s"
+    assert re.search(silence, text), text
     assert "Another program listens at that address and port" in text
     # Where nothing takes the connection at all, that is no answer.
     with _listener(0) as where, socket.create_connection((where.host, where.port)):  # the queue is full

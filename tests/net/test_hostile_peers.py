@@ -113,15 +113,18 @@ def test_a_guest_that_reveals_early_is_blamed_and_nobody_reveals(tmp_path: Path)
 
 
 def test_a_renege_nobody_saw_is_named_by_the_host_at_the_end(tmp_path: Path, renegade: Any) -> None:
-    host, invite = _host(tmp_path, "ecarte", "--option", "target=7")
-
     def make(w: wire.Welcome, me: Identity) -> Session:
         return GuestSession(renegade.own_rules(), w.seat, me, welcome=w, name="Mallory", kind="bot")
 
-    agent = BotAgent(renegade, random.Random(2))
-    trio.run(_guest, invite, make, agent)
+    # About one game to 7 in 60 never offers a renege nobody can see: another game then (at most 3).
+    for attempt in range(3):
+        (tmp_path / str(attempt)).mkdir()
+        host, invite = _host(tmp_path / str(attempt), "ecarte", "--option", "target=7")
+        trio.run(_guest, invite, make, BotAgent(renegade, random.Random(2 + attempt)))
+        assert host.wait() == 0, host.err
+        if renegade.cheated:
+            break
     assert renegade.cheated
-    assert host.wait() == 0, host.err
     result = host.result()
     assert result["verdict"] == "cheating", result
     assert any(f.startswith("seat 1 at entry ") and "illegal move" in f for f in result["findings"]), result
