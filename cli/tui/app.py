@@ -14,7 +14,8 @@ game's state, with the words of :mod:`.bars`; keys and clicks walk the choice of
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -57,6 +58,19 @@ if TYPE_CHECKING:
 CHAT_LIMIT = 200  # characters a chat message may have (the wire checks its own limit)
 
 
+@contextlib.contextmanager
+def _without_empty_no_color() -> Iterator[None]:
+    """Textual reads NO_COLOR when an app is made, set even empty; an empty one is hidden then."""
+    empty = os.environ.get("NO_COLOR") == ""
+    if empty:
+        del os.environ["NO_COLOR"]
+    try:
+        yield
+    finally:
+        if empty:
+            os.environ["NO_COLOR"] = ""
+
+
 class TableApp(App[None]):
     """The card table. ``run_game`` is the trio function that plays the game."""
 
@@ -87,7 +101,9 @@ class TableApp(App[None]):
     ) -> None:
         # NO_COLOR: no colour at all (Textual's own answer to it is its palette in shades of grey).
         # Colours said as ANSI ones are taken off by Textual's NoColor filter, the attributes kept.
-        super().__init__(ansi_color=True if no_color() else None)
+        # An empty NO_COLOR asks for nothing (no-color.org), though Textual greys for it too.
+        with _without_empty_no_color():
+            super().__init__(ansi_color=True if no_color() else None)
         self.game_title = to_ascii(title) if ascii else title
         self.player = player
         self.game = GuestGame(run_game)
