@@ -36,7 +36,7 @@ from .chronicle import Chronicle
 from .console import UI, LineSink
 from .interpreting import COMMANDS, Reply, help_text, interpret
 from .linereader import LineReader
-from .phrases import and_list, is_no, is_yes, pile_name, turned_up, you
+from .phrases import and_list, is_no, is_yes, pile_name, resign_question, turned_up, you
 from .render import line_text, named, reflow, table_lines, to_ascii
 from .waiting import describe_waiting
 
@@ -238,7 +238,7 @@ class TerminalAgent:
                 raw = await self._read(prompt)
             except EOFError:
                 self.ui.blank()
-                if self.at_terminal and not await self._confirm_quit():  # Ctrl-D, perhaps by mistake
+                if self.at_terminal and not await self._confirm_quit(session):  # Ctrl-D, perhaps by mistake
                     self.ui.say(_("Not resigning; the game goes on."))
                     continue
                 self.ui.say(_("End of input: you resign this game."))
@@ -253,16 +253,17 @@ class TerminalAgent:
                 self.ui.say(reply.message, "yellow")
             elif reply.kind == "command":
                 if reply.command == "quit":
-                    if await self._confirm_quit():
+                    if await self._confirm_quit(session):
                         return RESIGN
                     self.ui.say(_("Not resigning; the game goes on."))
                 else:
                     self._command(reply.command, session, descriptions)
 
-    async def _confirm_quit(self) -> bool:
+    async def _confirm_quit(self, session: Session) -> bool:
         """Whether the person confirms resigning (at the end of input, or Ctrl-D again: yes)."""
+        asked = resign_question(session.header.players, len(session.departed))
         try:
-            answer = await self._read(_("Resign this game? The log records it. [y/N] "))
+            answer = await self._read(_("{question} [y/N] ").format(question=asked))
         except EOFError:
             return True
         return is_yes(answer)

@@ -65,6 +65,15 @@ def pile_name(label: str, owner: int | None, viewer: int | None, name: str) -> s
     return _("{name}'s {pile}").format(name=name, pile=pile)
 
 
+def resign_question(players: int, departed: int) -> str:
+    """What resigning does, asked before it is done: of ``players`` seats, ``departed`` are out.
+    A resignation ends the game for every seat (the protocol's ``resign``); only one other seat
+    still in the game wins by it, so with more the question says nobody will."""
+    if players - departed - 1 >= 2:
+        return _("Resign this game? It ends the game for everyone, with no winner; the log records it.")
+    return _("Resign this game? The log records it.")
+
+
 def turned_up() -> str:
     """Where a card lies that no pile of the table shows."""
     return _("Turned up")
@@ -76,6 +85,7 @@ __all__ = [
     "is_yes",
     "no_key",
     "pile_name",
+    "resign_question",
     "turned_up",
     "yes_key",
     "you",

@@ -15,7 +15,7 @@ from textual.app import App
 from fairdeal.i18n import gettext as _
 
 from ..adjourning import Adjourning
-from ..phrases import and_list
+from ..phrases import and_list, resign_question
 from .player import TablePlayer
 from .screens import ConfirmScreen
 
@@ -73,8 +73,10 @@ def ask_to_leave(
         else:
             leave()
 
-    if player is not None and player.deciding:
-        app.push_screen(ConfirmScreen(_("Resign this game? The log records it.")), answered)
+    if player is not None and player.deciding and player.session is not None:
+        session = player.session
+        asked = resign_question(session.header.players, len(session.departed))
+        app.push_screen(ConfirmScreen(asked), answered)
     else:
         said = question or _("Leave the game now? It stops here; the log keeps every move so far.")
         app.push_screen(ConfirmScreen(said), answered)

@@ -208,3 +208,17 @@ def test_a_long_code_pasted_in_pieces_is_read_whole(monkeypatch: pytest.MonkeyPa
     from fairdeal.net.invite import decode_invite
 
     assert decode_invite(read[0]) == decode_invite(code)
+
+
+@pytest.mark.parametrize(("game", "bots", "ends_for_all"), [("snatch", 2, True), ("ecarte", 1, False)])
+def test_resigning_in_line_mode_says_first_when_it_ends_the_game_for_everyone(
+    game: str, bots: int, ends_for_all: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Snatch! question with two others still in: a resignation ends the game for all, no winner."""
+    monkeypatch.setenv("FAIRDEAL_HOME", str(tmp_path))
+    seats = ["--seat", "human"] + ["--seat", "bot"] * bots
+    out = CliRunner().invoke(cli, ["play", game, *seats, "--plain", "--seed", "3"], input="quit\ny\n").output
+    said = " ".join(out.split())
+    assert "Resign this game?" in said, out
+    assert ("It ends the game for everyone, with no winner" in said) == ends_for_all, out
+    assert "You resigned" in said, out

@@ -149,3 +149,27 @@ def test_ascii_help_scrolls_with_an_ascii_scrollbar() -> None:
             await until(lambda: app.outcome is not None, pilot, "the game to stop")
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("game", "players", "ends_for_all"), [("snatch", 3, True), ("ecarte", 2, False)])
+def test_resigning_says_first_when_it_ends_the_game_for_everyone(
+    game: str, players: int, ends_for_all: bool
+) -> None:
+    """Ctrl-Q on one's turn: with two or more others still in, the game ends for all, with no winner."""
+    from fairdeal.cli.tui.screens import ConfirmScreen
+
+    app, player = table_app(game, players, seed=3)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: player.deciding, pilot, "a decision")
+            await pilot.press("ctrl+q")
+            await until(lambda: isinstance(app.screen, ConfirmScreen), pilot, "the question")
+            question = app.screen.question  # type: ignore[attr-defined]
+            assert question.startswith("Resign this game?")
+            assert ("ends the game for everyone, with no winner" in question) == ends_for_all, question
+            await pilot.press("n")
+            await pilot.press("ctrl+c")
+            await until(lambda: app.outcome is not None, pilot, "the game to stop")
+
+    asyncio.run(main())
