@@ -261,9 +261,8 @@ class TerminalAgent:
 
     async def _confirm_quit(self, session: Session) -> bool:
         """Whether the person confirms resigning (at the end of input, or Ctrl-D again: yes)."""
-        asked = resign_question(session.header.players, len(session.departed))
         try:
-            answer = await self._read(_("{question} [y/N] ").format(question=asked))
+            answer = await self._read(_("{question} [y/N] ").format(question=resign_question(session)))
         except EOFError:
             return True
         return is_yes(answer)

@@ -5,9 +5,13 @@ typed yes, and where a card lies ("Your payoff", "Bob's payoff")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fairdeal.i18n import gettext as _
 from fairdeal.i18n import language, pgettext
+
+if TYPE_CHECKING:
+    from fairdeal.core.session.session import Session
 
 
 def you() -> str:
@@ -65,11 +69,11 @@ def pile_name(label: str, owner: int | None, viewer: int | None, name: str) -> s
     return _("{name}'s {pile}").format(name=name, pile=pile)
 
 
-def resign_question(players: int, departed: int) -> str:
-    """What resigning does, asked before it is done: of ``players`` seats, ``departed`` are out.
-    A resignation ends the game for every seat (the protocol's ``resign``); only one other seat
-    still in the game wins by it, so with more the question says nobody will."""
-    if players - departed - 1 >= 2:
+def resign_question(session: Session) -> str:
+    """What resigning does, asked before ``session``'s seat does it. A resignation ends the game
+    for every seat (the protocol's ``resign``); only one other seat still in the game wins by it,
+    so with more the question says nobody will."""
+    if session.header.players - len(session.departed) - 1 >= 2:
         return _("Resign this game? It ends the game for everyone, with no winner; the log records it.")
     return _("Resign this game? The log records it.")
 

@@ -21,8 +21,8 @@ from rich.text import Text
 from fairdeal import i18n
 from fairdeal.core import tableview
 from fairdeal.core.cards import SUITS, Card, parse_card, rank_text
-from fairdeal.core.rules import FaceDown, Line
-from fairdeal.core.tableview import Pile, Region, Seat, TableView, Words
+from fairdeal.core.rules import TO_PLAY, FaceDown, Line
+from fairdeal.core.tableview import POINTS, Pile, Region, Seat, TableView, Words
 from fairdeal.i18n import gettext as _
 from fairdeal.i18n import ngettext
 
@@ -182,7 +182,7 @@ NAME_COLUMN = 18
 
 def score_name(view: TableView) -> str:
     """What the scores are called: the game's own word, else "points" in the language spoken."""
-    return _("points") if view.score_name == "points" else view.score_name
+    return _("points") if view.score_name == POINTS else view.score_name
 
 
 def score_words(view: TableView) -> Words:
@@ -233,7 +233,7 @@ def table_lines(
     if view.status:
         rest = own_turn(view.status, seat)
         if rest is None:  # another's turn: the core's "to play" (a game's own words are said already)
-            status = tuple(_("to play") if w == "to play" else w for w in view.status)
+            status = tuple(_("to play") if w == TO_PLAY else w for w in view.status)
         else:
             status = (_("Your turn") + ":", *rest) if rest else (_("Your turn"),)
         out.extend(_packed([("", line_rich(status, ascii, names))], width, 2))

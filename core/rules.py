@@ -111,6 +111,10 @@ class Result:
     standing: str = ""
 
 
+#: What a seat decides when the game says no more (front ends say it in the reader's language).
+TO_PLAY = "to play"
+
+
 @dataclass(frozen=True, slots=True)
 class Decide:
     """Seat ``player`` must choose one of ``legal_moves``; ``what`` it is to do, in words
@@ -118,7 +122,7 @@ class Decide:
     steps are equal when the same seat decides, whatever their words)."""
 
     player: int
-    what: str = field(default="to play", compare=False)
+    what: str = field(default=TO_PLAY, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,6 +134,10 @@ class Region:
     notes: tuple[Words, ...] = ()
 
 
+#: What the scores are called when a game says no more (front ends say it in the reader's language).
+POINTS = "points"
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """The whole table as one viewer sees it.
@@ -146,7 +150,7 @@ class TableView:
     regions: tuple[Region, ...]
     facts: tuple[Words, ...] = ()
     scores: tuple[int, ...] | None = None
-    score_name: str = "points"
+    score_name: str = POINTS
     turn: int | None = None
     status: Words = ()
 
@@ -183,7 +187,7 @@ class TableView:
         *,
         facts: Sequence[Words] = (),
         scores: Sequence[int] | None = None,
-        score_name: str = "points",
+        score_name: str = POINTS,
         notes: Mapping[str, Words] | None = None,
     ) -> TableView:
         """Every zone of ``table`` as a pile, labelled with its title: a region per seat with
@@ -319,6 +323,7 @@ def pile_words(
 
 
 __all__ = [
+    "POINTS",
     "Facing",
     "MoveParts",
     "Pile",

@@ -74,9 +74,7 @@ def ask_to_leave(
             leave()
 
     if player is not None and player.deciding and player.session is not None:
-        session = player.session
-        asked = resign_question(session.header.players, len(session.departed))
-        app.push_screen(ConfirmScreen(asked), answered)
+        app.push_screen(ConfirmScreen(resign_question(player.session)), answered)
     else:
         said = question or _("Leave the game now? It stops here; the log keeps every move so far.")
         app.push_screen(ConfirmScreen(said), answered)
